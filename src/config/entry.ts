@@ -1,0 +1,206 @@
+/**
+ * One entry, judged on its own: shape (zod), unknown keys with a "did you
+ * mean", transport inference and the cross-field rules of the format.
+ *
+ * Contract: `checkEntry` never throws; it returns the normalized entry when
+ * there is no error, and problems whose paths are relative to the entry.
+ * A *partial* entry (allowed only in the local layer) has neither `command`
+ * nor `url` and overrides the row it shadows.
+ *
+ * @module
+ */
+import { closest, distance } from 'fastest-levenshtein'
+import type { z } from 'zod'
+import type { DiagnosticCode, Severity } from './diagnostics.ts'
+import { scanTemplate, templateSites } from './expand.ts'
+import { ENTRY_KEYS, type Entry, EntrySchema, TRANSPORT_SPELLINGS, type Transport } from './schema.ts'
+
+export interface Problem {
+  severity: Severity
+  code: DiagnosticCode
+  message: string
+  /** Path relative to the entry; `[]` is the entry itself. */
+  path: (string | number)[]
+  /** Point at the key rather than its value (unknown keys). */
+  atKey?: boolean
+}
+
+export interface CheckOptions {
+  /** The entry may be a partial override (local layer). */
+  allowPartial?: boolean
+  /** Transports the installed official client supports (official spelling). */
+  supported?: readonly Transport[]
+}
+
+export interface CheckedEntry {
+  entry?: Entry
+  partial: boolean
+  problems: Problem[]
+}
+
+const DEFAULT_SUPPORTED: readonly Transport[] = ['stdio', 'streamable-http']
+
+/** "did you mean" for a misspelt key among `known`. */
+export function suggest(key: string, known: readonly string[]): string | undefined {
+  if (known.length === 0) return undefined
+  const best = closest(key, known as string[])
+  const limit = Math.max(2, Math.floor(key.length / 3))
+  return distance(key.toLowerCase(), best.toLowerCase()) <= limit ? best : undefined
+}
+
+export function unknownKeyProblem(key: string, known: readonly string[], where: string): Problem {
+  const hint = suggest(key, known)
+  return {
+    severity: 'warning',
+    code: 'unknown-key',
+    message: `unknown key "${key}" in ${where} (ignored)${hint ? `; did you mean "${hint}"?` : ''}`,
+    path: [key],
+    atKey: true,
+  }
+}
+
+/** The transport an entry resolves to; `undefined` for a partial entry. */
+export function transportOf(entry: Pick<Entry, 'command' | 'url' | 'transport' | 'type'>): Transport | undefined {
+  const spelled = entry.transport ?? entry.type
+  if (spelled === 'stdio') return 'stdio'
+  if (spelled === 'http' || spelled === 'streamable-http') return 'streamable-http'
+  if (entry.command !== undefined) return 'stdio'
+  if (entry.url !== undefined) return 'streamable-http'
+  return undefined
+}
+
+function describeZodIssue(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return `expected ${issue.expected}${'input' in issue && issue.input !== undefined ? `, got ${kindOf(issue.input)}` : ''}`
+    case 'too_small':
+      return issue.origin === 'string' ? 'must not be empty' : `must be at least ${String(issue.minimum)}`
+    case 'too_big':
+      return `must be at most ${String(issue.maximum)}`
+    case 'invalid_union':
+      return 'expected a string'
+    case 'unrecognized_keys':
+      return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`
+    default:
+      return issue.message
+  }
+}
+
+export function kindOf(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'a list'
+  if (typeof value === 'object') return 'a mapping'
+  return `a ${typeof value}`
+}
+
+/** Judge one raw entry value. */
+export function checkEntry(raw: unknown, opts: CheckOptions = {}): CheckedEntry {
+  const problems: Problem[] = []
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    problems.push({ severity: 'error', code: 'bad-entry', message: `a server entry must be a mapping, got ${kindOf(raw)}`, path: [] })
+    return { partial: false, problems }
+  }
+  const record = raw as Record<string, unknown>
+  for (const key of Object.keys(record)) {
+    if (!ENTRY_KEYS.includes(key)) problems.push(unknownKeyProblem(key, ENTRY_KEYS, 'a server entry'))
+  }
+  const known = Object.fromEntries(Object.entries(record).filter(([k]) => ENTRY_KEYS.includes(k)))
+  const parsed = EntrySchema.safeParse(known)
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      if (issue.code === 'unrecognized_keys') {
+        for (const key of issue.keys) {
+          const where = issue.path.length ? `"${issue.path.join('.')}"` : 'a server entry'
+          const inner = issue.path[issue.path.length - 1] === 'reconnect' ? ['enabled', 'initialDelayMs', 'maxDelayMs', 'maxAttempts'] : ['include', 'exclude']
+          const p = unknownKeyProblem(key, inner, where)
+          problems.push({ ...p, severity: 'error', message: p.message.replace(' (ignored)', ''), path: [...(issue.path as (string | number)[]), key] })
+        }
+        continue
+      }
+      problems.push({ severity: 'error', code: 'bad-value', message: describeZodIssue(issue), path: issue.path as (string | number)[] })
+    }
+    return { partial: false, problems }
+  }
+  const entry = parsed.data
+  const partial = entry.command === undefined && entry.url === undefined
+  checkTransport(entry, partial, opts, problems)
+  if (partial && !opts.allowPartial) {
+    problems.push({
+      severity: 'error',
+      code: 'missing-target',
+      message: 'needs "command" (a local process, stdio) or "url" (streamable-http)',
+      path: [],
+    })
+  }
+  if (partial && opts.allowPartial) {
+    for (const key of ['args', 'cwd', 'transport', 'type'] as const) {
+      if (entry[key] !== undefined) {
+        problems.push({
+          severity: 'error',
+          code: 'conflict',
+          message: `"${key}" in a partial override needs "command" or "url" as well (an override may set only env, headers, enabled and tuning keys)`,
+          path: [key],
+          atKey: true,
+        })
+      }
+    }
+  }
+  for (const site of templateSites(entry)) {
+    const scanned = scanTemplate(site.template)
+    if (!Array.isArray(scanned)) problems.push({ severity: 'error', code: 'bad-variable', message: scanned.message, path: site.path })
+  }
+  if (entry.url !== undefined && !entry.url.includes('${')) {
+    let ok = false
+    try {
+      const u = new URL(entry.url)
+      ok = u.protocol === 'http:' || u.protocol === 'https:'
+    } catch {}
+    if (!ok) problems.push({ severity: 'error', code: 'bad-value', message: 'must be an http:// or https:// URL', path: ['url'] })
+  }
+  const failed = problems.some((p) => p.severity === 'error')
+  return failed ? { partial, problems } : { entry, partial, problems }
+}
+
+function checkTransport(entry: Entry, partial: boolean, opts: CheckOptions, problems: Problem[]): void {
+  const supported = opts.supported ?? DEFAULT_SUPPORTED
+  const supportedText = supported.map((t) => (t === 'streamable-http' ? 'http (streamable-http)' : t)).join(', ')
+  if (entry.command !== undefined && entry.url !== undefined) {
+    problems.push({ severity: 'error', code: 'conflict', message: 'has both "command" and "url": use "command" for a local process or "url" for a remote server, not both', path: ['url'], atKey: true })
+    return
+  }
+  if (entry.transport !== undefined && entry.type !== undefined && entry.transport !== entry.type) {
+    problems.push({ severity: 'error', code: 'conflict', message: `"transport: ${entry.transport}" and "type: ${entry.type}" disagree; keep one`, path: ['type'], atKey: true })
+    return
+  }
+  const key = entry.transport !== undefined ? 'transport' : 'type'
+  const spelled = entry.transport ?? entry.type
+  if (spelled !== undefined) {
+    if (spelled === 'sse') {
+      problems.push({ severity: 'error', code: 'transport', message: `the "sse" transport is not supported by the installed MCP client; supported: ${supportedText}`, path: [key] })
+      return
+    }
+    if (!(TRANSPORT_SPELLINGS as readonly string[]).includes(spelled)) {
+      problems.push({ severity: 'error', code: 'transport', message: `unknown transport "${spelled}"; supported: ${supportedText}`, path: [key] })
+      return
+    }
+  }
+  const t = transportOf(entry)
+  if (t === undefined) return
+  if (!supported.includes(t)) {
+    problems.push({ severity: 'error', code: 'transport', message: `transport "${t}" is not supported by the installed MCP client; supported: ${supportedText}`, path: [spelled ? key : t === 'stdio' ? 'command' : 'url'] })
+    return
+  }
+  if (partial) return
+  if (t === 'stdio' && entry.command === undefined) {
+    problems.push({ severity: 'error', code: 'conflict', message: `"${key}: ${spelled}" needs "command" (found "url"; use "${key}: http" for a URL)`, path: [key] })
+  } else if (t === 'streamable-http' && entry.url === undefined) {
+    problems.push({ severity: 'error', code: 'conflict', message: `"${key}: ${spelled}" needs "url" (found "command"; use "${key}: stdio" for a local process)`, path: [key] })
+  }
+  if (t === 'streamable-http') {
+    for (const k of ['args', 'env', 'cwd'] as const) {
+      if (entry[k] !== undefined) problems.push({ severity: 'error', code: 'conflict', message: `"${k}" applies only to stdio servers (this one has "url")`, path: [k], atKey: true })
+    }
+  } else if (entry.headers !== undefined) {
+    problems.push({ severity: 'error', code: 'conflict', message: '"headers" applies only to http servers (this one has "command")', path: ['headers'], atKey: true })
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * `${VAR}` expansion, Claude Code's syntax: `${VAR}`, `${VAR:-default}`, and
+ * `$$` for a literal `$`. A `$` followed by anything else is kept as written.
+ *
+ * Contract: expansion is pure (the environment is passed in), applies to
+ * `command`, `args`, `env` values, `cwd`, `url` and `headers` values, and
+ * reports a missing variable by server, field and variable name — never by
+ * value. A variable set to the empty string counts as set for `${VAR}` and as
+ * unset for `${VAR:-default}` (shell semantics).
+ *
+ * @module
+ */
+import { EXPANDABLE_KEYS, type Entry } from './schema.ts'
+
+export type Env = Readonly<Record<string, string | undefined>>
+
+type Piece = { text: string } | { variable: string; fallback?: string }
+
+export interface TemplateError {
+  message: string
+}
+
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
+
+/** Split a template into literal and variable pieces, or say why it is malformed. */
+export function scanTemplate(template: string): Piece[] | TemplateError {
+  const pieces: Piece[] = []
+  let text = ''
+  let i = 0
+  while (i < template.length) {
+    const ch = template[i]
+    if (ch !== '$') {
+      text += ch
+      i++
+      continue
+    }
+    const next = template[i + 1]
+    if (next === '$') {
+      text += '$'
+      i += 2
+      continue
+    }
+    if (next !== '{') {
+      text += '$'
+      i++
+      continue
+    }
+    const close = template.indexOf('}', i + 2)
+    if (close < 0) return { message: `unterminated "\${" at character ${i + 1} (write "$$" for a literal "$")` }
+    const body = template.slice(i + 2, close)
+    const sep = body.indexOf(':-')
+    const variable = sep < 0 ? body : body.slice(0, sep)
+    if (!VARIABLE_NAME.test(variable)) {
+      return { message: `"\${${variable}}" is not a variable name (letters, digits and _; write "$$" for a literal "$")` }
+    }
+    if (text) pieces.push({ text })
+    text = ''
+    pieces.push(sep < 0 ? { variable } : { variable, fallback: body.slice(sep + 2) })
+    i = close + 1
+  }
+  if (text || pieces.length === 0) pieces.push({ text })
+  return pieces
+}
+
+export type ExpandResult = { value: string } | { missing: string[] } | TemplateError
+
+/** Expand one string against `env`. */
+export function expandString(template: string, env: Env): ExpandResult {
+  const pieces = scanTemplate(template)
+  if (!Array.isArray(pieces)) return pieces
+  let value = ''
+  const missing: string[] = []
+  for (const piece of pieces) {
+    if ('text' in piece) value += piece.text
+    else {
+      const v = env[piece.variable]
+      if (piece.fallback !== undefined) value += v ? v : piece.fallback
+      else if (v === undefined) missing.push(piece.variable)
+      else value += v
+    }
+  }
+  return missing.length ? { missing } : { value }
+}
+
+/** Variables a template refers to (with whether each has a default). */
+export function templateVariables(template: string): { name: string; hasDefault: boolean }[] {
+  const pieces = scanTemplate(template)
+  if (!Array.isArray(pieces)) return []
+  return pieces.flatMap((p) => ('variable' in p ? [{ name: p.variable, hasDefault: p.fallback !== undefined }] : []))
+}
+
+/** One expandable string of an entry with its field path (`args[1]`, `env.TOKEN`). */
+export interface TemplateSite {
+  path: (string | number)[]
+  template: string
+}
+
+/** Every expandable string of an entry, in a stable order. */
+export function templateSites(entry: Entry): TemplateSite[] {
+  const sites: TemplateSite[] = []
+  for (const key of EXPANDABLE_KEYS) {
+    const value = entry[key]
+    if (value === undefined) continue
+    if (typeof value === 'string') sites.push({ path: [key], template: value })
+    else if (Array.isArray(value)) value.forEach((v, i) => sites.push({ path: [key, i], template: v }))
+    else for (const [k, v] of Object.entries(value)) sites.push({ path: [key, k], template: v })
+  }
+  return sites
+}
+
+export interface ExpansionError {
+  path: (string | number)[]
+  /** Missing variable names (empty for a malformed template). */
+  missing: string[]
+  message: string
+}
+
+/**
+ * Expand every expandable field of `entry`. Returns the expanded entry, or
+ * the list of fields that could not be expanded (messages carry no values).
+ */
+export function expandEntry(entry: Entry, env: Env): { entry: Entry } | { errors: ExpansionError[] } {
+  const out: Entry = structuredClone(entry)
+  const errors: ExpansionError[] = []
+  for (const site of templateSites(entry)) {
+    const r = expandString(site.template, env)
+    const field = site.path.map((s) => (typeof s === 'number' ? `[${s}]` : s)).join('.').replace('.[', '[')
+    if ('value' in r) setAt(out, site.path, r.value)
+    else if ('missing' in r) {
+      const names = r.missing.map((m) => '${' + m + '}').join(', ')
+      errors.push({ path: site.path, missing: r.missing, message: `${field} uses ${names}, which is not set (set it, or write \${VAR:-default})` })
+    } else errors.push({ path: site.path, missing: [], message: `${field}: ${r.message}` })
+  }
+  return errors.length ? { errors } : { entry: out }
+}
+
+function setAt(target: Entry, path: (string | number)[], value: string): void {
+  let node: Record<string | number, unknown> = target as Record<string, unknown>
+  for (const seg of path.slice(0, -1)) node = node[seg] as Record<string | number, unknown>
+  node[path[path.length - 1]!] = value
+}

@@ -1,0 +1,44 @@
+/**
+ * Fingerprints: short stable hashes of what an entry does.
+ *
+ * Contract: `trustFingerprint` covers exactly what decides what runs or where
+ * data goes — transport, command, args, cwd, env, url, headers — unexpanded,
+ * so a changed `${VAR}` value does not re-ask while a changed command does.
+ * `mountKey` covers everything that needs a reconnect when it changes (the
+ * resolved official config); tuning keys (`tools`, `description`) are in
+ * neither. Both are canonical JSON (sorted keys) through SHA-256.
+ *
+ * @module
+ */
+import { createHash } from 'node:crypto'
+import { transportOf } from './entry.ts'
+import type { Entry } from './schema.ts'
+
+/** JSON with object keys sorted at every level. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_k, v) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, (v as Record<string, unknown>)[k]])) : v,
+  )
+}
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex')
+}
+
+export function trustFingerprint(entry: Entry): string {
+  const identity = {
+    transport: transportOf(entry) ?? null,
+    command: entry.command ?? null,
+    args: entry.args ?? [],
+    cwd: entry.cwd ?? null,
+    env: entry.env ?? {},
+    url: entry.url ?? null,
+    headers: entry.headers ?? {},
+  }
+  return `sha256:${sha256(canonicalJson(identity))}`
+}
+
+/** Hash of a resolved official config: equal keys ⇒ one shared mount, a changed key ⇒ remount. */
+export function mountKey(official: object): string {
+  return sha256(canonicalJson(official)).slice(0, 32)
+}

@@ -1,0 +1,141 @@
+/**
+ * Layers: which files make up a project's configuration, and how rows with
+ * the same server name across them resolve.
+ *
+ * Contract (product spec §2): precedence is local > `.dsh/mcp.yml` >
+ * `.dsh/mcp.json` > `.mcp.json` > user. For each name the highest full row
+ * wins; every lower row is `shadowed` by it. A partial local row (`enabled`,
+ * `env`, `headers`, tuning keys — no `command`/`url`) merges onto the row it
+ * shadows. An invalid or disabled winner still shadows the rows below it:
+ * the user's intent to override is respected, never silently undone.
+ * Pure: paths are computed with `node:path`, files are passed in parsed.
+ *
+ * @module
+ */
+import path from 'node:path'
+import type { Diagnostic } from './diagnostics.ts'
+import type { FileFormat, ParsedFile } from './parse.ts'
+import type { Entry } from './schema.ts'
+
+export type Scope = 'local' | 'project' | 'legacy' | 'user'
+
+/** One config file slot of a project or of the user. */
+export interface LayerFile {
+  scope: Scope
+  format: FileFormat
+  file: string
+  /** Lower is stronger. */
+  rank: number
+}
+
+/** Where the user layer lives: `$DSH_HOME` (default `~/.dsh`). */
+export function dshHome(env: Readonly<Record<string, string | undefined>>, homedir: string): string {
+  return env.DSH_HOME ? path.resolve(env.DSH_HOME) : path.join(homedir, '.dsh')
+}
+
+export function userLayerFile(home: string): LayerFile {
+  return { scope: 'user', format: 'friendly', file: path.join(home, 'mcp.yml'), rank: 4 }
+}
+
+/** The project's layer files, strongest first. */
+export function projectLayerFiles(root: string, opts: { legacyMcpJson?: boolean } = {}): LayerFile[] {
+  const files: LayerFile[] = [
+    { scope: 'local', format: 'friendly', file: path.join(root, '.dsh', 'mcp.local.yml'), rank: 0 },
+    { scope: 'project', format: 'friendly', file: path.join(root, '.dsh', 'mcp.yml'), rank: 1 },
+    { scope: 'project', format: 'mcpServers', file: path.join(root, '.dsh', 'mcp.json'), rank: 2 },
+  ]
+  if (opts.legacyMcpJson !== false) files.push({ scope: 'legacy', format: 'mcpServers', file: path.join(root, '.mcp.json'), rank: 3 })
+  return files
+}
+
+export type RowState = 'active' | 'shadowed' | 'disabled' | 'invalid'
+
+export interface Row {
+  name: string
+  scope: Scope
+  file: string
+  state: RowState
+  /** The effective entry of an active or disabled row (a partial local override merged in); the row's own entry otherwise. */
+  entry?: Entry
+  /** For shadowed rows: the row that wins. */
+  shadowedBy?: { scope: Scope; file: string }
+  /** For a winner with a partial local override merged in: the override's file. */
+  overriddenBy?: string
+  /** Problems with this row (entry diagnostics and merge notes). */
+  diagnostics: Diagnostic[]
+}
+
+export interface LayerInput {
+  layer: LayerFile
+  parsed: ParsedFile
+}
+
+/** Merge a partial override onto a full entry: maps merge key by key, scalars replace. */
+export function mergeOverride(base: Entry, override: Entry): Entry {
+  const out: Entry = { ...base }
+  for (const [key, value] of Object.entries(override) as [keyof Entry, unknown][]) {
+    if (value === undefined) continue
+    if (key === 'env' || key === 'headers') out[key] = { ...(base[key] ?? {}), ...(value as Record<string, string>) }
+    else (out as Record<string, unknown>)[key] = value
+  }
+  return out
+}
+
+/**
+ * Resolve every name across the given layers (any order; ranks decide).
+ * Rows come out grouped by name (names in first-seen order, strongest layer
+ * first within a name).
+ */
+export function mergeLayers(inputs: readonly LayerInput[]): Row[] {
+  const sorted = [...inputs].sort((a, b) => a.layer.rank - b.layer.rank)
+  const byName = new Map<string, { layer: LayerFile; e: ParsedFile['entries'][number] }[]>()
+  for (const { layer, parsed } of sorted) {
+    for (const e of parsed.entries) {
+      let list = byName.get(e.name)
+      if (!list) byName.set(e.name, (list = []))
+      list.push({ layer, e })
+    }
+  }
+  const rows: Row[] = []
+  for (const [name, candidates] of byName) {
+    const overrides: typeof candidates = []
+    let winner: (typeof candidates)[number] | undefined
+    for (const c of candidates) {
+      if (winner) {
+        rows.push({ name, scope: c.layer.scope, file: c.layer.file, state: 'shadowed', ...(c.e.entry ? { entry: c.e.entry } : {}), shadowedBy: { scope: winner.layer.scope, file: winner.layer.file }, diagnostics: c.e.diagnostics })
+        continue
+      }
+      if (c.e.entry && c.e.partial && c.layer.scope === 'local') {
+        overrides.push(c)
+        continue
+      }
+      winner = c
+      let entry = c.e.entry
+      for (const o of [...overrides].reverse()) if (entry && o.e.entry) entry = mergeOverride(entry, o.e.entry)
+      const state: RowState = !entry ? 'invalid' : entry.enabled === false ? 'disabled' : 'active'
+      const overriddenBy = overrides[0]?.layer.file
+      rows.push({ name, scope: c.layer.scope, file: c.layer.file, state, ...(entry ? { entry } : {}), ...(overriddenBy ? { overriddenBy } : {}), diagnostics: c.e.diagnostics })
+    }
+    if (!winner) {
+      for (const o of overrides) {
+        const orphan: Diagnostic = {
+          severity: 'error',
+          code: 'override-orphan',
+          message: `"${name}" in the local file has no "command" or "url" and overrides no server of another layer`,
+          file: o.layer.file,
+          line: o.e.line,
+          col: o.e.col,
+          path: `servers.${name}`,
+          server: name,
+        }
+        rows.push({ name, scope: o.layer.scope, file: o.layer.file, state: 'invalid', ...(o.e.entry ? { entry: o.e.entry } : {}), diagnostics: [...o.e.diagnostics, orphan] })
+      }
+    }
+  }
+  return rows
+}
+
+/** The winning row of each name (active, disabled or invalid). */
+export function winners(rows: readonly Row[]): Row[] {
+  return rows.filter((r) => r.state !== 'shadowed')
+}

@@ -1,0 +1,199 @@
+/**
+ * Parsing a config file's text into entries, keeping source positions.
+ *
+ * Contract: `parseConfigText` is pure and never throws. Every problem becomes
+ * a diagnostic with `file:line:col` and a field path; an invalid entry is
+ * dropped alone while the file's other entries survive. A file whose text
+ * cannot be read as a document at all yields `ok: false` (the runtime then
+ * keeps that file's last good generation). YAML and JSON are read by one
+ * parser (JSON is YAML's flow subset), with duplicate keys, custom tags and
+ * alias expansion refused or bounded so a hostile file cannot exhaust memory.
+ *
+ * @module
+ */
+import { isMap, isNode, isScalar, LineCounter, type Node, parseDocument, visit, type Document } from 'yaml'
+import { type Diagnostic, formatPath } from './diagnostics.ts'
+import { type CheckOptions, checkEntry, kindOf, type Problem, unknownKeyProblem } from './entry.ts'
+import { type Entry, FRIENDLY_ROOT_KEYS, MCP_SERVERS_ROOT_KEYS, SERVER_NAME_PATTERN } from './schema.ts'
+
+/** `friendly`: `servers:` (the .yml files); `mcpServers`: the JSON dialect (`.dsh/mcp.json`, `.mcp.json`). */
+export type FileFormat = 'friendly' | 'mcpServers'
+
+export const MAX_CONFIG_BYTES = 1024 * 1024
+const MAX_ALIAS_COUNT = 100
+const MAX_DEPTH = 64
+
+export interface ParsedEntry {
+  name: string
+  /** The normalized entry; absent when the entry has errors. */
+  entry?: Entry
+  partial: boolean
+  /** 1-based position of the entry's key. */
+  line: number
+  col: number
+  diagnostics: Diagnostic[]
+}
+
+export interface ParsedFile {
+  file: string
+  format: FileFormat
+  /** false: the document itself is unreadable (syntax error, bad root, too large…): no entries. */
+  ok: boolean
+  entries: ParsedEntry[]
+  /** File-level diagnostics (entry diagnostics live on the entries). */
+  diagnostics: Diagnostic[]
+}
+
+export interface ParseOptions extends CheckOptions {
+  file: string
+  format: FileFormat
+}
+
+/** All diagnostics of a parsed file, file-level first, then by entry. */
+export function allDiagnostics(parsed: ParsedFile): Diagnostic[] {
+  return [...parsed.diagnostics, ...parsed.entries.flatMap((e) => e.diagnostics)]
+}
+
+export function parseConfigText(input: string, opts: ParseOptions): ParsedFile {
+  const { file, format } = opts
+  const fail = (d: Omit<Diagnostic, 'file' | 'severity'> & { severity?: Diagnostic['severity'] }): ParsedFile => ({
+    file,
+    format,
+    ok: false,
+    entries: [],
+    diagnostics: [{ severity: 'error', file, ...d }],
+  })
+  if (Buffer.byteLength(input, 'utf8') > MAX_CONFIG_BYTES) {
+    return fail({ code: 'too-large', message: `file is larger than ${MAX_CONFIG_BYTES / 1024} KiB; refusing to read it`, line: 0, col: 0, path: '' })
+  }
+  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input
+  if (text.includes('\u0000')) return fail({ code: 'syntax', message: 'file contains NUL bytes: not a text config file', line: 0, col: 0, path: '' })
+  if (text.trim() === '') {
+    const what = format === 'friendly' ? 'a "servers:" mapping' : 'a JSON object with "mcpServers"'
+    return fail({ code: 'empty-file', message: `file is empty; expected ${what}`, line: 1, col: 1, path: '' })
+  }
+  const lines = new LineCounter()
+  let doc: Document.Parsed
+  try {
+    doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false, strict: true, schema: format === 'mcpServers' ? 'json' : 'core', customTags: [] })
+  } catch (err) {
+    return fail({ code: 'syntax', message: `cannot parse: ${(err as Error).message}`, line: 0, col: 0, path: '' })
+  }
+  const at = (offset: number) => {
+    const p = lines.linePos(offset)
+    return { line: p.line, col: p.col }
+  }
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0]!
+    const deep = /call stack/i.test(e.message)
+    const code = e.code === 'DUPLICATE_KEY' ? 'duplicate-key' : deep ? 'too-deep' : 'syntax'
+    const message = deep ? 'nested too deeply to read' : e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')
+    return fail({ code, message, ...at(e.pos[0]), path: '' })
+  }
+  const structural = checkStructure(doc, at)
+  if (structural) return fail(structural)
+  let value: unknown
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT })
+  } catch (err) {
+    const msg = (err as Error).message
+    if (/alias/i.test(msg)) return fail({ code: 'alias-limit', message: `too many alias expansions (limit ${MAX_ALIAS_COUNT}); refusing a possible alias bomb`, line: 1, col: 1, path: '' })
+    return fail({ code: 'syntax', message: `cannot read document: ${msg}`, line: 1, col: 1, path: '' })
+  }
+  return readDocument(doc, value, at, opts)
+}
+
+type At = (offset: number) => { line: number; col: number }
+
+/** Custom tags, nesting depth: refused before the document is converted. */
+function checkStructure(doc: Document.Parsed, at: At): Omit<Diagnostic, 'file' | 'severity'> | undefined {
+  let problem: Omit<Diagnostic, 'file' | 'severity'> | undefined
+  const allowed = new Set(['tag:yaml.org,2002:str', 'tag:yaml.org,2002:int', 'tag:yaml.org,2002:float', 'tag:yaml.org,2002:bool', 'tag:yaml.org,2002:null', 'tag:yaml.org,2002:map', 'tag:yaml.org,2002:seq'])
+  visit(doc, (_key, node, path) => {
+    if (path.length > MAX_DEPTH * 2) {
+      const n = node as Node
+      problem = { code: 'too-deep', message: `nested more than ${MAX_DEPTH} levels deep`, ...at(n.range?.[0] ?? 0), path: '' }
+      return visit.BREAK
+    }
+    if (isNode(node) && node.tag && !allowed.has(node.tag)) {
+      problem = { code: 'forbidden-tag', message: `tag "${node.tag.replace('tag:yaml.org,2002:', '!!')}" is not allowed: config files hold plain data (no !!js or custom tags)`, ...at(node.range?.[0] ?? 0), path: '' }
+      return visit.BREAK
+    }
+    return undefined
+  })
+  return problem
+}
+
+function readDocument(doc: Document.Parsed, value: unknown, at: At, opts: ParseOptions): ParsedFile {
+  const { file, format } = opts
+  const rootKey = format === 'friendly' ? 'servers' : 'mcpServers'
+  const rootKeys = format === 'friendly' ? FRIENDLY_ROOT_KEYS : MCP_SERVERS_ROOT_KEYS
+  const diagnostics: Diagnostic[] = []
+  const base = { file, line: 1, col: 1 }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    const expected = format === 'friendly' ? 'a mapping with "servers:"' : 'a JSON object with "mcpServers"'
+    return { file, format, ok: false, entries: [], diagnostics: [{ ...base, severity: 'error', code: 'bad-root', message: `expected ${expected}, got ${kindOf(value)}`, path: '' }] }
+  }
+  const root = value as Record<string, unknown>
+  const posOf = (path: (string | number)[], atKey = false) => positionOf(doc, path, atKey, at)
+  for (const key of Object.keys(root)) {
+    if ((rootKeys as readonly string[]).includes(key)) continue
+    const other = format === 'friendly' ? 'mcpServers' : 'servers'
+    const p: Problem =
+      key === other
+        ? { severity: 'warning', code: 'unknown-key', message: `"${key}" is not read in this file (ignored); this file lists servers under "${rootKey}"`, path: [key], atKey: true }
+        : unknownKeyProblem(key, rootKeys, 'the top level')
+    diagnostics.push({ file, ...posOf([key], true), severity: p.severity, code: p.code, message: p.message, path: formatPath([key]) })
+  }
+  const servers = root[rootKey]
+  if (servers === undefined || servers === null) {
+    if (servers === undefined) diagnostics.push({ ...base, severity: 'warning', code: 'bad-root', message: `no "${rootKey}" key: this file defines no servers`, path: '' })
+    return { file, format, ok: true, entries: [], diagnostics }
+  }
+  if (typeof servers !== 'object' || Array.isArray(servers)) {
+    diagnostics.push({ file, ...posOf([rootKey]), severity: 'error', code: 'bad-root', message: `"${rootKey}" must be a mapping of server names to entries, got ${kindOf(servers)}`, path: rootKey })
+    return { file, format, ok: false, entries: [], diagnostics }
+  }
+  const entries: ParsedEntry[] = []
+  for (const [name, raw] of Object.entries(servers as Record<string, unknown>)) {
+    const keyPos = posOf([rootKey, name], true)
+    const entryDiags: Diagnostic[] = []
+    const push = (p: Problem) => {
+      const full = [rootKey, name, ...p.path]
+      entryDiags.push({ file, ...posOf(full, p.atKey), severity: p.severity, code: p.code, message: p.message, path: formatPath(full), server: name })
+    }
+    if (!SERVER_NAME_PATTERN.test(name)) {
+      push({
+        severity: 'error',
+        code: 'bad-name',
+        message: `server name "${name}" is not allowed: use 1-32 letters, digits, "_" or "-"${name.length > 32 ? ` (it has ${name.length} characters)` : ''}`,
+        path: [],
+        atKey: true,
+      })
+      entries.push({ name, partial: false, ...keyPos, diagnostics: entryDiags })
+      continue
+    }
+    const checked = checkEntry(raw, opts)
+    checked.problems.forEach(push)
+    entries.push({ name, ...(checked.entry ? { entry: checked.entry } : {}), partial: checked.partial, ...keyPos, diagnostics: entryDiags })
+  }
+  return { file, format, ok: true, entries, diagnostics }
+}
+
+/** Position of the node at `path` (or of its key), falling back to the nearest ancestor that exists. */
+function positionOf(doc: Document.Parsed, path: (string | number)[], atKey: boolean, at: At): { line: number; col: number } {
+  for (let n = path.length; n > 0; n--) {
+    const prefix = path.slice(0, n)
+    if (atKey || n < path.length) {
+      const parent = n === 1 ? doc.contents : doc.getIn(prefix.slice(0, -1), true)
+      if (isMap(parent)) {
+        const last = prefix[prefix.length - 1]
+        const pair = parent.items.find((it) => isScalar(it.key) && String(it.key.value) === String(last))
+        if (pair && isNode(pair.key) && pair.key.range) return at(pair.key.range[0])
+      }
+    }
+    const node = doc.getIn(prefix, true)
+    if (isNode(node) && node.range) return at(node.range[0])
+  }
+  return isNode(doc.contents) && doc.contents.range ? at(doc.contents.range[0]) : { line: 1, col: 1 }
+}

@@ -1,0 +1,48 @@
+/**
+ * Project root discovery (product spec §2).
+ *
+ * Contract: walk up from a directory to the nearest ancestor holding a config
+ * file (`.dsh/mcp.yml`, `.dsh/mcp.json`, `.dsh/mcp.local.yml`, `.mcp.json`),
+ * stopping at — and including — the nearest `.git` root; with none, that
+ * `.git` root; with no `.git`, the directory itself. Never above the user's
+ * home directory, and the user's own `$DSH_HOME/mcp.yml` is never a project
+ * marker. Pure: the caller passes `exists`.
+ *
+ * @module
+ */
+import path from 'node:path'
+
+export const ROOT_MARKERS = [path.join('.dsh', 'mcp.yml'), path.join('.dsh', 'mcp.json'), path.join('.dsh', 'mcp.local.yml'), '.mcp.json'] as const
+
+export interface RootProbe {
+  exists(p: string): boolean
+  /** The user's home directory: the walk never goes above it. */
+  home: string
+  /** Files that are never markers (the user-layer file). */
+  notMarkers?: readonly string[]
+}
+
+export interface ProjectRoot {
+  root: string
+  /** Which rule found it. */
+  reason: 'config' | 'git' | 'cwd'
+}
+
+export function findProjectRoot(dir: string, probe: RootProbe): ProjectRoot {
+  const start = path.resolve(dir)
+  const home = path.resolve(probe.home)
+  const skip = new Set((probe.notMarkers ?? []).map((p) => path.resolve(p)))
+  const underHome = start === home || start.startsWith(home + path.sep)
+  let d = start
+  for (;;) {
+    for (const m of ROOT_MARKERS) {
+      const candidate = path.join(d, m)
+      if (!skip.has(candidate) && probe.exists(candidate)) return { root: d, reason: 'config' }
+    }
+    if (probe.exists(path.join(d, '.git'))) return { root: d, reason: 'git' }
+    const parent = path.dirname(d)
+    if (parent === d || (underHome && d === home)) break
+    d = parent
+  }
+  return { root: start, reason: 'cwd' }
+}

@@ -1,0 +1,91 @@
+/**
+ * The friendly format: one zod schema for a server entry, shared by the
+ * runtime, the CLI and the generated JSON Schema.
+ *
+ * Contract: the schema describes exactly what a user may write. It carries no
+ * defaults — a field the user did not write stays absent, so the official
+ * client keeps owning its own defaults. Scalars a YAML author naturally writes
+ * unquoted (`PORT: 3000`, `args: [--port, 8080]`) are accepted as strings.
+ *
+ * @module
+ */
+import { z } from 'zod'
+
+/** The official client's serverName rule: `[A-Za-z0-9_-]{1,32}`. */
+export const SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]{1,32}$/
+
+/** Longest timer delay Node accepts (2^31 - 1 ms); larger values fire at once. */
+export const MAX_TIMER_DELAY_MS = 2_147_483_647
+
+/** Transport spellings accepted in `transport:` / `type:`. */
+export const TRANSPORT_SPELLINGS = ['stdio', 'http', 'streamable-http'] as const
+
+/** A string, or a number/boolean written without quotes (kept as its text). */
+const Text = z.union([z.string(), z.number(), z.boolean()]).transform((v) => String(v))
+
+const StringMap = z.record(z.string(), Text)
+
+const Millis = z.number().int().min(1).max(MAX_TIMER_DELAY_MS)
+
+export const ReconnectSchema = z
+  .object({
+    enabled: z.boolean().optional().describe('Reconnect automatically after a lost connection.'),
+    initialDelayMs: Millis.optional().describe('First reconnect delay in ms; doubles per failed attempt.'),
+    maxDelayMs: Millis.optional().describe('Backoff ceiling in ms.'),
+    maxAttempts: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional().describe('Failed attempts per outage before giving up.'),
+  })
+  .strict()
+
+export const ToolFilterSchema = z
+  .object({
+    include: z.array(z.string().min(1)).optional().describe('Globs on raw tool names to keep (default: all).'),
+    exclude: z.array(z.string().min(1)).optional().describe('Globs on raw tool names to hide; exclude wins over include.'),
+  })
+  .strict()
+
+/** One server entry as written in any layer file (unexpanded, unvalidated cross-field rules). */
+export const EntrySchema = z.object({
+  command: z.string().min(1).optional().describe('Executable to start (stdio transport).'),
+  args: z.array(Text).optional().describe('Arguments, passed without a shell.'),
+  env: StringMap.optional().describe('Environment variables for the server process.'),
+  cwd: z.string().optional().describe('Working directory, relative to the project root (default: the project root).'),
+  url: z.string().min(1).optional().describe('MCP endpoint (streamable-http transport).'),
+  headers: StringMap.optional().describe('HTTP headers sent with every request.'),
+  transport: z.string().optional().describe('stdio | http | streamable-http; inferred from command/url when absent.'),
+  type: z.string().optional().describe('Alias of transport (Claude Code spelling).'),
+  toolCallTimeoutMs: Millis.optional().describe('Timeout of one tool call in ms.'),
+  failOnStartupError: z.boolean().optional().describe('Fail the mount when the first connection fails.'),
+  reconnect: ReconnectSchema.optional(),
+  tools: ToolFilterSchema.optional(),
+  description: z.string().optional().describe('What this server is for (shown by dsh-mcp list).'),
+  enabled: z.boolean().optional().describe('false keeps the entry but does not mount it.'),
+})
+
+export type Entry = z.output<typeof EntrySchema>
+export type EntryInput = z.input<typeof EntrySchema>
+
+/** Every key an entry may carry, for unknown-key warnings. */
+export const ENTRY_KEYS: readonly string[] = Object.keys(EntrySchema.shape)
+
+/** Keys that decide what runs or where data goes: the trust fingerprint and partial-override rules use them. */
+export const IDENTITY_KEYS = ['transport', 'command', 'args', 'cwd', 'env', 'url', 'headers'] as const
+
+/** Keys that only tune a mounted server: changing them never reconnects. */
+export const TUNING_KEYS = ['tools', 'description'] as const
+
+/** Keys that may expand `${VAR}`. */
+export const EXPANDABLE_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'headers'] as const
+
+/** The friendly file document: `.dsh/mcp.yml`, `.dsh/mcp.local.yml`, `$DSH_HOME/mcp.yml`. */
+export const FriendlyFileSchema = z
+  .object({
+    servers: z.record(z.string(), EntrySchema).describe('MCP servers by name ([A-Za-z0-9_-]{1,32}).'),
+  })
+  .describe('dsh-project-mcp server configuration (.dsh/mcp.yml)')
+
+/** Top-level keys of each document format. */
+export const FRIENDLY_ROOT_KEYS = ['servers', '$schema'] as const
+export const MCP_SERVERS_ROOT_KEYS = ['mcpServers', '$schema'] as const
+
+/** The transport an entry resolves to, in the official client's spelling. */
+export type Transport = 'stdio' | 'streamable-http'

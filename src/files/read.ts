@@ -1,0 +1,95 @@
+/**
+ * Reading config files from disk into parsed layers.
+ *
+ * Contract: never throws. A missing file is `absent` (no diagnostics); a file
+ * that cannot be read (directory, permission, over the size cap) is a parsed
+ * file with `ok: false` and one diagnostic naming the file, so callers treat
+ * it exactly like a file that does not parse. Reads at most the size cap + 1
+ * bytes, so a huge file costs no memory.
+ *
+ * @module
+ */
+import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs'
+import os from 'node:os'
+import type { CheckOptions } from '../config/entry.ts'
+import { type LayerFile, type LayerInput, projectLayerFiles, userLayerFile, dshHome } from '../config/layers.ts'
+import { MAX_CONFIG_BYTES, type ParsedFile, parseConfigText } from '../config/parse.ts'
+import { findProjectRoot, type ProjectRoot } from '../config/root.ts'
+
+export type ReadResult = { absent: true } | { absent: false; parsed: ParsedFile; text?: string }
+
+export function readConfigFile(layer: Pick<LayerFile, 'file' | 'format'>, opts: CheckOptions = {}): ReadResult {
+  const { file, format } = layer
+  const failed = (code: 'read-failed' | 'not-a-file' | 'too-large', message: string): ReadResult => ({
+    absent: false,
+    parsed: { file, format, ok: false, entries: [], diagnostics: [{ severity: 'error', code, message, file, line: 0, col: 0, path: '' }] },
+  })
+  let fd: number
+  try {
+    fd = openSync(file, 'r')
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { absent: true }
+    if (code === 'EISDIR') return failed('not-a-file', 'is a directory, not a config file')
+    if (code === 'EACCES' || code === 'EPERM') return failed('read-failed', 'cannot be read: permission denied')
+    if (code === 'ELOOP') return failed('read-failed', 'cannot be read: too many levels of symbolic links')
+    return failed('read-failed', `cannot be read: ${code ?? (err as Error).message}`)
+  }
+  try {
+    const st = fstatSync(fd)
+    if (st.isDirectory()) return failed('not-a-file', 'is a directory, not a config file')
+    if (!st.isFile()) return failed('not-a-file', 'is not a regular file')
+    if (st.size > MAX_CONFIG_BYTES) return failed('too-large', `is ${(st.size / 1024 / 1024).toFixed(1)} MiB; config files are limited to ${MAX_CONFIG_BYTES / 1024} KiB`)
+    const buf = Buffer.alloc(MAX_CONFIG_BYTES + 1)
+    let n = 0
+    for (;;) {
+      const r = readSync(fd, buf, n, buf.length - n, null)
+      if (r === 0) break
+      n += r
+      if (n > MAX_CONFIG_BYTES) return failed('too-large', `is larger than ${MAX_CONFIG_BYTES / 1024} KiB; config files are limited to that`)
+    }
+    const text = buf.subarray(0, n).toString('utf8')
+    return { absent: false, parsed: parseConfigText(text, { ...opts, file, format }), text }
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    if (code === 'EISDIR') return failed('not-a-file', 'is a directory, not a config file')
+    return failed('read-failed', `cannot be read: ${code ?? (err as Error).message}`)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+export interface Locations {
+  /** `$DSH_HOME` (default `~/.dsh`). */
+  dshHome: string
+  /** The user's home directory (root discovery never goes above it). */
+  home: string
+}
+
+export function defaultLocations(env: NodeJS.ProcessEnv = process.env, override?: { dshHome?: string }): Locations {
+  const home = os.homedir()
+  return { home, dshHome: override?.dshHome ? override.dshHome : dshHome(env, home) }
+}
+
+export function projectRootOf(dir: string, loc: Locations): ProjectRoot {
+  return findProjectRoot(dir, { exists: existsSync, home: loc.home, notMarkers: [userLayerFile(loc.dshHome).file] })
+}
+
+export interface ReadLayersOptions extends CheckOptions {
+  legacyMcpJson?: boolean
+  userLayer?: boolean
+}
+
+/** Read every present layer file of a project (and the user file). */
+export function readLayers(root: string | undefined, loc: Locations, opts: ReadLayersOptions = {}): LayerInput[] {
+  const layers: LayerFile[] = [
+    ...(root ? projectLayerFiles(root, { legacyMcpJson: opts.legacyMcpJson ?? true }) : []),
+    ...(opts.userLayer === false ? [] : [userLayerFile(loc.dshHome)]),
+  ]
+  const out: LayerInput[] = []
+  for (const layer of layers) {
+    const r = readConfigFile(layer, { ...opts, allowPartial: layer.scope === 'local' })
+    if (!r.absent) out.push({ layer, parsed: r.parsed })
+  }
+  return out
+}

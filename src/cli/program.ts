@@ -1,0 +1,208 @@
+/**
+ * The `dsh-mcp` command tree (product spec §5).
+ *
+ * Contract: every command is declared here with its flags, and its handler is
+ * loaded only when that command runs (`import()` of `commands/<name>.ts`), so
+ * `dsh-mcp list` never pays for `doctor`'s MCP SDK. Handlers receive a
+ * `CliContext` and return an exit code. Commander's own parse errors become
+ * exit 2. This module imports no host package (`@deepseek-ai/*`).
+ *
+ * @module
+ */
+import path from 'node:path'
+import { Command, CommanderError, Option } from 'commander'
+import { defaultLocations, type Locations } from '../files/read.ts'
+import { CliError } from './errors.ts'
+import { createOutput, type Output } from './output.ts'
+
+export interface CliContext {
+  /** The project directory (`-C/--dir`, default cwd), absolute. */
+  dir: string
+  loc: Locations
+  env: NodeJS.ProcessEnv
+  out: Output
+  platform: NodeJS.Platform
+  /** Whether stdin is an interactive terminal (confirmation prompts). */
+  interactive: boolean
+}
+
+export interface RunOptions {
+  argv: string[]
+  env?: NodeJS.ProcessEnv
+  cwd?: string
+  stdout?: NodeJS.WritableStream & { isTTY?: boolean }
+  stderr?: NodeJS.WritableStream & { isTTY?: boolean }
+  version: string
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: handlers declare their own argument shapes
+type Handler = (cli: CliContext, ...args: any[]) => Promise<number | undefined>
+
+const SCOPES = ['project', 'local', 'user'] as const
+
+function scopeOption(desc = 'config scope: project (.dsh/mcp.yml), local (.dsh/mcp.local.yml) or user ($DSH_HOME/mcp.yml)'): Option {
+  return new Option('-s, --scope <scope>', desc).choices(SCOPES as unknown as string[])
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value]
+}
+
+/** Build the program. `load(name)` returns a command's handler (lazy import by default). */
+export function buildProgram(opts: RunOptions, result: { code: number }): Command {
+  const program = new Command('dsh-mcp')
+  const env = opts.env ?? process.env
+  let out: Output | undefined
+  const context = (cmd: Command): CliContext => {
+    const g = cmd.optsWithGlobals() as { dir?: string; color?: boolean }
+    out ??= createOutput({ color: g.color !== false, env, ...(opts.stdout ? { stdout: opts.stdout } : {}), ...(opts.stderr ? { stderr: opts.stderr } : {}) })
+    const cwd = opts.cwd ?? process.cwd()
+    return {
+      dir: path.resolve(cwd, g.dir ?? '.'),
+      loc: defaultLocations(env),
+      env,
+      out,
+      platform: process.platform,
+      interactive: Boolean(process.stdin.isTTY) && !env.CI,
+    }
+  }
+  const action =
+    (name: string) =>
+    async (...args: unknown[]) => {
+      const cmd = args[args.length - 1] as Command
+      const mod = (await import(`./commands/${name}.ts`)) as { run: Handler }
+      const code = await mod.run(context(cmd), ...args.slice(0, -1))
+      result.code = code ?? 0
+    }
+
+  program
+    .description('Project-level MCP servers for DeepSeek Harness: edit and inspect .dsh/mcp.yml')
+    .version(opts.version, '-V, --version')
+    .option('-C, --dir <path>', 'project directory (default: the current directory)')
+    .option('--no-color', 'disable colour output')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({
+      writeOut: (s) => void (opts.stdout ?? process.stdout).write(s),
+      writeErr: (s) => void (opts.stderr ?? process.stderr).write(s),
+    })
+    .exitOverride()
+    .enablePositionalOptions(false)
+
+  program
+    .command('add')
+    .description('add a server (use -- before server args that start with -)')
+    .argument('<name>', 'server name ([A-Za-z0-9_-]{1,32})')
+    .argument('<commandOrUrl>', 'command to run, or the URL of an http server')
+    .argument('[args...]', 'arguments passed to the command')
+    .addOption(new Option('-t, --transport <transport>', 'stdio or http (default: http for a URL, else stdio)').choices(['stdio', 'http', 'streamable-http']))
+    .addOption(scopeOption())
+    .option('-e, --env <KEY=VALUE>', 'environment variable for the server (repeatable)', collect)
+    .option('-H, --header <"Key: Value">', 'HTTP header (repeatable)', collect)
+    .option('--cwd <dir>', 'working directory, relative to the project root')
+    .option('--timeout <ms>', 'tool call timeout in milliseconds')
+    .option('--include-tools <globs>', 'only these tools (comma-separated globs)')
+    .option('--exclude-tools <globs>', 'hide these tools (comma-separated globs)')
+    .option('--description <text>', 'what the server is for')
+    .option('--disabled', 'add it disabled')
+    .option('-f, --force', 'replace an existing entry')
+    .action(action('add'))
+
+  program
+    .command('add-json')
+    .description('add a server from a JSON entry (.mcp.json or friendly shape)')
+    .argument('<name>', 'server name')
+    .argument('<json>', 'the entry as JSON')
+    .addOption(scopeOption())
+    .option('-f, --force', 'replace an existing entry')
+    .action(action('add-json'))
+
+  program
+    .command('list')
+    .description('list servers of every layer, with their state')
+    .option('--json', 'print JSON')
+    .option('--check', 'also connect to each server (like doctor)')
+    .option('--timeout <ms>', 'with --check: per-server timeout in milliseconds')
+    .addOption(scopeOption('only this scope: project, local or user'))
+    .action(action('list'))
+
+  program.command('get').description('show one server').argument('<name>', 'server name').option('--json', 'print JSON').action(action('get'))
+
+  program
+    .command('remove')
+    .description('remove a server (from the strongest layer that defines it, unless -s)')
+    .argument('<name>', 'server name')
+    .addOption(scopeOption())
+    .action(action('remove'))
+
+  program.command('enable').description('enable a server').argument('<name>', 'server name').addOption(scopeOption()).action(action('enable'))
+  program
+    .command('disable')
+    .description('disable a server (a committed one is disabled in .dsh/mcp.local.yml)')
+    .argument('<name>', 'server name')
+    .addOption(scopeOption())
+    .action(action('disable'))
+
+  program
+    .command('import')
+    .description('import servers from another client')
+    .option('--from <source>', 'claude, cursor, vscode, gemini, codex, or a file path')
+    .option('--dry-run', 'show what would change, write nothing')
+    .addOption(scopeOption())
+    .action(action('import'))
+
+  program
+    .command('export')
+    .description("print this project's servers for another client")
+    .addOption(new Option('--format <format>', 'claude, cursor or vscode').choices(['claude', 'cursor', 'vscode']).default('claude'))
+    .option('-o, --output <file>', 'write to a file instead of stdout')
+    .action(action('export'))
+
+  program
+    .command('trust')
+    .description("allow this project's servers to run")
+    .argument('[names...]', 'servers to trust')
+    .option('--all', 'every server of the project')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .action(action('trust'))
+
+  program.command('untrust').description('withdraw trust').argument('[names...]', 'servers (default: all of the project)').action(action('untrust'))
+
+  program
+    .command('doctor')
+    .description('connect to every server and report what works')
+    .argument('[names...]', 'only these servers')
+    .option('--json', 'print JSON')
+    .option('--timeout <ms>', 'per-server timeout in milliseconds', '10000')
+    .action(action('doctor'))
+
+  program.command('status').description('what a running host mounted').option('--json', 'print JSON').action(action('status'))
+
+  program.command('validate').description('check config files (exit 1 on any error)').argument('[files...]', 'files (default: the project and user files)').action(action('validate'))
+
+  program.command('schema').description('print the JSON Schema of the friendly format').action(action('schema'))
+
+  return program
+}
+
+/** Run the CLI; returns the exit code (never calls process.exit). */
+export async function runCli(opts: RunOptions): Promise<number> {
+  const result = { code: 0 }
+  const program = buildProgram(opts, result)
+  const stderr = opts.stderr ?? process.stderr
+  try {
+    await program.parseAsync(opts.argv, { from: 'user' })
+    return result.code
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0
+      return 2
+    }
+    if (err instanceof CliError) {
+      stderr.write(`dsh-mcp: ${err.message}\n`)
+      for (const d of err.details) stderr.write(`  ${d}\n`)
+      return err.exitCode
+    }
+    stderr.write(`dsh-mcp: unexpected error: ${(err as Error)?.message ?? String(err)}\n`)
+    return 1
+  }
+}

@@ -31,7 +31,6 @@ export interface OutputOptions {
 
 /** Visible width (ANSI escapes removed). */
 export function visibleLength(text: string): number {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escapes
   return text.replace(/\u001b\[[0-9;]*m/g, '').length
 }
 
@@ -53,7 +52,11 @@ export function createOutput(opts: OutputOptions = {}): Output {
     table(rows, header) {
       const all = header ? [header.map((h) => paint('bold', h)), ...rows] : rows
       const widths: number[] = []
-      for (const row of all) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, visibleLength(cell))))
+      for (const row of all) {
+        row.forEach((cell, i) => {
+          widths[i] = Math.max(widths[i] ?? 0, visibleLength(cell))
+        })
+      }
       for (const row of all) {
         const line = row.map((cell, i) => (i === row.length - 1 ? cell : cell + ' '.repeat((widths[i] ?? 0) - visibleLength(cell)))).join('  ')
         stdout.write(line.trimEnd() + '\n')

@@ -102,7 +102,9 @@ export function templateSites(entry: Entry): TemplateSite[] {
     const value = entry[key]
     if (value === undefined) continue
     if (typeof value === 'string') sites.push({ path: [key], template: value })
-    else if (Array.isArray(value)) value.forEach((v, i) => sites.push({ path: [key, i], template: v }))
+    else if (Array.isArray(value)) {
+      for (const [i, v] of value.entries()) sites.push({ path: [key, i], template: v })
+    }
     else for (const [k, v] of Object.entries(value)) sites.push({ path: [key, k], template: v })
   }
   return sites

@@ -91,8 +91,8 @@ export function mergeLayers(inputs: readonly LayerInput[]): Row[] {
   const byName = new Map<string, { layer: LayerFile; e: ParsedFile['entries'][number] }[]>()
   for (const { layer, parsed } of sorted) {
     for (const e of parsed.entries) {
-      let list = byName.get(e.name)
-      if (!list) byName.set(e.name, (list = []))
+      const list = byName.get(e.name) ?? []
+      if (list.length === 0) byName.set(e.name, list)
       list.push({ layer, e })
     }
   }

@@ -19,10 +19,10 @@ import type { Config as McpClientConfig, StdioConfig, StreamableHttpConfig } fro
 import SessionStore, { SessionId } from '@deepseek-ai/dsh-session'
 import SystemPrompt from '@deepseek-ai/dsh-system-prompt'
 import ToolRuntime from '@deepseek-ai/dsh-tools'
-import type { ToolExecutionResult } from '@deepseek-ai/dsh-tools'
+import type { ToolDefinition, ToolExecutionResult, ToolRunContext } from '@deepseek-ai/dsh-tools'
 
 export { mcpClient }
-export type { Agent, AgentHandle, McpClientConfig, StdioConfig, StreamableHttpConfig, ToolExecutionResult }
+export type { Agent, AgentHandle, McpClientConfig, StdioConfig, StreamableHttpConfig, ToolDefinition, ToolExecutionResult }
 
 // ---------------------------------------------------------------------------
 // Host
@@ -152,9 +152,10 @@ export async function createHost(options: CreateHostOptions = {}): Promise<TestH
     },
     dispose() {
       disposing ??= (async () => {
-        for (const handle of handles.reverse()) await handle.dispose().catch(() => {})
-        for (const fiber of fibers.reverse()) await fiber.dispose().catch(() => {})
-        await ctx.fiber.dispose()
+        // Disposers are single-shot: a repeat call returns undefined, hence Promise.resolve.
+        for (const handle of handles.reverse()) await Promise.resolve(handle.dispose()).catch(() => {})
+        for (const fiber of fibers.reverse()) await Promise.resolve(fiber.dispose()).catch(() => {})
+        await Promise.resolve(ctx.fiber.dispose()).catch(() => {})
       })()
       return disposing
     },
@@ -223,6 +224,27 @@ export function execTool(
     signal: options.signal ?? new AbortController().signal,
     ...(agent === undefined ? {} : { agent }),
   })
+}
+
+/**
+ * A minimal ToolDefinition (no parameters, string output) for registry probes:
+ * `ctx.tools.register(testTool('x'))`. `execute` receives the run context
+ * (`exec.agent` = the calling agent).
+ */
+export function testTool(
+  name: string,
+  execute: (args: unknown, exec: ToolRunContext) => Promise<string> = async () => name,
+): ToolDefinition {
+  return {
+    name,
+    description: `test tool ${name}`,
+    parameters: { type: 'object', properties: {} },
+    output: {
+      schema: { type: 'string' },
+      render: (_args, value) => [{ type: 'text', text: String(value) }],
+    },
+    execute,
+  }
 }
 
 /** Concatenated text of a result's text blocks. */
@@ -380,6 +402,23 @@ export function userMessage(text: string): UserMessage {
 
 // ---------------------------------------------------------------------------
 // Waiting (never assert after fixed sleeps)
+
+export interface Deferred<T> {
+  readonly promise: Promise<T>
+  resolve(value: T): void
+  reject(error: unknown): void
+}
+
+/** `Promise.withResolvers()` without needing the ES2024 lib typings. */
+export function deferred<T = void>(): Deferred<T> {
+  let resolve!: (value: T) => void
+  let reject!: (error: unknown) => void
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res
+    reject = rej
+  })
+  return { promise, resolve, reject }
+}
 
 export interface WaitForOptions {
   /** Give up after this long (default 5000 ms). */

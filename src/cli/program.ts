@@ -18,6 +18,8 @@ import { createOutput, type Output } from './output.ts'
 export interface CliContext {
   /** The project directory (`-C/--dir`, default cwd), absolute. */
   dir: string
+  /** The process's working directory: file arguments resolve, and printed paths are relative, to it. */
+  cwd: string
   loc: Locations
   env: NodeJS.ProcessEnv
   out: Output
@@ -59,6 +61,7 @@ export function buildProgram(opts: RunOptions, result: { code: number }): Comman
     const cwd = opts.cwd ?? process.cwd()
     return {
       dir: path.resolve(cwd, g.dir ?? '.'),
+      cwd: path.resolve(cwd),
       loc: defaultLocations(env),
       env,
       out,
@@ -122,7 +125,7 @@ export function buildProgram(opts: RunOptions, result: { code: number }): Comman
     .option('--json', 'print JSON')
     .option('--check', 'also connect to each server (like doctor)')
     .option('--timeout <ms>', 'with --check: per-server timeout in milliseconds')
-    .addOption(scopeOption('only this scope: project, local or user'))
+    .addOption(new Option('-s, --scope <scope>', 'only rows of this scope: local, project, legacy (.mcp.json) or user').choices(['local', 'project', 'legacy', 'user']))
     .action(action('list'))
 
   program.command('get').description('show one server').argument('<name>', 'server name').option('--json', 'print JSON').action(action('get'))

@@ -1,0 +1,57 @@
+/**
+ * `dsh-mcp validate [file...]`: for CI and pre-commit hooks.
+ *
+ * Contract: with no files, checks every present layer file of the project
+ * found from `-C/--dir` and the user file, including cross-file problems
+ * (a local override that overrides nothing). With files (resolved against
+ * the working directory), the format comes from the name: `*.json` is the
+ * `mcpServers` dialect, anything else the friendly format, and a file named
+ * `mcp.local.yml` may hold partial rows. Every diagnostic is printed on
+ * stderr as `file:line:col: severity: path: message` with paths relative to
+ * the working directory; success prints nothing. Exit 1 on any error
+ * (including a named file that does not exist); warnings alone exit 0.
+ *
+ * @module
+ */
+import path from 'node:path'
+import { type Diagnostic, formatDiagnostic, hasErrors } from '../../config/diagnostics.ts'
+import { mergeLayers } from '../../config/layers.ts'
+import { allDiagnostics } from '../../config/parse.ts'
+import { projectRootOf, readConfigFile, readLayers } from '../../files/read.ts'
+import { displayPath } from '../present.ts'
+import type { CliContext } from '../program.ts'
+
+export async function run(cli: CliContext, files: string[] = []): Promise<number> {
+  const diagnostics = files.length > 0 ? checkFiles(cli, files) : checkProject(cli)
+  const display = displayPath(cli.cwd)
+  const seen = new Set<string>()
+  for (const d of diagnostics) {
+    const line = formatDiagnostic(d, { relativeTo: display })
+    if (seen.has(line)) continue
+    seen.add(line)
+    cli.out.err(line)
+  }
+  return hasErrors(diagnostics) ? 1 : 0
+}
+
+function checkFiles(cli: CliContext, files: string[]): Diagnostic[] {
+  const out: Diagnostic[] = []
+  for (const arg of files) {
+    const file = path.resolve(cli.cwd, arg)
+    const base = path.basename(file)
+    const format = /\.json$/i.test(base) ? 'mcpServers' : 'friendly'
+    const r = readConfigFile({ file, format }, { allowPartial: /^mcp\.local\.ya?ml$/i.test(base) })
+    if (r.absent) out.push({ severity: 'error', code: 'read-failed', message: 'no such file', file, line: 0, col: 0, path: '' })
+    else out.push(...allDiagnostics(r.parsed))
+  }
+  return out
+}
+
+function checkProject(cli: CliContext): Diagnostic[] {
+  const root = projectRootOf(cli.dir, cli.loc)
+  const layers = readLayers(root.root, cli.loc)
+  const out = layers.flatMap((l) => allDiagnostics(l.parsed))
+  // Cross-file problems exist only once the layers are merged (an orphan local override).
+  for (const row of mergeLayers(layers)) out.push(...row.diagnostics.filter((d) => d.code === 'override-orphan'))
+  return out
+}

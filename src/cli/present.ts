@@ -1,0 +1,219 @@
+/**
+ * Rows → what the CLI shows: the one view of a server that `list`, `get` and
+ * `trust` print, as table cells or as stable JSON.
+ *
+ * Contract:
+ * - This is the one place that decides what of an entry may be printed:
+ *   `ServerView` is built field by field, never by spreading an entry, and
+ *   carries env and header KEY names only — their values never leave here.
+ * - State is the row's merge state, except that an active row of a
+ *   project-layer scope (local, project, legacy) whose fingerprint is not
+ *   trusted for the canonical project root is `untrusted` (unless the gate
+ *   is off). `effectiveName` is the server's own name for active rows (the
+ *   runtime may suffix it on a collision), null otherwise.
+ * - `issues` are one-line strings: diagnostics as `file:line:col: …`,
+ *   shadowing and override notes, and trust notes ("changed since trusted").
+ * - `checks` (name → a doctor result) is the seam for `list --check`: when
+ *   given, the winning row of that name carries it as `check`.
+ *
+ * @module
+ */
+import path from 'node:path'
+import { formatDiagnostic } from '../config/diagnostics.ts'
+import { transportOf } from '../config/entry.ts'
+import { trustFingerprint } from '../config/fingerprint.ts'
+import type { LayerInput, Row, RowState, Scope } from '../config/layers.ts'
+import { canonicalRoot, readTrustStore } from '../trust/store.ts'
+import { needsTrust, type TrustState, type TrustStore, trustGateOff, trustStateOf } from '../trust/state.ts'
+import { loadProject, type ProjectView } from '../files/project.ts'
+import type { CliContext } from './program.ts'
+
+export type ListState = RowState | 'untrusted'
+
+/** `not-required`: user layer; `off`: the gate is off (`DSH_MCP_TRUST_ALL=1`); null: no valid entry to judge. */
+export type TrustView = TrustState | 'not-required' | 'off' | null
+
+/** A doctor result as `list --check` attaches it (the doctor engine owns the full shape). */
+export interface CheckResult {
+  state: string
+  [key: string]: unknown
+}
+
+export interface ServerView {
+  name: string
+  scope: Scope
+  /** Absolute path of the file that defines the row. */
+  file: string
+  transport: 'stdio' | 'http' | null
+  state: ListState
+  effectiveName: string | null
+  issues: string[]
+  description: string | null
+  command: string | null
+  args: string[]
+  url: string | null
+  /** As written (unexpanded), relative to the project root; null = the project root. */
+  cwd: string | null
+  envKeys: string[]
+  headerKeys: string[]
+  enabled: boolean
+  shadowedBy: { scope: Scope; file: string } | null
+  /** The local file whose partial override is merged into this row. */
+  overriddenBy: string | null
+  tools: { include?: string[]; exclude?: string[] } | null
+  trust: TrustView
+  check?: CheckResult
+}
+
+export interface PresentOptions {
+  /** The project root (as found; canonicalized here). */
+  root: string
+  store: TrustStore
+  gateOff: boolean
+  /** How a file path is shown inside issue strings. */
+  display: (file: string) => string
+  checks?: ReadonlyMap<string, CheckResult>
+}
+
+/** Paths inside `cwd` are shown relative to it, others absolute. */
+export function displayPath(cwd: string): (file: string) => string {
+  return (file) => {
+    const rel = path.relative(cwd, file)
+    return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file
+  }
+}
+
+const PLAIN_ARG = /^[A-Za-z0-9_@%+=:,./-]+$/
+
+/** A command line for display: arguments quoted when a shell would split or expand them. */
+export function commandLine(command: string, args: readonly string[] = []): string {
+  return [command, ...args].map((a) => (PLAIN_ARG.test(a) ? a : `'${a.replaceAll("'", `'\\''`)}'`)).join(' ')
+}
+
+export function presentRows(rows: readonly Row[], layers: readonly LayerInput[], opts: PresentOptions): ServerView[] {
+  const root = canonicalRoot(opts.root)
+  const views = rows.map((row) => presentRow(row, layers, root, opts))
+  return views.map((v, i) => ({ v, i })).sort((a, b) => (a.v.name < b.v.name ? -1 : a.v.name > b.v.name ? 1 : a.i - b.i)).map(({ v }) => v)
+}
+
+function presentRow(row: Row, layers: readonly LayerInput[], root: string, opts: PresentOptions): ServerView {
+  const e = row.entry
+  const show = (d: Parameters<typeof formatDiagnostic>[0]) => formatDiagnostic(d, { relativeTo: opts.display })
+  const issues = row.diagnostics.map(show)
+  if (row.overriddenBy) {
+    const override = layers.find((l) => l.layer.file === row.overriddenBy)?.parsed.entries.find((x) => x.name === row.name)
+    issues.push(`with overrides from ${opts.display(row.overriddenBy)}`, ...(override?.diagnostics ?? []).map(show))
+  }
+  if (row.shadowedBy) issues.push(`shadowed by ${opts.display(row.shadowedBy.file)} (${row.shadowedBy.scope})`)
+  let trust: TrustView = null
+  if (!needsTrust(row.scope)) trust = 'not-required'
+  else if (opts.gateOff) trust = 'off'
+  else if (e && !row.shadowedBy) trust = trustStateOf(opts.store, root, row.name, trustFingerprint(e))
+  let state: ListState = row.state
+  if (state === 'active' && (trust === 'untrusted' || trust === 'changed')) {
+    state = 'untrusted'
+    issues.push(
+      trust === 'changed'
+        ? `changed since trusted: review it, then run "dsh-mcp trust ${row.name}"`
+        : `not trusted yet: review it, then run "dsh-mcp trust ${row.name}"`,
+    )
+  }
+  const t = e ? transportOf(e) : undefined
+  const view: ServerView = {
+    name: row.name,
+    scope: row.scope,
+    file: row.file,
+    transport: t === 'stdio' ? 'stdio' : t === 'streamable-http' ? 'http' : null,
+    state,
+    effectiveName: state === 'active' ? row.name : null,
+    issues,
+    description: e?.description ?? null,
+    command: e?.command ?? null,
+    args: [...(e?.args ?? [])],
+    url: e?.url ?? null,
+    cwd: e?.cwd ?? null,
+    envKeys: Object.keys(e?.env ?? {}),
+    headerKeys: Object.keys(e?.headers ?? {}),
+    enabled: e?.enabled !== false,
+    shadowedBy: row.shadowedBy ? { scope: row.shadowedBy.scope, file: row.shadowedBy.file } : null,
+    overriddenBy: row.overriddenBy ?? null,
+    tools: e?.tools ? { ...(e.tools.include ? { include: [...e.tools.include] } : {}), ...(e.tools.exclude ? { exclude: [...e.tools.exclude] } : {}) } : null,
+    trust,
+  }
+  const check = row.state !== 'shadowed' ? opts.checks?.get(row.name) : undefined
+  if (check) view.check = check
+  return view
+}
+
+/** What a row runs or connects to, for one table cell. */
+export function targetOf(v: Pick<ServerView, 'command' | 'args' | 'url'>): string {
+  if (v.command !== null) return commandLine(v.command, v.args)
+  return v.url ?? '-'
+}
+
+const STATE_COLOR = { active: 'green', untrusted: 'yellow', invalid: 'red', disabled: 'gray', shadowed: 'gray' } as const
+
+/** Header and cells of the `list` table (a `check` column when any view carries one). */
+export function tableOf(views: readonly ServerView[], paint: (c: 'green' | 'yellow' | 'red' | 'gray', s: string) => string): { header: string[]; rows: string[][] } {
+  const withCheck = views.some((v) => v.check)
+  const header = ['NAME', 'SCOPE', 'STATE', 'TRANSPORT', 'TARGET', 'EFFECTIVE', ...(withCheck ? ['CHECK'] : []), 'ISSUES']
+  const rows = views.map((v) => [
+    v.name,
+    v.scope,
+    paint(STATE_COLOR[v.state], v.state),
+    v.transport ?? '-',
+    targetOf(v),
+    v.effectiveName ?? '-',
+    ...(withCheck ? [v.check?.state ?? '-'] : []),
+    v.issues.join('; '),
+  ])
+  return { header, rows }
+}
+
+/** File-level problems of the read layers (a file that does not parse, unknown top-level keys), one line each. */
+export function fileProblems(layers: readonly LayerInput[], display: (file: string) => string): string[] {
+  return layers.flatMap((l) => l.parsed.diagnostics.map((d) => formatDiagnostic(d, { relativeTo: display })))
+}
+
+export interface Listing {
+  project: ProjectView
+  views: ServerView[]
+  /** File-level problem lines (print on stderr). */
+  fileProblems: string[]
+  display: (file: string) => string
+}
+
+/** Read the project of `cli.dir` (+ the user layer) and the trust store, and present every row. */
+export function readListing(cli: Pick<CliContext, 'dir' | 'cwd' | 'loc' | 'env'>, checks?: ReadonlyMap<string, CheckResult>): Listing {
+  const project = loadProject(cli.dir, cli.loc)
+  const display = displayPath(cli.cwd)
+  const gateOff = trustGateOff(cli.env)
+  const store = readTrustStore(cli.loc.dshHome, { forRoot: project.root.root })
+  const views = presentRows(project.rows, project.layers, { root: project.root.root, store, gateOff, display, ...(checks ? { checks } : {}) })
+  return { project, views, fileProblems: fileProblems(project.layers, display), display }
+}
+
+/** The text block describing one server (`get`, and `trust`'s review). */
+export function detailLines(v: ServerView, root: string, display: (file: string) => string): string[] {
+  const lines = [`${v.name}`]
+  const field = (label: string, value: string) => lines.push(`  ${`${label}:`.padEnd(12)}${value}`)
+  field('state', v.state)
+  field('scope', `${v.scope} (${display(v.file)})`)
+  if (v.overriddenBy) field('overrides', display(v.overriddenBy))
+  if (v.description) field('description', v.description)
+  field('transport', v.transport ?? '-')
+  if (v.command !== null) {
+    field('command', targetOf(v))
+    const base = v.scope === 'user' ? path.dirname(v.file) : root
+    field('cwd', path.resolve(base, v.cwd ?? '.'))
+  }
+  if (v.url !== null) field('url', v.url)
+  if (v.envKeys.length) field('env keys', v.envKeys.join(', '))
+  if (v.headerKeys.length) field('header keys', v.headerKeys.join(', '))
+  if (v.tools?.include) field('tools in', v.tools.include.join(', '))
+  if (v.tools?.exclude) field('tools out', v.tools.exclude.join(', '))
+  if (v.trust !== null) field('trust', v.trust)
+  if (v.effectiveName) field('effective', v.effectiveName)
+  for (const issue of v.issues) lines.push(`  - ${issue}`)
+  return lines
+}

@@ -1,0 +1,76 @@
+/**
+ * The trust gate's pure decisions: is this row's fingerprint trusted for
+ * this project root, and does its layer need trust at all.
+ *
+ * Contract: `trustStateOf` is `trusted` only when the store holds a record
+ * for exactly this canonical root, name and fingerprint; `changed` when a
+ * record exists with another fingerprint (the config was edited since it
+ * was trusted — the Cursor "MCPoison" lesson); `untrusted` otherwise. Only
+ * the user's own file (`user` scope) needs no trust. The gate is off with
+ * env `DSH_MCP_TRUST_ALL=1` (or `true`).
+ *
+ * @module
+ */
+import type { Scope } from '../config/layers.ts'
+
+export interface TrustRecord {
+  fingerprint: string
+  trustedAt: string
+}
+
+export interface TrustStore {
+  version: 1
+  projects: Record<string, { servers: Record<string, TrustRecord> }>
+}
+
+export type TrustState = 'trusted' | 'untrusted' | 'changed'
+
+export function emptyTrustStore(): TrustStore {
+  return { version: 1, projects: dict() }
+}
+
+/** A prototype-less record: a server may be called `__proto__` (it matches the name rule). */
+export function dict<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>
+}
+
+export function trustStateOf(store: TrustStore, canonicalRoot: string, name: string, fingerprint: string): TrustState {
+  const record = Object.hasOwn(store.projects, canonicalRoot) ? store.projects[canonicalRoot]?.servers : undefined
+  const r = record && Object.hasOwn(record, name) ? record[name] : undefined
+  if (!r) return 'untrusted'
+  return r.fingerprint === fingerprint ? 'trusted' : 'changed'
+}
+
+export function needsTrust(scope: Scope): boolean {
+  return scope !== 'user'
+}
+
+/** Whether the environment turns the gate off (`DSH_MCP_TRUST_ALL=1`). */
+export function trustGateOff(env: Readonly<Record<string, string | undefined>>): boolean {
+  const v = env.DSH_MCP_TRUST_ALL?.trim().toLowerCase()
+  return v === '1' || v === 'true'
+}
+
+/**
+ * Keep only well-formed records of a decoded store file; anything else reads
+ * as absent (a store that is not ours, or half-written by hand, trusts nothing).
+ */
+export function sanitizeTrustStore(value: unknown): TrustStore {
+  const store = emptyTrustStore()
+  if (!isRecord(value) || value.version !== 1 || !isRecord(value.projects)) return store
+  for (const [root, project] of Object.entries(value.projects)) {
+    if (!isRecord(project) || !isRecord(project.servers)) continue
+    const servers = dict<TrustRecord>()
+    for (const [name, rec] of Object.entries(project.servers)) {
+      if (isRecord(rec) && typeof rec.fingerprint === 'string' && rec.fingerprint !== '') {
+        servers[name] = { fingerprint: rec.fingerprint, trustedAt: typeof rec.trustedAt === 'string' ? rec.trustedAt : '' }
+      }
+    }
+    if (Object.keys(servers).length > 0) store.projects[root] = { servers }
+  }
+  return store
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v)
+}

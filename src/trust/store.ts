@@ -1,0 +1,123 @@
+/**
+ * The trust store on disk: `$DSH_HOME/mcp-trust.json`, outside every
+ * repository, keyed by canonical project root and server name.
+ *
+ * Contract:
+ * - `readTrustStore` never throws: a missing, unreadable or malformed file
+ *   reads as an empty store. It also reads as empty — trusts nothing — when
+ *   the file is a symbolic link, is writable by every user, or its real path
+ *   lies inside `opts.forRoot` (a repository can never trust itself, e.g.
+ *   with `DSH_HOME` pointing into it).
+ * - `trustServers` / `untrustServers` take an exclusive lock
+ *   (proper-lockfile on the store path), re-read the store under it, and
+ *   replace the file atomically (write + rename) with mode 0600, creating
+ *   `$DSH_HOME` with mode 0700: concurrent writers from any number of
+ *   processes lose no update. They refuse (throw) to write through a
+ *   symbolic link or into the project they trust for.
+ * - Records are keyed by `canonicalRoot(root)`: symlinked checkouts share
+ *   one entry.
+ *
+ * @module
+ */
+import { lstatSync, mkdirSync, readFileSync, realpathSync } from 'node:fs'
+import path from 'node:path'
+import lockfile from 'proper-lockfile'
+import writeFileAtomic from 'write-file-atomic'
+import { dict, emptyTrustStore, sanitizeTrustStore, type TrustRecord, type TrustStore } from './state.ts'
+
+export type { TrustRecord, TrustStore } from './state.ts'
+
+export function trustFilePath(dshHome: string): string {
+  return path.join(dshHome, 'mcp-trust.json')
+}
+
+/** The real path of `root` (symlinks resolved), or its absolute form when it does not exist. */
+export function canonicalRoot(root: string): string {
+  try {
+    return realpathSync.native(root)
+  } catch {
+    return path.resolve(root)
+  }
+}
+
+function inside(child: string, parent: string): boolean {
+  return child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep)
+}
+
+/** Why the store file must not be used for `forRoot`, or undefined when it may. Missing file: undefined. */
+function refusal(file: string, forRoot: string | undefined): string | undefined {
+  let st: ReturnType<typeof lstatSync>
+  try {
+    st = lstatSync(file)
+  } catch {
+    st = undefined
+  }
+  if (st?.isSymbolicLink()) return `${file} is a symbolic link`
+  if (st && (st.mode & 0o002) !== 0) return `${file} is writable by every user`
+  if (forRoot === undefined) return undefined
+  const rootReal = canonicalRoot(forRoot)
+  // The file may not exist yet: judge the real path of its directory.
+  const real = st ? canonicalRoot(file) : path.join(canonicalRoot(path.dirname(file)), path.basename(file))
+  if (inside(real, rootReal)) return `${file} lies inside the project ${rootReal}; set DSH_HOME outside the repository`
+  return undefined
+}
+
+export function readTrustStore(dshHome: string, opts: { forRoot?: string } = {}): TrustStore {
+  const file = trustFilePath(dshHome)
+  if (refusal(file, opts.forRoot)) return emptyTrustStore()
+  try {
+    return sanitizeTrustStore(JSON.parse(readFileSync(file, 'utf8')))
+  } catch {
+    return emptyTrustStore()
+  }
+}
+
+const LOCK_OPTIONS = {
+  realpath: false,
+  stale: 10_000,
+  retries: { retries: 200, factor: 1.2, minTimeout: 5, maxTimeout: 100, randomize: true },
+}
+
+/** Run `change` on the store under the lock and write the result atomically. */
+async function updateStore<T>(dshHome: string, root: string, change: (store: TrustStore, key: string) => T): Promise<T> {
+  mkdirSync(dshHome, { recursive: true, mode: 0o700 })
+  const file = trustFilePath(dshHome)
+  const refused = refusal(file, root)
+  if (refused) throw new Error(`refusing to write the trust store: ${refused}`)
+  const release = await lockfile.lock(file, LOCK_OPTIONS)
+  try {
+    let store: TrustStore
+    try {
+      store = sanitizeTrustStore(JSON.parse(readFileSync(file, 'utf8')))
+    } catch {
+      store = emptyTrustStore()
+    }
+    const result = change(store, canonicalRoot(root))
+    await writeFileAtomic(file, `${JSON.stringify(store, null, 2)}\n`, { mode: 0o600 })
+    return result
+  } finally {
+    await release()
+  }
+}
+
+export function trustServers(dshHome: string, root: string, servers: { name: string; fingerprint: string }[]): Promise<void> {
+  const trustedAt = new Date().toISOString()
+  return updateStore(dshHome, root, (store, key) => {
+    const project = Object.hasOwn(store.projects, key) ? store.projects[key]! : { servers: dict<TrustRecord>() }
+    store.projects[key] = project
+    for (const s of servers) project.servers[s.name] = { fingerprint: s.fingerprint, trustedAt }
+    if (Object.keys(project.servers).length === 0) delete store.projects[key]
+  })
+}
+
+/** Remove records of `names` (or every record of the project); returns the names removed. */
+export function untrustServers(dshHome: string, root: string, names: string[] | 'all'): Promise<string[]> {
+  return updateStore(dshHome, root, (store, key) => {
+    const project = Object.hasOwn(store.projects, key) ? store.projects[key] : undefined
+    if (!project) return []
+    const removed = names === 'all' ? Object.keys(project.servers) : names.filter((n) => Object.hasOwn(project.servers, n))
+    for (const n of removed) delete project.servers[n]
+    if (Object.keys(project.servers).length === 0) delete store.projects[key]
+    return removed
+  })
+}

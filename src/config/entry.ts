@@ -13,7 +13,7 @@ import { closest, distance } from 'fastest-levenshtein'
 import type { z } from 'zod'
 import type { DiagnosticCode, Severity } from './diagnostics.ts'
 import { scanTemplate, templateSites } from './expand.ts'
-import { ENTRY_KEYS, type Entry, EntrySchema, TRANSPORT_SPELLINGS, type Transport } from './schema.ts'
+import { ENTRY_KEYS, type Entry, EntrySchema, OFFICIAL_RECONNECT_DEFAULTS, ReconnectSchema, ToolFilterSchema, TRANSPORT_SPELLINGS, type Transport } from './schema.ts'
 
 export interface Problem {
   severity: Severity
@@ -36,6 +36,12 @@ export interface CheckedEntry {
   entry?: Entry
   partial: boolean
   problems: Problem[]
+}
+
+/** Known keys of the nested mappings: an unknown one warns and is dropped, like an unknown entry key. */
+const NESTED_KEYS: Record<'reconnect' | 'tools', readonly string[]> = {
+  reconnect: Object.keys(ReconnectSchema.shape),
+  tools: Object.keys(ToolFilterSchema.shape),
 }
 
 const DEFAULT_SUPPORTED: readonly Transport[] = ['stdio', 'streamable-http']
@@ -69,16 +75,44 @@ export function transportOf(entry: Pick<Entry, 'command' | 'url' | 'transport' |
   return undefined
 }
 
-function describeZodIssue(issue: z.core.$ZodIssue): string {
+const EXPECTED: Record<string, string> = {
+  array: 'a list',
+  object: 'a mapping',
+  record: 'a mapping',
+  map: 'a mapping',
+  string: 'a string',
+  number: 'a number',
+  int: 'an integer',
+  boolean: 'true or false',
+}
+
+/** The raw value at `path`, to say what kind of value was found (never the value itself). */
+function rawAt(raw: unknown, path: readonly PropertyKey[]): unknown {
+  let node = raw
+  for (const seg of path) {
+    if (node === null || typeof node !== 'object') return undefined
+    node = (node as Record<PropertyKey, unknown>)[seg]
+  }
+  return node
+}
+
+function describeZodIssue(issue: z.core.$ZodIssue, raw: unknown): string {
+  const got = () => {
+    const v = rawAt(raw, issue.path)
+    return v === undefined ? '' : `, got ${kindOf(v)}`
+  }
   switch (issue.code) {
     case 'invalid_type':
-      return `expected ${issue.expected}${'input' in issue && issue.input !== undefined ? `, got ${kindOf(issue.input)}` : ''}`
+      if (issue.expected === 'int' && typeof rawAt(raw, issue.path) === 'number') return 'must be a whole number'
+      return `expected ${EXPECTED[issue.expected] ?? issue.expected}${got()}`
     case 'too_small':
       return issue.origin === 'string' ? 'must not be empty' : `must be at least ${String(issue.minimum)}`
     case 'too_big':
       return `must be at most ${String(issue.maximum)}`
     case 'invalid_union':
-      return 'expected a string'
+      return `expected a string${got()}`
+    case 'not_multiple_of':
+      return 'must be a whole number'
     case 'unrecognized_keys':
       return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`
     default:
@@ -104,20 +138,21 @@ export function checkEntry(raw: unknown, opts: CheckOptions = {}): CheckedEntry 
   for (const key of Object.keys(record)) {
     if (!ENTRY_KEYS.includes(key)) problems.push(unknownKeyProblem(key, ENTRY_KEYS, 'a server entry'))
   }
-  const known = Object.fromEntries(Object.entries(record).filter(([k]) => ENTRY_KEYS.includes(k)))
+  const known: Record<string, unknown> = Object.fromEntries(Object.entries(record).filter(([k]) => ENTRY_KEYS.includes(k)))
+  for (const [field, keys] of Object.entries(NESTED_KEYS)) {
+    const inner = known[field]
+    if (inner === null || typeof inner !== 'object' || Array.isArray(inner)) continue
+    const kept: Record<string, unknown> = {}
+    for (const [k, v] of Object.entries(inner)) {
+      if (keys.includes(k)) kept[k] = v
+      else problems.push({ ...unknownKeyProblem(k, keys, `"${field}"`), path: [field, k] })
+    }
+    known[field] = kept
+  }
   const parsed = EntrySchema.safeParse(known)
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
-      if (issue.code === 'unrecognized_keys') {
-        for (const key of issue.keys) {
-          const where = issue.path.length ? `"${issue.path.join('.')}"` : 'a server entry'
-          const inner = issue.path[issue.path.length - 1] === 'reconnect' ? ['enabled', 'initialDelayMs', 'maxDelayMs', 'maxAttempts'] : ['include', 'exclude']
-          const p = unknownKeyProblem(key, inner, where)
-          problems.push({ ...p, severity: 'error', message: p.message.replace(' (ignored)', ''), path: [...(issue.path as (string | number)[]), key] })
-        }
-        continue
-      }
-      problems.push({ severity: 'error', code: 'bad-value', message: describeZodIssue(issue), path: issue.path as (string | number)[] })
+      problems.push({ severity: 'error', code: 'bad-value', message: describeZodIssue(issue, known), path: issue.path as (string | number)[] })
     }
     return { partial: false, problems }
   }
@@ -157,8 +192,23 @@ export function checkEntry(raw: unknown, opts: CheckOptions = {}): CheckedEntry 
     } catch {}
     if (!ok) problems.push({ severity: 'error', code: 'bad-value', message: 'must be an http:// or https:// URL', path: ['url'] })
   }
+  checkReconnect(entry, problems)
   const failed = problems.some((p) => p.severity === 'error')
   return failed ? { partial, problems } : { entry, partial, problems }
+}
+
+/** The official client refuses (at mount) a first reconnect delay above the backoff ceiling, defaults included. */
+function checkReconnect(entry: Entry, problems: Problem[]): void {
+  const rc = entry.reconnect
+  if (!rc || (rc.initialDelayMs === undefined && rc.maxDelayMs === undefined)) return
+  const initial = rc.initialDelayMs ?? OFFICIAL_RECONNECT_DEFAULTS.initialDelayMs
+  const max = rc.maxDelayMs ?? OFFICIAL_RECONNECT_DEFAULTS.maxDelayMs
+  if (initial <= max) return
+  const message =
+    rc.initialDelayMs === undefined
+      ? `must be at least initialDelayMs (default ${initial})`
+      : `must not exceed maxDelayMs (${rc.maxDelayMs === undefined ? `default ${max}` : max})`
+  problems.push({ severity: 'error', code: 'bad-value', message, path: ['reconnect', rc.initialDelayMs === undefined ? 'maxDelayMs' : 'initialDelayMs'] })
 }
 
 function checkTransport(entry: Entry, partial: boolean, opts: CheckOptions, problems: Problem[]): void {

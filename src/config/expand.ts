@@ -51,7 +51,8 @@ export function scanTemplate(template: string): Piece[] | TemplateError {
     const sep = body.indexOf(':-')
     const variable = sep < 0 ? body : body.slice(0, sep)
     if (!VARIABLE_NAME.test(variable)) {
-      return { message: `"\${${variable}}" is not a variable name (letters, digits and _; write "$$" for a literal "$")` }
+      // The text between the braces may be a pasted secret: say where, never what.
+      return { message: `"\${" at character ${i + 1} does not name a variable: write \${NAME} or \${NAME:-default}, NAME of letters, digits and _ (or "$$" for a literal "$")` }
     }
     if (text) pieces.push({ text })
     text = ''

@@ -14,6 +14,7 @@
  */
 import path from 'node:path'
 import type { Diagnostic } from './diagnostics.ts'
+import { transportOf } from './entry.ts'
 import type { FileFormat, ParsedFile } from './parse.ts'
 import type { Entry } from './schema.ts'
 
@@ -81,6 +82,14 @@ export function mergeOverride(base: Entry, override: Entry): Entry {
   return out
 }
 
+/** Why an override cannot apply to `base` (env on an http server, headers on a stdio one), if it cannot. */
+function overrideMisfit(base: Entry, override: Entry): string | undefined {
+  const t = transportOf(base)
+  if (t === 'streamable-http' && override.env !== undefined) return 'the local override sets "env", but the server it overrides is an http server (use "headers")'
+  if (t === 'stdio' && override.headers !== undefined) return 'the local override sets "headers", but the server it overrides is a stdio server (use "env")'
+  return undefined
+}
+
 /**
  * Resolve every name across the given layers (any order; ranks decide).
  * Rows come out grouped by name (names in first-seen order, strongest layer
@@ -111,10 +120,18 @@ export function mergeLayers(inputs: readonly LayerInput[]): Row[] {
       }
       winner = c
       let entry = c.e.entry
-      for (const o of [...overrides].reverse()) if (entry && o.e.entry) entry = mergeOverride(entry, o.e.entry)
+      const diagnostics = [...c.e.diagnostics]
+      for (const o of [...overrides].reverse()) {
+        if (!entry || !o.e.entry) continue
+        const misfit = overrideMisfit(entry, o.e.entry)
+        if (misfit) {
+          diagnostics.push({ severity: 'error', code: 'conflict', message: misfit, file: o.layer.file, line: o.e.line, col: o.e.col, path: `servers.${name}`, server: name })
+          entry = undefined
+        } else entry = mergeOverride(entry, o.e.entry)
+      }
       const state: RowState = !entry ? 'invalid' : entry.enabled === false ? 'disabled' : 'active'
       const overriddenBy = overrides[0]?.layer.file
-      rows.push({ name, scope: c.layer.scope, file: c.layer.file, state, ...(entry ? { entry } : {}), ...(overriddenBy ? { overriddenBy } : {}), diagnostics: c.e.diagnostics })
+      rows.push({ name, scope: c.layer.scope, file: c.layer.file, state, ...(entry ? { entry } : {}), ...(overriddenBy ? { overriddenBy } : {}), diagnostics })
     }
     if (!winner) {
       for (const o of overrides) {

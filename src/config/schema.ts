@@ -17,6 +17,9 @@ export const SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]{1,32}$/
 /** Longest timer delay Node accepts (2^31 - 1 ms); larger values fire at once. */
 export const MAX_TIMER_DELAY_MS = 2_147_483_647
 
+/** The official client's reconnect defaults (it refuses initialDelayMs > maxDelayMs after applying them). */
+export const OFFICIAL_RECONNECT_DEFAULTS = { initialDelayMs: 500, maxDelayMs: 30_000 } as const
+
 /** Transport spellings accepted in `transport:` / `type:`. */
 export const TRANSPORT_SPELLINGS = ['stdio', 'http', 'streamable-http'] as const
 

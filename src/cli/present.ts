@@ -196,7 +196,7 @@ export function readListing(cli: Pick<CliContext, 'dir' | 'cwd' | 'loc' | 'env'>
 /** The text block describing one server (`get`, and `trust`'s review). */
 export function detailLines(v: ServerView, root: string, display: (file: string) => string): string[] {
   const lines = [`${v.name}`]
-  const field = (label: string, value: string) => lines.push(`  ${`${label}:`.padEnd(12)}${value}`)
+  const field = (label: string, value: string) => lines.push(`  ${`${label}:`.padEnd(13)}${value}`)
   field('state', v.state)
   field('scope', `${v.scope} (${display(v.file)})`)
   if (v.overriddenBy) field('overrides', display(v.overriddenBy))

@@ -1,0 +1,104 @@
+/**
+ * `dsh-mcp trust [name...] [--all] [--yes]`: allow project-layer servers to run.
+ *
+ * Contract: shows exactly what will be allowed per server — transport, the
+ * full command line, the resolved cwd, the url, env and header KEY names,
+ * the defining file — then asks on a terminal (`--yes` skips the question;
+ * without a terminal and without `--yes` it refuses, exit 1). It records
+ * the current fingerprint of each server under the canonical project root.
+ * `--all`: every active project-layer server. A user-layer server needs no
+ * trust (said, skipped). Unknown name: exit 1 with a "did you mean"; an
+ * invalid one: exit 1. Neither names nor `--all`: usage error, exit 2.
+ *
+ * @module
+ */
+import { trustFingerprint } from '../../config/fingerprint.ts'
+import type { Row } from '../../config/layers.ts'
+import { suggest } from '../../config/entry.ts'
+import { needsTrust } from '../../trust/state.ts'
+import { failure, usage } from '../errors.ts'
+import { detailLines, readListing, type ServerView } from '../present.ts'
+import type { CliContext } from '../program.ts'
+
+export interface TrustOptions {
+  all?: boolean
+  yes?: boolean
+}
+
+/** The presenter's trust hints ("run dsh-mcp trust …"): noise in trust's own review. */
+const TRUST_NOTE = /^(not trusted yet|changed since trusted):/
+
+interface Target {
+  view: ServerView
+  fingerprint: string
+}
+
+export async function run(cli: CliContext, names: string[] = [], opts: TrustOptions = {}): Promise<number> {
+  if (names.length === 0 && !opts.all) throw usage('name the servers to trust, or pass --all', ['see what would run first: dsh-mcp list'])
+  const listing = readListing(cli)
+  for (const line of listing.fileProblems) cli.out.err(line)
+  const root = listing.project.root.root
+  const winners = new Map<string, { row: Row; view: ServerView }>()
+  for (const row of listing.project.rows) {
+    if (row.state === 'shadowed') continue
+    const view = listing.views.find((v) => v.name === row.name && v.file === row.file && v.state !== 'shadowed')
+    if (view) winners.set(row.name, { row, view })
+  }
+  const picked = opts.all ? [...winners.values()].filter((w) => needsTrust(w.row.scope) && w.row.state === 'active') : pickNamed(cli, names, winners, root, listing.display)
+  const targets: Target[] = []
+  for (const { row, view } of picked) {
+    if (!row.entry) continue
+    if (view.trust === 'trusted') {
+      cli.out.err(`${view.name}: already trusted`)
+      continue
+    }
+    targets.push({ view, fingerprint: trustFingerprint(row.entry) })
+  }
+  if (targets.length === 0) {
+    if (opts.all) cli.out.err('nothing to trust: no project server waits for trust')
+    return 0
+  }
+  cli.out.out(`These servers of ${root} will be allowed to run:`)
+  for (const t of targets) {
+    cli.out.out()
+    const issues = t.view.issues.filter((i) => !TRUST_NOTE.test(i))
+    for (const line of detailLines({ ...t.view, issues }, root, listing.display)) cli.out.out(line)
+    if (t.view.trust === 'changed') cli.out.out('  ! changed since it was last trusted')
+    if (t.view.state === 'disabled') cli.out.out('  (disabled now: trusted for when it is enabled)')
+  }
+  cli.out.out()
+  if (!opts.yes) {
+    if (!cli.interactive) throw failure('not trusting without confirmation: no terminal to ask on; pass --yes to confirm')
+    const { confirm } = await import('../prompt.ts')
+    if (!(await confirm(`Trust ${targets.length === 1 ? 'this server' : `these ${targets.length} servers`}?`))) {
+      cli.out.err('nothing trusted')
+      return 1
+    }
+  }
+  const { trustServers } = await import('../../trust/store.ts')
+  try {
+    await trustServers(cli.loc.dshHome, root, targets.map((t) => ({ name: t.view.name, fingerprint: t.fingerprint })))
+  } catch (err) {
+    throw failure((err as Error).message)
+  }
+  cli.out.err(`trusted: ${targets.map((t) => t.view.name).join(', ')}`)
+  return 0
+}
+
+function pickNamed(cli: CliContext, names: string[], winners: Map<string, { row: Row; view: ServerView }>, root: string, display: (file: string) => string): { row: Row; view: ServerView }[] {
+  const picked: { row: Row; view: ServerView }[] = []
+  for (const name of [...new Set(names)]) {
+    const w = winners.get(name)
+    if (!w) {
+      const hint = suggest(name, [...winners.keys()])
+      throw failure(`no server named "${name}" in ${root} or the user file${hint ? `; did you mean "${hint}"?` : ''}`)
+    }
+    if (!needsTrust(w.row.scope)) {
+      cli.out.err(`${name}: a user-layer server (${display(w.view.file)}) needs no trust`)
+      continue
+    }
+    if (!w.row.entry) throw failure(`"${name}" is invalid; fix it first (dsh-mcp validate)`, w.view.issues)
+    picked.push(w)
+  }
+  return picked
+}

@@ -1,0 +1,110 @@
+/**
+ * Helpers for the CLI tests of list/get/validate/trust: run the built
+ * `bin/dsh-mcp.js` as a child process in a clean environment, and rebuild
+ * `lib/` first when any `src/` file is newer (under a lock, so parallel test
+ * files build once).
+ */
+import { execFile, execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import lockfile from 'proper-lockfile'
+
+export const REPO = fileURLToPath(new URL('../..', import.meta.url))
+export const BIN = join(REPO, 'bin', 'dsh-mcp.js')
+const PROGRAM = join(REPO, 'lib', 'cli', 'program.js')
+
+function newestSource(dir: string): number {
+  let newest = 0
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name)
+    newest = Math.max(newest, e.isDirectory() ? newestSource(p) : statSync(p).mtimeMs)
+  }
+  return newest
+}
+
+function stale(): boolean {
+  return !existsSync(PROGRAM) || statSync(PROGRAM).mtimeMs < newestSource(join(REPO, 'src'))
+}
+
+/** Build `lib/` when it is missing or older than `src/`. tsc errors in other files do not stop emission. */
+export async function ensureBuilt(): Promise<void> {
+  if (!stale()) return
+  const lockDir = join(tmpdir(), `dsh-mcp-build-${createHash('sha256').update(REPO).digest('hex').slice(0, 12)}`)
+  mkdirSync(lockDir, { recursive: true })
+  const release = await lockfile.lock(lockDir, { realpath: false, stale: 120_000, retries: { retries: 600, minTimeout: 100, maxTimeout: 500 } })
+  try {
+    if (stale()) {
+      try {
+        execFileSync(process.execPath, [join(REPO, 'scripts', 'build.mjs')], { cwd: REPO, stdio: 'ignore' })
+      } catch {}
+      if (!existsSync(PROGRAM)) throw new Error('build did not produce lib/cli/program.js')
+    }
+  } finally {
+    await release()
+  }
+}
+
+export interface CliRun {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+export interface RunCliOptions {
+  cwd: string
+  /** `$DSH_HOME`; HOME is set to its parent unless `home` is given. */
+  dshHome: string
+  home?: string
+  env?: Record<string, string>
+  node?: string
+}
+
+/** Run `dsh-mcp <args>` with a clean environment (only PATH, HOME, DSH_HOME and `env`). */
+export function runCli(args: string[], opts: RunCliOptions): Promise<CliRun> {
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: opts.home ?? join(opts.dshHome, '..'), DSH_HOME: opts.dshHome, ...opts.env }
+  return new Promise((resolve) => {
+    execFile(opts.node ?? process.execPath, [BIN, ...args], { cwd: opts.cwd, env, timeout: 30_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : -1) : 0
+      resolve({ code, stdout, stderr })
+    })
+  })
+}
+
+/** `list --json`, parsed (asserting exit 0). */
+export async function listJson(opts: RunCliOptions, extra: string[] = []): Promise<{ rows: ListRow[]; stderr: string }> {
+  const r = await runCli(['list', '--json', ...extra], opts)
+  if (r.code !== 0) throw new Error(`list --json exited ${r.code}: ${r.stderr}`)
+  return { rows: JSON.parse(r.stdout) as ListRow[], stderr: r.stderr }
+}
+
+export interface ListRow {
+  name: string
+  scope: string
+  file: string
+  transport: string | null
+  state: string
+  effectiveName: string | null
+  issues: string[]
+  description: string | null
+  command: string | null
+  args: string[]
+  url: string | null
+  cwd: string | null
+  envKeys: string[]
+  headerKeys: string[]
+  enabled: boolean
+  shadowedBy: { scope: string; file: string } | null
+  overriddenBy: string | null
+  tools: { include?: string[]; exclude?: string[] } | null
+  trust: string | null
+}
+
+/** The one row of `name` from `scope` (throws when absent or ambiguous). */
+export function rowOf(rows: readonly ListRow[], name: string, scope: string, file?: string): ListRow {
+  const found = rows.filter((r) => r.name === name && r.scope === scope && (file === undefined || r.file === file))
+  if (found.length !== 1) throw new Error(`expected one row ${name}/${scope}, found ${found.length}`)
+  return found[0]!
+}

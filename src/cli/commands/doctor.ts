@@ -1,0 +1,161 @@
+/**
+ * `dsh-mcp doctor [name...] [--json] [--timeout <ms>]`: connect to every
+ * effective server of the project (and the user layer) for real —
+ * initialize + tools/list, all in parallel — and say what works.
+ *
+ * Contract:
+ * - Human output streams one block per server to stdout as each finishes
+ *   (pre-check results first, then probes in completion order), then a
+ *   summary line. On a terminal a live "waiting for …" line is drawn on
+ *   stderr meanwhile. `--json` prints the `DoctorResult[]` array (config
+ *   order) and nothing else on stdout.
+ * - Exit 1 when any checked server is not `ok` — `failed`, `timeout`,
+ *   `invalid`, `skipped` and `untrusted` all mean the host will not offer its
+ *   tools — or when a config file does not parse (its errors go to stderr).
+ *   `disabled` servers are not failures. Exit 2 for a bad `--timeout`; exit 1
+ *   for a name that is no server of the project.
+ * - Ctrl-C (SIGINT) or SIGTERM stops every probe, reaps every child, and
+ *   exits 130 (143); a second signal kills the children at once.
+ *
+ * @module
+ */
+import { MAX_TIMER_DELAY_MS } from '../../config/schema.ts'
+import { loadProject } from '../../files/project.ts'
+import { diagnoseProject, type DoctorResult, fileErrors, isBroken, killLiveChildren, unknownNames } from '../../doctor/index.ts'
+import { failure, usage } from '../errors.ts'
+import type { Output } from '../output.ts'
+import type { CliContext } from '../program.ts'
+import { createProgress } from '../progress.ts'
+
+export interface DoctorOptions {
+  json?: boolean
+  timeout?: string
+}
+
+/** Parse a `--timeout <ms>` value (a positive integer of milliseconds). */
+export function parseTimeout(value: string | undefined, fallback = 10_000): number {
+  if (value === undefined) return fallback
+  const n = Number(value)
+  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n < 1 || n > MAX_TIMER_DELAY_MS) {
+    throw usage(`--timeout must be a whole number of milliseconds between 1 and ${MAX_TIMER_DELAY_MS}, got "${value}"`)
+  }
+  return n
+}
+
+type Paint = Output['paint']
+
+/** The coloured state word. */
+export function paintState(state: DoctorResult['state'], paint: Paint): string {
+  if (state === 'ok') return paint('green', state)
+  if (state === 'failed' || state === 'timeout' || state === 'invalid') return paint('red', state)
+  if (state === 'disabled') return paint('gray', state)
+  return paint('yellow', state)
+}
+
+function toolsText(r: DoctorResult): string {
+  const shown = r.tools.slice(0, 8).join(', ')
+  const more = r.tools.length > 8 ? `, … +${r.tools.length - 8}` : ''
+  return `${r.toolCount} tool${r.toolCount === 1 ? '' : 's'}${r.toolCount ? ` (${shown}${more})` : ''}`
+}
+
+/** The one-line summary of a result (after the state and name). */
+export function resultSummary(r: DoctorResult): string {
+  if (r.state === 'ok') {
+    const server = r.server ? ` · ${r.server.name} ${r.server.version}` : ''
+    return `${toolsText(r)} · ${r.latencyMs} ms${server}`
+  }
+  if (r.state === 'disabled') return 'disabled (enabled: false)'
+  const took = r.latencyMs !== null ? ` (${r.latencyMs} ms)` : ''
+  return `${r.error ?? r.state}${took}`
+}
+
+/** The lines of one result: state, name, summary; then hint and stderr tail. */
+export function resultLines(r: DoctorResult, nameWidth: number, paint: Paint): string[] {
+  const state = paintState(r.state, paint) + ' '.repeat(Math.max(0, 9 - r.state.length))
+  const lines = [`${state} ${paint('bold', r.name.padEnd(nameWidth))}  ${resultSummary(r)}`]
+  const indent = ' '.repeat(10)
+  if (r.hint && r.state !== 'ok') lines.push(`${indent}${paint('cyan', 'hint:')} ${r.hint}`)
+  if (r.stderrTail.length) {
+    lines.push(`${indent}${paint('dim', 'stderr (last lines):')}`)
+    for (const l of r.stderrTail) lines.push(`${indent}${paint('dim', '│')} ${l}`)
+  }
+  return lines
+}
+
+export function summaryLine(results: readonly DoctorResult[], ms: number): string {
+  const counts = new Map<string, number>()
+  for (const r of results) counts.set(r.state, (counts.get(r.state) ?? 0) + 1)
+  const order = ['ok', 'failed', 'timeout', 'untrusted', 'skipped', 'invalid', 'disabled']
+  const parts = order.filter((s) => counts.has(s)).map((s) => `${counts.get(s)} ${s}`)
+  return `${results.length} server${results.length === 1 ? '' : 's'}: ${parts.join(', ')} · ${(ms / 1000).toFixed(1)} s`
+}
+
+export async function run(cli: CliContext, names: string[] = [], opts: DoctorOptions = {}): Promise<number> {
+  const timeoutMs = parseTimeout(opts.timeout)
+  const view = loadProject(cli.dir, cli.loc)
+  const unknown = unknownNames(view, names)
+  if (unknown.length) {
+    const known = [...new Set(view.rows.filter((r) => r.state !== 'shadowed').map((r) => r.name))]
+    throw failure(`no server named ${unknown.map((n) => `"${n}"`).join(', ')} in ${view.root.root}`, [known.length ? `servers: ${known.join(', ')}` : 'no servers are configured (dsh-mcp add …)'])
+  }
+  const broken = fileErrors(view)
+  for (const line of broken) cli.out.err(line)
+
+  const checked = view.rows.filter((r) => r.state !== 'shadowed' && (names.length === 0 || names.includes(r.name)))
+  if (checked.length === 0) {
+    if (opts.json) cli.out.json([])
+    else cli.out.err(`no MCP servers configured for ${view.root.root} (add one: dsh-mcp add <name> <command>)`)
+    return broken.length ? 1 : 0
+  }
+
+  const progress = createProgress(process.stderr, { enabled: Boolean(process.stderr.isTTY) && cli.env.TERM !== 'dumb' })
+  const nameWidth = Math.max(...checked.map((r) => r.name.length))
+  const ac = new AbortController()
+  let signalled: NodeJS.Signals | undefined
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (signalled) {
+      killLiveChildren()
+      process.exit(sig === 'SIGTERM' ? 143 : 130)
+    }
+    signalled = sig
+    progress.stop()
+    cli.out.err('dsh-mcp: interrupted: stopping the servers it started…')
+    ac.abort()
+    // Backstop: whatever happens, the children die and the process exits.
+    setTimeout(() => {
+      killLiveChildren()
+      process.exit(sig === 'SIGTERM' ? 143 : 130)
+    }, 5000).unref()
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+
+  const started = performance.now()
+  let results: DoctorResult[]
+  try {
+    progress.start(checked.map((r) => r.name))
+    results = await diagnoseProject(view, {
+      env: cli.env,
+      dshHome: cli.loc.dshHome,
+      ...(names.length ? { names } : {}),
+      timeoutMs,
+      platform: cli.platform,
+      signal: ac.signal,
+      onResult: (r) => {
+        if (signalled) return
+        progress.done(r.name)
+        if (!opts.json) progress.print(() => {
+          for (const line of resultLines(r, nameWidth, cli.out.paint)) cli.out.out(line)
+        })
+      },
+    })
+  } finally {
+    progress.stop()
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+  }
+  if (signalled) return signalled === 'SIGTERM' ? 143 : 130
+  if (opts.json) cli.out.json(results)
+  else cli.out.out(summaryLine(results, performance.now() - started))
+  return broken.length || results.some((r) => isBroken(r.state)) ? 1 : 0
+}

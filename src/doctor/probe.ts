@@ -1,0 +1,243 @@
+/**
+ * One real connection to one server: start it (stdio) or reach it (http),
+ * `initialize`, then `tools/list` (every page), bounded by a deadline.
+ *
+ * Contract:
+ * - The launch mirrors the official client: the same SDK transports, the
+ *   command/args/cwd/url/headers of `toOfficialConfig`, the env of
+ *   `childEnv`. One difference: stderr is piped (the host inherits it) so a
+ *   failure can show its tail.
+ * - `probe` never throws and never leaves a child behind: when it resolves,
+ *   the child it started has exited (stdin closed, then SIGTERM, then
+ *   SIGKILL), on success, failure, timeout and abort alike. `killLiveChildren`
+ *   is the synchronous last resort for a second Ctrl-C.
+ * - Aborting `signal` ends the probe early with state `skipped` ("interrupted").
+ * - `error`, `hint` and `stderrTail` are redacted with `secrets`.
+ *
+ * @module
+ */
+import type { ChildProcess } from 'node:child_process'
+import { statSync } from 'node:fs'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { OfficialConfig } from '../config/official.ts'
+import { childEnv, redact } from './env.ts'
+import { explain, type Phase } from './hints.ts'
+import { TextTail } from './tail.ts'
+
+export interface ProbeOptions {
+  /** The environment the host would inherit (scrubbed before use). */
+  env: Readonly<Record<string, string | undefined>>
+  timeoutMs: number
+  signal?: AbortSignal
+  /** Values to redact from everything reported. */
+  secrets: readonly string[]
+}
+
+export interface ProbeOutcome {
+  state: 'ok' | 'failed' | 'timeout' | 'skipped'
+  tools: string[]
+  latencyMs: number | null
+  error: string | null
+  hint: string | null
+  server: { name: string; version: string } | null
+  stderrTail: string[]
+}
+
+const CLIENT_INFO = { name: 'dsh-mcp-doctor', version: '1' }
+const MAX_PAGES = 100
+const live = new Set<ChildProcess>()
+
+/** SIGKILL every child a probe started that is still alive; returns how many. */
+export function killLiveChildren(): number {
+  let n = 0
+  for (const child of live) {
+    try {
+      if (child.kill('SIGKILL')) n++
+    } catch {}
+  }
+  return n
+}
+
+/** A timer that never keeps the process alive on its own. */
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref())
+
+function exited(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null
+}
+
+function waitExit(child: ChildProcess, ms: number): Promise<boolean> {
+  if (exited(child)) return Promise.resolve(true)
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => done(false), ms)
+    const onExit = () => done(true)
+    function done(v: boolean) {
+      clearTimeout(timer)
+      child.off('exit', onExit)
+      resolve(v)
+    }
+    child.once('exit', onExit)
+  })
+}
+
+/** Close stdin, wait `graceMs`, SIGTERM, wait, SIGKILL: the MCP stdio shutdown sequence. */
+async function reap(child: ChildProcess, graceMs: number): Promise<void> {
+  try {
+    child.stdin?.end()
+  } catch {}
+  if (!(await waitExit(child, graceMs))) {
+    child.kill('SIGTERM')
+    if (!(await waitExit(child, 1000))) {
+      child.kill('SIGKILL')
+      await waitExit(child, 2000)
+    }
+  }
+  // A grandchild may hold the pipes open; the pipes are ours to drop.
+  for (const s of [child.stdin, child.stdout, child.stderr]) s?.destroy()
+  live.delete(child)
+}
+
+function cwdProblem(cwd: string | undefined): string | undefined {
+  if (cwd === undefined) return undefined
+  try {
+    return statSync(cwd).isDirectory() ? undefined : `working directory is not a directory: ${cwd}`
+  } catch {
+    return `working directory does not exist: ${cwd}`
+  }
+}
+
+function isNoise(err: unknown): boolean {
+  return err instanceof SyntaxError || (err instanceof Error && err.name === 'ZodError')
+}
+
+export async function probe(config: OfficialConfig, opts: ProbeOptions): Promise<ProbeOutcome> {
+  const clean = (s: string | null) => (s === null ? null : redact(s, opts.secrets))
+  const failedEarly = (error: string, hint: string | null): ProbeOutcome => ({ state: 'failed', tools: [], latencyMs: null, error: clean(error), hint: clean(hint), server: null, stderrTail: [] })
+  if (opts.signal?.aborted) return { ...failedEarly('interrupted', null), state: 'skipped' }
+
+  let transport: StdioClientTransport | StreamableHTTPClientTransport
+  let child: ChildProcess | undefined
+  let phase: Phase = 'initialize'
+  let noise = 0
+  const tail = new TextTail()
+  if (config.transport === 'stdio') {
+    const bad = cwdProblem(config.cwd)
+    if (bad) return failedEarly(bad, 'fix "cwd" (relative to the project root)')
+    phase = 'spawn'
+    const stdio = new StdioClientTransport({
+      command: config.command,
+      ...(config.args ? { args: config.args } : {}),
+      env: childEnv(opts.env, config.env),
+      ...(config.cwd ? { cwd: config.cwd } : {}),
+      stderr: 'pipe',
+    })
+    stdio.stderr?.on('data', (chunk: Buffer) => tail.push(chunk))
+    const start = stdio.start.bind(stdio)
+    stdio.start = async () => {
+      await start()
+      // The SDK keeps its ChildProcess private; doctor needs its exit status and the means to reap it.
+      child = (stdio as unknown as { _process?: ChildProcess })._process
+      if (child) {
+        live.add(child)
+        child.once('exit', () => live.delete(child as ChildProcess))
+      }
+      phase = 'initialize'
+    }
+    transport = stdio
+  } else {
+    let url: URL
+    try {
+      url = new URL(config.url)
+    } catch {
+      return failedEarly(`not a valid URL: ${config.url}`, 'fix "url" (http:// or https://)')
+    }
+    transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: { ...config.headers } } })
+  }
+
+  const started = performance.now()
+  const ac = new AbortController()
+  let timedOut = false
+  let interrupted = false
+  const timer = setTimeout(() => {
+    timedOut = true
+    ac.abort(new Error('timeout'))
+  }, opts.timeoutMs)
+  const onAbort = () => {
+    interrupted = true
+    ac.abort(new Error('interrupted'))
+  }
+  opts.signal?.addEventListener('abort', onAbort, { once: true })
+  const deadline = new Promise<never>((_, reject) => ac.signal.addEventListener('abort', () => reject(ac.signal.reason), { once: true }))
+  deadline.catch(() => {})
+
+  const client = new Client(CLIENT_INFO, { capabilities: {} })
+  client.onerror = (err) => {
+    if (config.transport === 'stdio' && isNoise(err)) noise++
+  }
+  const request = { signal: ac.signal, timeout: opts.timeoutMs + 1000 }
+  const work = async (): Promise<string[]> => {
+    await client.connect(transport, request)
+    phase = 'tools/list'
+    const tools: string[] = []
+    if (!client.getServerCapabilities()?.tools) return tools
+    let cursor: string | undefined
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const r = await client.listTools(cursor ? { cursor } : undefined, request)
+      for (const t of r.tools) tools.push(t.name)
+      cursor = r.nextCursor
+      if (!cursor) break
+    }
+    return tools
+  }
+
+  let outcome: ProbeOutcome
+  let ok = false
+  try {
+    const tools = await Promise.race([work(), deadline])
+    ok = true
+    const info = client.getServerVersion()
+    outcome = {
+      state: 'ok',
+      tools,
+      latencyMs: Math.round(performance.now() - started),
+      error: null,
+      hint: null,
+      server: info ? { name: String(info.name).slice(0, 200), version: String(info.version).slice(0, 100) } : null,
+      stderrTail: [],
+    }
+  } catch (error) {
+    const latencyMs = Math.round(performance.now() - started)
+    if (!ac.signal.aborted) ac.abort(new Error('failed'))
+    // Let the child finish dying (and its last stderr arrive) before reading its status.
+    if (child) await waitExit(child, timedOut || interrupted ? 0 : 200)
+    const exit = child && exited(child) ? { code: child.exitCode, signal: child.signalCode } : undefined
+    const e = explain({
+      transport: config.transport,
+      phase,
+      ...(timedOut ? {} : { error }),
+      timedOut,
+      timeoutMs: opts.timeoutMs,
+      ...(exit ? { exit } : {}),
+      stdoutNoise: noise,
+      ...(config.transport === 'stdio' ? { command: config.command, ...(config.cwd ? { cwd: config.cwd } : {}) } : { url: config.url }),
+    })
+    outcome = { state: interrupted ? 'skipped' : e.state, tools: [], latencyMs, error: interrupted ? 'interrupted' : e.error, hint: interrupted ? null : e.hint, server: null, stderrTail: [] }
+  } finally {
+    clearTimeout(timer)
+    opts.signal?.removeEventListener('abort', onAbort)
+  }
+
+  if (child) await reap(child, ok ? 1000 : 200)
+  else if (transport instanceof StreamableHTTPClientTransport && ok && transport.sessionId) {
+    await Promise.race([transport.terminateSession().catch(() => {}), delay(1000)])
+  }
+  await Promise.race([client.close().catch(() => {}), delay(250)])
+  if (!ok) {
+    await new Promise((resolve) => setImmediate(resolve))
+    outcome.stderrTail = tail.lines().map((l) => redact(l, opts.secrets))
+  }
+  outcome.error = clean(outcome.error)
+  outcome.hint = clean(outcome.hint)
+  return outcome
+}

@@ -35,6 +35,8 @@ export interface RunOptions {
   stdout?: NodeJS.WritableStream & { isTTY?: boolean }
   stderr?: NodeJS.WritableStream & { isTTY?: boolean }
   version: string
+  /** Platform the commands reason about (default `process.platform`; tests pass `win32`). */
+  platform?: NodeJS.Platform
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: handlers declare their own argument shapes
@@ -65,7 +67,7 @@ export function buildProgram(opts: RunOptions, result: { code: number }): Comman
       loc: defaultLocations(env),
       env,
       out,
-      platform: process.platform,
+      platform: opts.platform ?? process.platform,
       interactive: Boolean(process.stdin.isTTY) && !env.CI,
     }
   }

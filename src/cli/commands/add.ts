@@ -1,0 +1,65 @@
+/**
+ * `dsh-mcp add [options] <name> <commandOrUrl> [args...]` (spec §5).
+ *
+ * Contract: validates everything before touching a file (name, flags, the
+ * entry through `checkEntry`), then writes the entry as typed (`${VAR}`
+ * literal) to the scope's file under its lock. An existing name in that file
+ * fails (exit 1) unless `--force`, which replaces it in place. Success prints
+ * one line on stderr; notes follow when another layer wins over the new row,
+ * or when win32 runs the command through `cmd /c`. The project rows the user
+ * just wrote are trusted.
+ *
+ * @module
+ */
+import { existsSync, statSync } from 'node:fs'
+import { formatPath } from '../../config/diagnostics.ts'
+import { checkEntry, transportOf } from '../../config/entry.ts'
+import type { Entry } from '../../config/schema.ts'
+import { loadProject } from '../../files/project.ts'
+import { projectRootOf } from '../../files/read.ts'
+import { failure } from '../errors.ts'
+import { type AddFlags, checkName, entryFromAdd, windowsNote } from '../flags.ts'
+import type { CliContext } from '../program.ts'
+import { editTarget, label, scopeLayer, trustWritten, type WriteScope } from '../target.ts'
+
+export async function run(cli: CliContext, name: string, commandOrUrl: string, args: string[], opts: AddFlags): Promise<number> {
+  checkName(name)
+  const entry = entryFromAdd(commandOrUrl, args ?? [], opts)
+  return writeEntry(cli, name, entry, { scope: (opts.scope ?? 'project') as WriteScope, force: Boolean(opts.force) })
+}
+
+/** Validate `entry` with `checkEntry`; throws a one-line failure naming the first error. */
+export function validated(name: string, entry: unknown): Entry {
+  const checked = checkEntry(entry)
+  const errors = checked.problems.filter((p) => p.severity === 'error')
+  if (!checked.entry || errors.length > 0) {
+    const p = errors[0]
+    const where = p?.path.length ? `${formatPath(p.path)}: ` : ''
+    throw failure(`server "${name}" is not valid: ${where}${p?.message ?? 'invalid entry'}`, errors.slice(1).map((e) => `${formatPath(e.path) || '(entry)'}: ${e.message}`))
+  }
+  return checked.entry
+}
+
+/** Shared by add and add-json: write one full entry to a scope's file. */
+export async function writeEntry(cli: CliContext, name: string, entry: Record<string, unknown>, opts: { scope: WriteScope; force: boolean }): Promise<number> {
+  const checked = validated(name, entry)
+  if (!existsSync(cli.dir) || !statSync(cli.dir).isDirectory()) throw failure(`${cli.dir}: no such directory`)
+  const root = projectRootOf(cli.dir, cli.loc).root
+  const layer = scopeLayer(root, opts.scope, cli.loc.dshHome)
+  const where = label(cli, root, layer.file)
+  const outcome = await editTarget(cli, root, layer, (editor) => {
+    const existed = editor.has(name)
+    if (existed && !opts.force) throw failure(`server "${name}" already exists in ${where}; use -f/--force to replace it`)
+    editor.set(name, entry)
+    return existed
+  })
+  const kind = transportOf(checked) === 'stdio' ? 'stdio' : 'http'
+  cli.out.err(`${outcome.value ? 'Replaced' : 'Added'} ${kind} server "${name}" ${outcome.value ? 'in' : 'to'} ${where}`)
+  const view = loadProject(cli.dir, cli.loc)
+  const winner = view.rows.find((r) => r.name === name && r.state !== 'shadowed')
+  if (winner && winner.file !== layer.file) cli.out.err(`note: "${name}" in ${label(cli, root, winner.file)} takes precedence; this entry is shadowed`)
+  const note = windowsNote(entry, cli.platform)
+  if (note) cli.out.err(note)
+  if (opts.scope !== 'user') await trustWritten(cli, root, layer.file, [name])
+  return 0
+}

@@ -1,0 +1,135 @@
+/**
+ * Parsing `dsh-mcp add` flags into a friendly entry.
+ *
+ * Contract: pure. `entryFromAdd` returns the entry exactly as it will be
+ * written (values as typed: `${VAR}` stays literal; keys in the order the
+ * format documents) or throws a usage error (exit 2) with a one-line
+ * message. Messages name flags and keys, never an env or header value —
+ * a malformed `-e`/`-H` is identified by its position, not echoed.
+ *
+ * @module
+ */
+import { MAX_TIMER_DELAY_MS, SERVER_NAME_PATTERN } from '../config/schema.ts'
+import { WINDOWS_SHIMMED, windowsLaunch } from '../config/windows.ts'
+import { usage } from './errors.ts'
+
+export interface AddFlags {
+  transport?: string
+  scope?: string
+  env?: string[]
+  header?: string[]
+  cwd?: string
+  timeout?: string
+  includeTools?: string
+  excludeTools?: string
+  description?: string
+  disabled?: boolean
+  force?: boolean
+}
+
+const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/
+/** RFC 9110 token. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+
+export function isUrl(text: string): boolean {
+  return /^https?:\/\//i.test(text)
+}
+
+/** Throws a usage error unless `name` is a valid server name. */
+export function checkName(name: string): void {
+  if (SERVER_NAME_PATTERN.test(name)) return
+  const why = name.length === 0 ? 'it is empty' : name.length > 32 ? `it has ${name.length} characters` : 'it has other characters'
+  throw usage(`server name "${name.length > 40 ? `${name.slice(0, 40)}…` : name}" is not allowed (${why}): use 1-32 letters, digits, "_" or "-"`)
+}
+
+/** `KEY=VALUE` list → map (later keys win). */
+export function parseEnv(list: readonly string[] = []): Record<string, string> | undefined {
+  if (list.length === 0) return undefined
+  const out: Record<string, string> = {}
+  list.forEach((item, i) => {
+    const at = `-e/--env #${i + 1}`
+    const eq = item.indexOf('=')
+    if (eq < 0) throw usage(`${at}: expected KEY=VALUE (no "=" found)`)
+    const key = item.slice(0, eq)
+    if (key === '') throw usage(`${at}: expected KEY=VALUE (the key is empty)`)
+    if (!ENV_KEY.test(key)) throw usage(`${at}: "${key}" is not a valid variable name (letters, digits and "_", not starting with a digit)`)
+    out[key] = item.slice(eq + 1)
+  })
+  return out
+}
+
+/** `"Name: value"` list → map (later names win). */
+export function parseHeaders(list: readonly string[] = []): Record<string, string> | undefined {
+  if (list.length === 0) return undefined
+  const out: Record<string, string> = {}
+  list.forEach((item, i) => {
+    const at = `-H/--header #${i + 1}`
+    const colon = item.indexOf(':')
+    if (colon < 0) throw usage(`${at}: expected "Name: value" (no ":" found)`)
+    const name = item.slice(0, colon).trim()
+    if (name === '') throw usage(`${at}: expected "Name: value" (the name is empty)`)
+    if (!HEADER_NAME.test(name)) throw usage(`${at}: "${name.slice(0, 40)}" is not a valid header name`)
+    out[name] = item.slice(colon + 1).trim()
+  })
+  return out
+}
+
+export function parseTimeout(text: string | undefined, flag = '--timeout'): number | undefined {
+  if (text === undefined) return undefined
+  const t = text.trim()
+  if (!/^\d+$/.test(t) || Number(t) < 1 || Number(t) > MAX_TIMER_DELAY_MS) {
+    throw usage(`${flag}: expected a whole number of milliseconds between 1 and ${MAX_TIMER_DELAY_MS}, got "${text.slice(0, 20)}"`)
+  }
+  return Number(t)
+}
+
+export function parseGlobs(text: string | undefined, flag: string): string[] | undefined {
+  if (text === undefined) return undefined
+  const globs = text
+    .split(',')
+    .map((g) => g.trim())
+    .filter((g) => g !== '')
+  if (globs.length === 0) throw usage(`${flag}: expected comma-separated tool name globs, got nothing`)
+  return globs
+}
+
+/** The entry `dsh-mcp add` writes. */
+export function entryFromAdd(commandOrUrl: string, args: readonly string[], flags: AddFlags): Record<string, unknown> {
+  const url = isUrl(commandOrUrl)
+  const t = flags.transport
+  if (t === 'stdio' && url) throw usage(`-t stdio needs a command, but "${commandOrUrl}" is a URL (drop -t, or use -t http)`)
+  const http = t === 'http' || t === 'streamable-http' || (t === undefined && url)
+  if (http && !url) throw usage(`-t ${t} needs an http:// or https:// URL, got "${commandOrUrl.slice(0, 60)}"`)
+  if (commandOrUrl.trim() === '') throw usage('the command is empty')
+  const env = parseEnv(flags.env)
+  const headers = parseHeaders(flags.header)
+  const timeout = parseTimeout(flags.timeout)
+  const include = parseGlobs(flags.includeTools, '--include-tools')
+  const exclude = parseGlobs(flags.excludeTools, '--exclude-tools')
+  if (http) {
+    if (args.length > 0) throw usage('an http server takes no command arguments (extra arguments after the URL)')
+    if (env) throw usage('-e/--env applies only to stdio servers (this one is a URL); use -H for headers')
+    if (flags.cwd !== undefined) throw usage('--cwd applies only to stdio servers (this one is a URL)')
+  } else if (headers) {
+    throw usage('-H/--header applies only to http servers (this one runs a command); use -e for environment variables')
+  }
+  const entry: Record<string, unknown> = http ? { url: commandOrUrl } : { command: commandOrUrl }
+  if (!http && args.length > 0) entry.args = [...args]
+  if (env) entry.env = env
+  if (flags.cwd !== undefined) entry.cwd = flags.cwd
+  if (headers) entry.headers = headers
+  if (timeout !== undefined) entry.toolCallTimeoutMs = timeout
+  if (include || exclude) entry.tools = { ...(include ? { include } : {}), ...(exclude ? { exclude } : {}) }
+  if (flags.description !== undefined) entry.description = flags.description
+  if (flags.disabled) entry.enabled = false
+  return entry
+}
+
+/** The one-line Windows note for a bare package-manager launcher, or undefined. */
+export function windowsNote(entry: { command?: unknown; args?: unknown }, platform: string): string | undefined {
+  if (typeof entry.command !== 'string') return undefined
+  const args = Array.isArray(entry.args) ? entry.args.map(String) : []
+  const launch = windowsLaunch({ command: entry.command, args }, platform)
+  if (launch.command === entry.command) return undefined
+  return `note: on Windows "${entry.command}" runs as "cmd /c ${entry.command} …" (${WINDOWS_SHIMMED.join('/')} are .cmd shims); the file keeps "${entry.command}"`
+}

@@ -1,0 +1,138 @@
+/**
+ * The write side shared by every editing command: which file a scope names,
+ * how a file is edited (locked, atomic, never over a file that does not
+ * parse), the local file's `.gitignore`, short labels for messages, and
+ * trusting what the user just wrote.
+ *
+ * Contract: `editTarget` runs `change` on a `ConfigEditor` of the file's
+ * current text under the file's lock and writes the result atomically; when
+ * the file does not parse, is a directory or cannot be read, it throws a
+ * one-line `failure` (exit 1) and writes nothing. A created user file gets
+ * mode 0600 (its directory 0700); a created local file 0600. Writing the
+ * local file makes sure `.dsh/.gitignore` lists `mcp.local.yml`. `.mcp.json`
+ * is never a target.
+ *
+ * @module
+ */
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { type LayerFile, projectLayerFiles, type Scope, userLayerFile } from '../config/layers.ts'
+import { trustFingerprint } from '../config/fingerprint.ts'
+import { loadProject } from '../files/project.ts'
+import { type ConfigEditor, createEditor, editProblem } from '../files/editor.ts'
+import { updateFile, WriteError } from '../files/write.ts'
+import { failure } from './errors.ts'
+import type { CliContext } from './program.ts'
+
+export type WriteScope = 'project' | 'local' | 'user'
+
+export const SCHEMA_IN_PROJECT = 'node_modules/dsh-project-mcp/schema/dsh-mcp.schema.json'
+
+/** The file a write scope names (project: `.dsh/mcp.yml`). */
+export function scopeLayer(root: string, scope: WriteScope, dshHome: string): LayerFile {
+  if (scope === 'user') return userLayerFile(dshHome)
+  const files = projectLayerFiles(root, { legacyMcpJson: false })
+  return scope === 'local' ? files[0]! : files[1]!
+}
+
+/** All writable layer files of a scope (project: `.dsh/mcp.yml`, then `.dsh/mcp.json`). */
+export function scopeLayers(root: string, scope: WriteScope, dshHome: string): LayerFile[] {
+  if (scope === 'user') return [userLayerFile(dshHome)]
+  const files = projectLayerFiles(root, { legacyMcpJson: false })
+  return scope === 'local' ? [files[0]!] : [files[1]!, files[2]!]
+}
+
+export function isWritable(scope: Scope): boolean {
+  return scope !== 'legacy'
+}
+
+/** A short label: relative to the project root, `~/…` under home, else absolute. */
+export function label(cli: CliContext, root: string, file: string): string {
+  const rel = path.relative(root, file)
+  if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) return rel
+  const home = cli.loc.home
+  const h = path.relative(home, file)
+  if (h && !h.startsWith('..') && !path.isAbsolute(h)) return `~${path.sep}${h}`
+  return file
+}
+
+function header(layer: LayerFile): string | undefined {
+  if (layer.scope !== 'user') {
+    const rel = path.relative(path.dirname(layer.file), path.join(path.dirname(path.dirname(layer.file)), SCHEMA_IN_PROJECT))
+    return `# yaml-language-server: $schema=${rel.split(path.sep).join('/')}`
+  }
+  const own = fileURLToPath(new URL('../../schema/dsh-mcp.schema.json', import.meta.url))
+  return existsSync(own) ? `# yaml-language-server: $schema=${own}` : undefined
+}
+
+export interface EditOutcome<T> {
+  value: T
+  changed: boolean
+  created: boolean
+}
+
+/**
+ * Edit `layer.file`: `change` gets an editor over the current text and
+ * returns a value; the file is written when the editor's text changed.
+ */
+export async function editTarget<T>(cli: CliContext, root: string, layer: LayerFile, change: (editor: ConfigEditor, exists: boolean) => T): Promise<EditOutcome<T>> {
+  if (layer.scope === 'legacy') throw failure(`${label(cli, root, layer.file)} is Claude Code's file; dsh-mcp never writes it`)
+  const show = (f: string) => label(cli, root, f)
+  let value: T | undefined
+  const secret = layer.scope === 'user' || layer.scope === 'local'
+  let result: Awaited<ReturnType<typeof updateFile>>
+  try {
+    result = await updateFile(
+      layer.file,
+      (current) => {
+        if (current !== undefined) {
+          const problem = editProblem(current, layer.file, layer.format, show)
+          if (problem) throw failure(problem)
+        }
+        const h = header(layer)
+        const editor = createEditor(current, layer.format, h ? { header: h } : {})
+        value = change(editor, current !== undefined)
+        const next = editor.text()
+        return current === undefined && editor.names().length === 0 ? undefined : next
+      },
+      { ...(secret ? { createMode: 0o600 } : {}), ...(layer.scope === 'user' ? { dirMode: 0o700 } : {}) },
+    )
+  } catch (err) {
+    if (err instanceof WriteError) throw failure(`${show(err.file)}${err.message.slice(err.file.length)}`)
+    throw err
+  }
+  if (result.changed && layer.scope === 'local') await ensureLocalGitignore(path.dirname(layer.file))
+  return { value: value as T, changed: result.changed, created: result.created }
+}
+
+/** `.dsh/.gitignore` lists `mcp.local.yml` (created, or appended to). */
+export async function ensureLocalGitignore(dshDir: string): Promise<void> {
+  const file = path.join(dshDir, '.gitignore')
+  await updateFile(file, (current) => {
+    if (current === undefined) return 'mcp.local.yml\n'
+    const listed = current.split(/\r?\n/).some((l) => ['mcp.local.yml', '/mcp.local.yml', '*.local.yml', '/*.local.yml'].includes(l.trim()))
+    if (listed) return undefined
+    const eol = current.includes('\r\n') ? '\r\n' : '\n'
+    return current + (current === '' || current.endsWith('\n') ? '' : eol) + 'mcp.local.yml' + eol
+  })
+}
+
+/** Trust the effective rows of `names` that now come from `file` (project-layer scopes only). */
+export async function trustWritten(cli: CliContext, root: string, file: string, names: readonly string[]): Promise<void> {
+  if (names.length === 0) return
+  const view = loadProject(cli.dir, cli.loc)
+  const servers: { name: string; fingerprint: string }[] = []
+  for (const name of names) {
+    const row = view.rows.find((r) => r.name === name && r.state !== 'shadowed')
+    if (!row?.entry || row.scope === 'user' || row.file !== file) continue
+    servers.push({ name, fingerprint: trustFingerprint(row.entry) })
+  }
+  if (servers.length === 0) return
+  const { trustServers } = await import('../trust/store.ts')
+  try {
+    await trustServers(cli.loc.dshHome, root, servers)
+  } catch (err) {
+    cli.out.err(`dsh-mcp: warning: could not record trust (${(err as Error).message}); run "dsh-mcp trust ${servers.map((s) => s.name).join(' ')}"`)
+  }
+}

@@ -109,7 +109,7 @@ export function explain(o: Observation): Explanation {
     if (o.exit) {
       const error = `${endOf(o.exit)} during ${during}`
       if (o.stdoutNoise > 0) return { state: 'failed', error, hint: NOISE_HINT }
-      return { state: 'failed', error, hint: 'see its stderr below; run the command by hand in the project root to reproduce' }
+      return { state: 'failed', error, hint: 'see the stderr tail (dsh-mcp doctor shows it); run the command by hand in the project root to reproduce' }
     }
   }
   if (o.transport === 'streamable-http') {
@@ -137,7 +137,7 @@ export function explain(o: Observation): Explanation {
   }
   const mcpCode = (err as { code?: unknown } | undefined)?.code
   if (err instanceof Error && err.name === 'McpError') {
-    if (mcpCode === -32000 && o.exit) return { state: 'failed', error: `${endOf(o.exit)} during ${during}`, hint: 'see its stderr below' }
+    if (mcpCode === -32000 && o.exit) return { state: 'failed', error: `${endOf(o.exit)} during ${during}`, hint: 'see the stderr tail (dsh-mcp doctor shows it)' }
     return { state: 'failed', error: `${during} failed: ${oneLine(messageOf(err))}`, hint: 'the server answered with an MCP error: see its logs' }
   }
   if (/protocol version is not supported|invalid initialize result/i.test(messageOf(err))) {

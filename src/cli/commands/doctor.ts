@@ -20,7 +20,7 @@
  * @module
  */
 import { MAX_TIMER_DELAY_MS } from '../../config/schema.ts'
-import { loadProject } from '../../files/project.ts'
+import { loadProject, type ProjectView } from '../../files/project.ts'
 import { diagnoseProject, type DoctorResult, fileErrors, isBroken, killLiveChildren, unknownNames } from '../../doctor/index.ts'
 import { failure, usage } from '../errors.ts'
 import type { Output } from '../output.ts'
@@ -104,58 +104,87 @@ export async function run(cli: CliContext, names: string[] = [], opts: DoctorOpt
   const checked = view.rows.filter((r) => r.state !== 'shadowed' && (names.length === 0 || names.includes(r.name)))
   if (checked.length === 0) {
     if (opts.json) cli.out.json([])
-    else cli.out.err(`no MCP servers configured for ${view.root.root} (add one: dsh-mcp add <name> <command>)`)
+    else cli.out.out(`no MCP servers configured for ${view.root.root} (add one: dsh-mcp add <name> <command>)`)
     return broken.length ? 1 : 0
   }
 
-  const progress = createProgress(process.stderr, { enabled: Boolean(process.stderr.isTTY) && cli.env.TERM !== 'dumb' })
   const nameWidth = Math.max(...checked.map((r) => r.name.length))
+  const started = performance.now()
+  const { results, signalled } = await runChecks(cli, view, {
+    names,
+    timeoutMs,
+    onResult: opts.json
+      ? undefined
+      : (r, print) =>
+          print(() => {
+            for (const line of resultLines(r, nameWidth, cli.out.paint)) cli.out.out(line)
+          }),
+  })
+  if (signalled) return signalled
+  if (opts.json) cli.out.json(results)
+  else cli.out.out(summaryLine(results, performance.now() - started))
+  return broken.length || results.some((r) => isBroken(r.state)) ? 1 : 0
+}
+
+export interface ChecksRun {
+  results: DoctorResult[]
+  /** Set when SIGINT/SIGTERM stopped the run: the exit code to return (130/143). */
+  signalled: number | undefined
+}
+
+/**
+ * Run the doctor engine with what a terminal user expects around it: the
+ * live progress line on stderr (TTY only) and signal handling — the first
+ * SIGINT/SIGTERM stops every probe and reaps its children (the run then
+ * resolves with `signalled`), a second one kills them at once and exits.
+ * Shared by `doctor` and `list --check`.
+ */
+export async function runChecks(
+  cli: CliContext,
+  view: ProjectView,
+  opts: { names?: string[]; timeoutMs: number; onResult?: ((r: DoctorResult, print: (write: () => void) => void) => void) | undefined },
+): Promise<ChecksRun> {
+  const pending = view.rows.filter((r) => r.state !== 'shadowed' && (!opts.names?.length || opts.names.includes(r.name))).map((r) => r.name)
+  const progress = createProgress(process.stderr, { enabled: Boolean(process.stderr.isTTY) && cli.env.TERM !== 'dumb' })
   const ac = new AbortController()
-  let signalled: NodeJS.Signals | undefined
+  let signalled: number | undefined
   const onSignal = (sig: NodeJS.Signals) => {
+    const code = sig === 'SIGTERM' ? 143 : 130
     if (signalled) {
       killLiveChildren()
-      process.exit(sig === 'SIGTERM' ? 143 : 130)
+      process.exit(code)
     }
-    signalled = sig
+    signalled = code
     progress.stop()
     cli.out.err('dsh-mcp: interrupted: stopping the servers it started…')
     ac.abort()
     // Backstop: whatever happens, the children die and the process exits.
     setTimeout(() => {
       killLiveChildren()
-      process.exit(sig === 'SIGTERM' ? 143 : 130)
+      process.exit(code)
     }, 5000).unref()
   }
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
-
-  const started = performance.now()
-  let results: DoctorResult[]
   try {
-    progress.start(checked.map((r) => r.name))
-    results = await diagnoseProject(view, {
+    progress.start(pending)
+    const results = await diagnoseProject(view, {
       env: cli.env,
       dshHome: cli.loc.dshHome,
-      ...(names.length ? { names } : {}),
-      timeoutMs,
+      ...(opts.names?.length ? { names: opts.names } : {}),
+      timeoutMs: opts.timeoutMs,
       platform: cli.platform,
       signal: ac.signal,
       onResult: (r) => {
         if (signalled) return
         progress.done(r.name)
-        if (!opts.json) progress.print(() => {
-          for (const line of resultLines(r, nameWidth, cli.out.paint)) cli.out.out(line)
-        })
+        opts.onResult?.(r, progress.print)
       },
     })
+    return { results, signalled }
   } finally {
     progress.stop()
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)
   }
-  if (signalled) return signalled === 'SIGTERM' ? 143 : 130
-  if (opts.json) cli.out.json(results)
-  else cli.out.out(summaryLine(results, performance.now() - started))
-  return broken.length || results.some((r) => isBroken(r.state)) ? 1 : 0
 }

@@ -5,14 +5,17 @@
  * Contract: exit 0 even when files are broken — a file that does not parse
  * has no rows and is reported on stderr, one `file:line:col` line per
  * problem. `--json` prints an array of `ServerView` (see present.ts).
- * Reads files only: no host package, no network, no child process.
- * `--check` is the doctor engine's seam (`checksFor`).
+ * Without --check it reads files only: no host package, no network, no child process.
+ * `--check` runs the doctor engine (`checksFor`): the table gains a CHECK
+ * column, each JSON row a `check` object, and the exit code is 1 when a
+ * checked server is broken.
  *
  * @module
  */
-import { failure } from '../errors.ts'
+import { type DoctorResult, isBroken } from '../../doctor/index.ts'
 import { type CheckResult, type Listing, readListing, type ServerView, tableOf } from '../present.ts'
 import type { CliContext } from '../program.ts'
+import { parseTimeout, paintState, resultSummary, runChecks } from './doctor.ts'
 
 export interface ListOptions {
   json?: boolean
@@ -23,15 +26,22 @@ export interface ListOptions {
 
 export async function run(cli: CliContext, opts: ListOptions): Promise<number> {
   let listing = readListing(cli)
-  if (opts.check) listing = readListing(cli, await checksFor(cli, listing, opts))
+  if (opts.check) {
+    const checks = await checksFor(cli, listing, opts)
+    if (typeof checks === 'number') return checks
+    listing = readListing(cli, checks)
+  }
   for (const line of listing.fileProblems) cli.out.err(line)
   const views = opts.scope ? listing.views.filter((v) => v.scope === opts.scope) : listing.views
+  // With --check, a broken server is a failure, as for doctor (disabled ones are not).
+  const code = views.some((v) => v.check && isBroken(v.check.state as DoctorResult['state'])) ? 1 : 0
   if (opts.json) {
     cli.out.json(views)
-    return 0
+    return code
   }
   printTable(cli, views, listing)
-  return 0
+  if (opts.check) printCheckDetails(cli, views)
+  return code
 }
 
 function printTable(cli: CliContext, views: readonly ServerView[], listing: Listing): void {
@@ -43,7 +53,29 @@ function printTable(cli: CliContext, views: readonly ServerView[], listing: List
   cli.out.table(rows, header)
 }
 
-/** Seam for `list --check`: name → doctor result of each winning row. Wired by the doctor engine. */
-async function checksFor(_cli: CliContext, _listing: Listing, _opts: ListOptions): Promise<Map<string, CheckResult>> {
-  throw failure('list --check is not available in this build; run "dsh-mcp doctor"')
+/**
+ * `list --check`: name → doctor result of each winning row (the doctor
+ * engine, same launch and timeout rules). The `check` object is a
+ * DoctorResult without `name`, `scope` and `file` (the row has them).
+ * Returns an exit code instead when a signal interrupted the checks.
+ */
+async function checksFor(cli: CliContext, listing: Listing, opts: ListOptions): Promise<Map<string, CheckResult> | number> {
+  const timeoutMs = parseTimeout(opts.timeout)
+  const names = opts.scope ? listing.views.filter((v) => v.scope === opts.scope && v.state !== 'shadowed').map((v) => v.name) : undefined
+  if (names && names.length === 0) return new Map()
+  const { results, signalled } = await runChecks(cli, listing.project, { ...(names ? { names } : {}), timeoutMs })
+  if (signalled) return signalled
+  const checks = new Map<string, CheckResult>()
+  for (const { name: _n, scope: _s, file: _f, ...check } of results) checks.set(_n, check)
+  return checks
+}
+
+/** Under the table: one line per checked server that is not ok, with its hint. */
+function printCheckDetails(cli: CliContext, views: readonly ServerView[]): void {
+  for (const v of views) {
+    if (!v.check || v.check.state === 'ok' || v.check.state === 'disabled') continue
+    const r = { ...(v.check as unknown as DoctorResult), name: v.name }
+    cli.out.out(`${paintState(r.state, cli.out.paint)} ${v.name}: ${resultSummary(r)}`)
+    if (r.hint) cli.out.out(`  hint: ${r.hint}`)
+  }
 }

@@ -21,7 +21,7 @@
  */
 import { MAX_TIMER_DELAY_MS } from '../../config/schema.ts'
 import { loadProject, type ProjectView } from '../../files/project.ts'
-import { diagnoseProject, type DoctorResult, fileErrors, isBroken, killLiveChildren, unknownNames } from '../../doctor/index.ts'
+import { type DoctorResult, isBroken } from '../../doctor/types.ts'
 import { failure, usage } from '../errors.ts'
 import type { Output } from '../output.ts'
 import type { CliContext } from '../program.ts'
@@ -93,6 +93,7 @@ export function summaryLine(results: readonly DoctorResult[], ms: number): strin
 export async function run(cli: CliContext, names: string[] = [], opts: DoctorOptions = {}): Promise<number> {
   const timeoutMs = parseTimeout(opts.timeout)
   const view = loadProject(cli.dir, cli.loc)
+  const { fileErrors, unknownNames } = await import('../../doctor/diagnose.ts')
   const unknown = unknownNames(view, names)
   if (unknown.length) {
     const known = [...new Set(view.rows.filter((r) => r.state !== 'shadowed').map((r) => r.name))]
@@ -144,6 +145,8 @@ export async function runChecks(
   view: ProjectView,
   opts: { names?: string[]; timeoutMs: number; onResult?: ((r: DoctorResult, print: (write: () => void) => void) => void) | undefined },
 ): Promise<ChecksRun> {
+  // The engine (and the MCP SDK) load only when a check runs: `list` without --check stays light.
+  const { diagnoseProject, killLiveChildren } = await import('../../doctor/index.ts')
   const pending = view.rows.filter((r) => r.state !== 'shadowed' && (!opts.names?.length || opts.names.includes(r.name))).map((r) => r.name)
   const progress = createProgress(process.stderr, { enabled: Boolean(process.stderr.isTTY) && cli.env.TERM !== 'dumb' })
   const ac = new AbortController()

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { type DoctorResult, isBroken } from '../../doctor/index.ts'
+import { type DoctorResult, isBroken } from '../../doctor/types.ts'
 import { type CheckResult, type Listing, readListing, type ServerView, tableOf } from '../present.ts'
 import type { CliContext } from '../program.ts'
 import { parseTimeout, paintState, resultSummary, runChecks } from './doctor.ts'

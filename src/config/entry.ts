@@ -131,7 +131,7 @@ export function kindOf(value: unknown): string {
 export function checkEntry(raw: unknown, opts: CheckOptions = {}): CheckedEntry {
   const problems: Problem[] = []
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    problems.push({ severity: 'error', code: 'bad-entry', message: `a server entry must be a mapping, got ${kindOf(raw)}`, path: [] })
+    problems.push({ severity: 'error', code: 'bad-entry', message: `a server entry must be a mapping, got ${kindOf(raw)}`, path: [], atKey: true })
     return { partial: false, problems }
   }
   const record = raw as Record<string, unknown>
@@ -165,6 +165,7 @@ export function checkEntry(raw: unknown, opts: CheckOptions = {}): CheckedEntry 
       code: 'missing-target',
       message: 'needs "command" (a local process, stdio) or "url" (streamable-http)',
       path: [],
+      atKey: true,
     })
   }
   if (partial && opts.allowPartial) {

@@ -11,9 +11,11 @@
  *
  * @module
  */
-import { isMap, isNode, isScalar, LineCounter, type Node, parseDocument, visit, type Document } from 'yaml'
+import { type Document, LineCounter, parseDocument } from 'yaml'
 import { type Diagnostic, formatPath } from './diagnostics.ts'
 import { type CheckOptions, checkEntry, kindOf, type Problem, unknownKeyProblem } from './entry.ts'
+import { checkJsonSyntax } from './json-check.ts'
+import { type At, flowDepthOffset, type Inspection, inspectDocument, positionAt, positionOf } from './yaml-doc.ts'
 import { type Entry, FRIENDLY_ROOT_KEYS, MCP_SERVERS_ROOT_KEYS, SERVER_NAME_PATTERN } from './schema.ts'
 
 /** `friendly`: `servers:` (the .yml files); `mcpServers`: the JSON dialect (`.dsh/mcp.json`, `.mcp.json`). */
@@ -22,6 +24,8 @@ export type FileFormat = 'friendly' | 'mcpServers'
 export const MAX_CONFIG_BYTES = 1024 * 1024
 const MAX_ALIAS_COUNT = 100
 const MAX_DEPTH = 64
+/** Flow nesting refused before parsing (deeper than the entry-level limit, far below the parser's stack). */
+const MAX_FLOW_DEPTH = 256
 
 export interface ParsedEntry {
   name: string
@@ -67,11 +71,21 @@ export function parseConfigText(input: string, opts: ParseOptions): ParsedFile {
     return fail({ code: 'too-large', message: `file is larger than ${MAX_CONFIG_BYTES / 1024} KiB; refusing to read it`, line: 0, col: 0, path: '' })
   }
   const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input
-  if (text.includes('\u0000')) return fail({ code: 'syntax', message: 'file contains NUL bytes: not a text config file', line: 0, col: 0, path: '' })
+  const control = CONTROL_CHAR.exec(text)
+  if (control) {
+    const hex = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')
+    return fail({ code: 'syntax', message: `contains a control character (U+${hex}): not a text config file`, ...positionAt(text, control.index), path: '' })
+  }
   if (text.trim() === '') {
     const what = format === 'friendly' ? 'a "servers:" mapping' : 'a JSON object with "mcpServers"'
     return fail({ code: 'empty-file', message: `file is empty; expected ${what}`, line: 1, col: 1, path: '' })
   }
+  if (format === 'mcpServers') {
+    const bad = checkJsonSyntax(text, MAX_DEPTH)
+    if (bad) return fail({ code: bad.tooDeep ? 'too-deep' : 'syntax', message: bad.tooDeep ? bad.message : `invalid JSON: ${bad.message}`, ...positionAt(text, bad.offset), path: '' })
+  }
+  const bracketBomb = flowDepthOffset(text, MAX_FLOW_DEPTH)
+  if (bracketBomb !== undefined) return fail({ code: 'too-deep', message: `nested more than ${MAX_DEPTH} levels deep`, ...positionAt(text, bracketBomb), path: '' })
   const lines = new LineCounter()
   let doc: Document.Parsed
   try {
@@ -83,15 +97,11 @@ export function parseConfigText(input: string, opts: ParseOptions): ParsedFile {
     const p = lines.linePos(offset)
     return { line: p.line, col: p.col }
   }
-  if (doc.errors.length > 0) {
-    const e = doc.errors[0]!
-    const deep = /call stack/i.test(e.message)
-    const code = e.code === 'DUPLICATE_KEY' ? 'duplicate-key' : deep ? 'too-deep' : 'syntax'
-    const message = deep ? 'nested too deeply to read' : e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')
-    return fail({ code, message, ...at(e.pos[0]), path: '' })
+  const inspection = inspectDocument(doc, text, at, format === 'friendly' ? 'servers' : 'mcpServers', MAX_DEPTH)
+  if (inspection.file) {
+    const { segments, ...rest } = inspection.file
+    return fail({ ...rest, path: formatPath(segments) })
   }
-  const structural = checkStructure(doc, at)
-  if (structural) return fail(structural)
   let value: unknown
   try {
     value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT })
@@ -100,31 +110,13 @@ export function parseConfigText(input: string, opts: ParseOptions): ParsedFile {
     if (/alias/i.test(msg)) return fail({ code: 'alias-limit', message: `too many alias expansions (limit ${MAX_ALIAS_COUNT}); refusing a possible alias bomb`, line: 1, col: 1, path: '' })
     return fail({ code: 'syntax', message: `cannot read document: ${msg}`, line: 1, col: 1, path: '' })
   }
-  return readDocument(doc, value, at, opts)
+  return readDocument(doc, value, at, inspection.entries, opts)
 }
 
-type At = (offset: number) => { line: number; col: number }
+/** C0 controls other than tab, LF and CR, and DEL: never in a text config file. */
+const CONTROL_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/
 
-/** Custom tags, nesting depth: refused before the document is converted. */
-function checkStructure(doc: Document.Parsed, at: At): Omit<Diagnostic, 'file' | 'severity'> | undefined {
-  let problem: Omit<Diagnostic, 'file' | 'severity'> | undefined
-  const allowed = new Set(['tag:yaml.org,2002:str', 'tag:yaml.org,2002:int', 'tag:yaml.org,2002:float', 'tag:yaml.org,2002:bool', 'tag:yaml.org,2002:null', 'tag:yaml.org,2002:map', 'tag:yaml.org,2002:seq'])
-  visit(doc, (_key, node, path) => {
-    if (path.length > MAX_DEPTH * 2) {
-      const n = node as Node
-      problem = { code: 'too-deep', message: `nested more than ${MAX_DEPTH} levels deep`, ...at(n.range?.[0] ?? 0), path: '' }
-      return visit.BREAK
-    }
-    if (isNode(node) && node.tag && !allowed.has(node.tag)) {
-      problem = { code: 'forbidden-tag', message: `tag "${node.tag.replace('tag:yaml.org,2002:', '!!')}" is not allowed: config files hold plain data (no !!js or custom tags)`, ...at(node.range?.[0] ?? 0), path: '' }
-      return visit.BREAK
-    }
-    return undefined
-  })
-  return problem
-}
-
-function readDocument(doc: Document.Parsed, value: unknown, at: At, opts: ParseOptions): ParsedFile {
+function readDocument(doc: Document.Parsed, value: unknown, at: At, scoped: Inspection['entries'], opts: ParseOptions): ParsedFile {
   const { file, format } = opts
   const rootKey = format === 'friendly' ? 'servers' : 'mcpServers'
   const rootKeys = format === 'friendly' ? FRIENDLY_ROOT_KEYS : MCP_SERVERS_ROOT_KEYS
@@ -173,27 +165,15 @@ function readDocument(doc: Document.Parsed, value: unknown, at: At, opts: ParseO
       entries.push({ name, partial: false, ...keyPos, diagnostics: entryDiags })
       continue
     }
+    const early = scoped.get(name)
+    if (early) {
+      entryDiags.push({ file, line: early.line, col: early.col, severity: 'error', code: early.code, message: early.message, path: formatPath(early.segments), server: name })
+      entries.push({ name, partial: false, ...keyPos, diagnostics: entryDiags })
+      continue
+    }
     const checked = checkEntry(raw, opts)
     checked.problems.forEach(push)
     entries.push({ name, ...(checked.entry ? { entry: checked.entry } : {}), partial: checked.partial, ...keyPos, diagnostics: entryDiags })
   }
   return { file, format, ok: true, entries, diagnostics }
-}
-
-/** Position of the node at `path` (or of its key), falling back to the nearest ancestor that exists. */
-function positionOf(doc: Document.Parsed, path: (string | number)[], atKey: boolean, at: At): { line: number; col: number } {
-  for (let n = path.length; n > 0; n--) {
-    const prefix = path.slice(0, n)
-    if (atKey || n < path.length) {
-      const parent = n === 1 ? doc.contents : doc.getIn(prefix.slice(0, -1), true)
-      if (isMap(parent)) {
-        const last = prefix[prefix.length - 1]
-        const pair = parent.items.find((it) => isScalar(it.key) && String(it.key.value) === String(last))
-        if (pair && isNode(pair.key) && pair.key.range) return at(pair.key.range[0])
-      }
-    }
-    const node = doc.getIn(prefix, true)
-    if (isNode(node) && node.range) return at(node.range[0])
-  }
-  return isNode(doc.contents) && doc.contents.range ? at(doc.contents.range[0]) : { line: 1, col: 1 }
 }

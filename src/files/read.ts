@@ -9,12 +9,14 @@
  *
  * @module
  */
-import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs'
+import { Buffer, isUtf8 } from 'node:buffer'
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readSync } from 'node:fs'
 import os from 'node:os'
 import type { CheckOptions } from '../config/entry.ts'
 import { type LayerFile, type LayerInput, projectLayerFiles, userLayerFile, dshHome } from '../config/layers.ts'
 import { MAX_CONFIG_BYTES, type ParsedFile, parseConfigText } from '../config/parse.ts'
 import { findProjectRoot, type ProjectRoot } from '../config/root.ts'
+import { positionAt } from '../config/yaml-doc.ts'
 
 export type ReadResult = { absent: true } | { absent: false; parsed: ParsedFile; text?: string }
 
@@ -26,9 +28,11 @@ export function readConfigFile(layer: Pick<LayerFile, 'file' | 'format'>, opts: 
   })
   let fd: number
   try {
-    fd = openSync(file, 'r')
+    // O_NONBLOCK: opening a FIFO must not wait for a writer (fstat then refuses it); no effect on regular files.
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' && isSymlink(file)) return failed('read-failed', 'cannot be read: it is a symbolic link to a file that does not exist')
     if (code === 'ENOENT' || code === 'ENOTDIR') return { absent: true }
     if (code === 'EISDIR') return failed('not-a-file', 'is a directory, not a config file')
     if (code === 'EACCES' || code === 'EPERM') return failed('read-failed', 'cannot be read: permission denied')
@@ -48,7 +52,13 @@ export function readConfigFile(layer: Pick<LayerFile, 'file' | 'format'>, opts: 
       n += r
       if (n > MAX_CONFIG_BYTES) return failed('too-large', `is larger than ${MAX_CONFIG_BYTES / 1024} KiB; config files are limited to that`)
     }
-    const text = buf.subarray(0, n).toString('utf8')
+    const bytes = buf.subarray(0, n)
+    const text = bytes.toString('utf8')
+    if (!isUtf8(bytes)) {
+      const at = text.indexOf('\uFFFD')
+      const pos = positionAt(text, Math.max(0, at))
+      return { absent: false, parsed: { file, format, ok: false, entries: [], diagnostics: [{ severity: 'error', code: 'syntax', message: 'is not UTF-8 text (a binary file, or another encoding)', file, ...pos, path: '' }] } }
+    }
     return { absent: false, parsed: parseConfigText(text, { ...opts, file, format }), text }
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
@@ -56,6 +66,14 @@ export function readConfigFile(layer: Pick<LayerFile, 'file' | 'format'>, opts: 
     return failed('read-failed', `cannot be read: ${code ?? (err as Error).message}`)
   } finally {
     closeSync(fd)
+  }
+}
+
+function isSymlink(file: string): boolean {
+  try {
+    return lstatSync(file).isSymbolicLink()
+  } catch {
+    return false
   }
 }
 

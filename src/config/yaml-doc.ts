@@ -1,0 +1,195 @@
+/**
+ * Reading a parsed YAML document safely: positions of fields, problems the
+ * parser or its structure hold (duplicate keys, tags, depth), and whether
+ * each problem belongs to one server entry or to the whole file.
+ *
+ * Contract: pure and never throws. Messages name keys and positions, never
+ * values (a value may be a secret). A problem inside `servers.<name>` (or
+ * `mcpServers.<name>`) is scoped to that entry so the file's other entries
+ * survive; any other problem is the file's.
+ *
+ * @module
+ */
+import { type Document, isCollection, isMap, isNode, isPair, isScalar, isSeq, type Node, visit } from 'yaml'
+import type { DiagnosticCode } from './diagnostics.ts'
+
+export type At = (offset: number) => { line: number; col: number }
+
+/** A problem with a position, before it is given a file and severity. */
+export interface Located {
+  code: DiagnosticCode
+  message: string
+  line: number
+  col: number
+  /** Field path segments from the document root. */
+  segments: (string | number)[]
+}
+
+export interface Inspection {
+  /** The first problem that concerns the whole file. */
+  file?: Located
+  /** The first problem of each entry, by server name. */
+  entries: Map<string, Located>
+}
+
+/** 1-based line and column of a UTF-16 offset (LF and CRLF line ends). */
+export function positionAt(text: string, offset: number): { line: number; col: number } {
+  let line = 1
+  let start = 0
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++
+    start = i + 1
+  }
+  return { line, col: offset - start + 1 }
+}
+
+const ALLOWED_TAGS = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((t) => `tag:yaml.org,2002:${t}`))
+
+function keyText(key: unknown): string {
+  return isScalar(key) ? String(key.value) : String(key)
+}
+
+/** Field path of `node` given its visitor ancestors (Document, Map, Pair, Seq…). */
+function segmentsOf(ancestors: readonly unknown[], node: unknown): (string | number)[] {
+  const chain = [...ancestors, node]
+  const out: (string | number)[] = []
+  for (let i = 0; i < chain.length - 1; i++) {
+    const a = chain[i]
+    const b = chain[i + 1]
+    if (isPair(a) && b === a.value) out.push(keyText(a.key))
+    else if (isSeq(a)) out.push(a.items.indexOf(b as never))
+  }
+  if (isPair(node)) out.push(keyText(node.key))
+  return out
+}
+
+/** The first line of a YAML error, reworded where the library's text is about its own API or quotes file content. */
+export function yamlMessage(message: string, maxDepth: number): string {
+  if (/call stack/i.test(message)) return `nested more than ${maxDepth} levels deep`
+  if (/multiple documents/i.test(message)) return 'more than one YAML document ("---"): a config file holds exactly one'
+  if (/^Unresolved plain scalar/.test(message)) return 'unquoted text: JSON strings need double quotes'
+  return message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')
+}
+
+/** Start of the tag written before the value at `start` (the value itself when none is found on its line). */
+function tagOffset(text: string, start: number): number {
+  let i = start
+  while (i > 0 && (text[i - 1] === ' ' || text[i - 1] === '\t')) i--
+  let j = i
+  while (j > 0 && !/\s/.test(text[j - 1]!)) j--
+  return text[j] === '!' ? j : start
+}
+
+/**
+ * Every problem the parsed document holds, scoped: parser errors, duplicate
+ * keys, custom tags and nesting deeper than `maxDepth`.
+ */
+export function inspectDocument(doc: Document.Parsed, text: string, at: At, rootKey: string, maxDepth: number): Inspection {
+  const out: Inspection = { entries: new Map() }
+  const add = (p: Located) => {
+    const server = p.segments[0] === rootKey && p.segments.length >= 2 ? String(p.segments[1]) : undefined
+    if (server === undefined) out.file ??= p
+    else if (!out.entries.has(server)) out.entries.set(server, p)
+  }
+  const duplicates = new Map<number, Located>()
+  for (const e of doc.errors) {
+    if (e.code === 'DUPLICATE_KEY') duplicates.set(e.pos[0], { code: 'duplicate-key', message: 'duplicate key', ...at(e.pos[0]), segments: [] })
+    else {
+      const deep = /call stack/i.test(e.message)
+      out.file ??= { code: deep ? 'too-deep' : 'syntax', message: yamlMessage(e.message, maxDepth), ...at(e.pos[0]), segments: [] }
+    }
+  }
+  if (out.file) return out
+  visit(doc, {
+    Pair(_k, pair, ancestors) {
+      const offset = isNode(pair.key) ? pair.key.range?.[0] : undefined
+      const dup = offset === undefined ? undefined : duplicates.get(offset)
+      if (!dup) return undefined
+      duplicates.delete(offset!)
+      const parent = ancestors[ancestors.length - 1]
+      const name = keyText(pair.key)
+      const first = isMap(parent) ? parent.items.find((p) => keyText(p.key) === name) : undefined
+      const where = first && isNode(first.key) && first.key.range ? ` (first at line ${at(first.key.range[0]).line})` : ''
+      add({ ...dup, message: `duplicate key "${name}"${where}`, segments: segmentsOf(ancestors, pair) })
+      return undefined
+    },
+    Node(_k, node: Node, ancestors) {
+      if (isCollection(node) && ancestors.filter(isCollection).length >= maxDepth) {
+        add({ code: 'too-deep', message: `nested more than ${maxDepth} levels deep`, ...at(node.range?.[0] ?? 0), segments: segmentsOf(ancestors, node).slice(0, 3) })
+        return visit.SKIP
+      }
+      if (node.tag && !ALLOWED_TAGS.has(node.tag)) {
+        const tag = node.tag.replace('tag:yaml.org,2002:', '!!')
+        add({ code: 'forbidden-tag', message: `tag "${tag}" is not allowed: config files hold plain data (no !!js or custom tags)`, ...at(tagOffset(text, node.range?.[0] ?? 0)), segments: segmentsOf(ancestors, node) })
+      }
+      return undefined
+    },
+  })
+  // A duplicate the visitor could not place (a complex key): the file's.
+  for (const d of duplicates.values()) out.file ??= d
+  return out
+}
+
+/**
+ * Offset where flow brackets (`[`, `{`) nest deeper than `limit`, outside
+ * quotes and comments — checked before parsing, so a bracket bomb is refused
+ * at a stable position instead of exhausting the parser's stack. Approximate
+ * by design (a plain scalar may hold a stray bracket): only a file with
+ * hundreds of unclosed brackets can trip it.
+ */
+export function flowDepthOffset(text: string, limit: number): number | undefined {
+  let depth = 0
+  let quote: '"' | "'" | undefined
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!
+    if (quote === '"') {
+      if (c === '\\') i++
+      else if (c === '"') quote = undefined
+      continue
+    }
+    if (quote === "'") {
+      if (c === "'" && text[i + 1] === "'") i++
+      else if (c === "'") quote = undefined
+      continue
+    }
+    const prev = i === 0 ? '\n' : text[i - 1]!
+    if (c === '#' && /\s/.test(prev)) {
+      const nl = text.indexOf('\n', i)
+      if (nl < 0) return undefined
+      i = nl
+    } else if ((c === '"' || c === "'") && /[\s[{,:]/.test(prev)) quote = c
+    else if (c === '[' || c === '{') {
+      if (++depth > limit) return i
+    } else if ((c === ']' || c === '}') && depth > 0) depth--
+  }
+  return undefined
+}
+
+/** The node at `path`, matching map keys by their text (so `123` finds the key 123). */
+function nodeAt(doc: Document.Parsed, path: readonly (string | number)[]): unknown {
+  let node: unknown = doc.contents
+  for (const seg of path) {
+    if (isMap(node)) node = node.items.find((p) => keyText(p.key) === String(seg))?.value
+    else if (isSeq(node) && typeof seg === 'number') node = node.items[seg]
+    else return undefined
+  }
+  return node
+}
+
+/** Position of the node at `path` (or of its key), falling back to the nearest ancestor that exists. */
+export function positionOf(doc: Document.Parsed, path: readonly (string | number)[], atKey: boolean, at: At): { line: number; col: number } {
+  for (let n = path.length; n > 0; n--) {
+    const prefix = path.slice(0, n)
+    if (atKey || n < path.length) {
+      const parent = nodeAt(doc, prefix.slice(0, -1))
+      if (isMap(parent)) {
+        const last = String(prefix[prefix.length - 1])
+        const pair = parent.items.find((it) => keyText(it.key) === last)
+        if (pair && isNode(pair.key) && pair.key.range) return at(pair.key.range[0])
+      }
+    }
+    const node = nodeAt(doc, prefix)
+    if (isNode(node) && node.range) return at(node.range[0])
+  }
+  return isNode(doc.contents) && doc.contents.range ? at(doc.contents.range[0]) : { line: 1, col: 1 }
+}

@@ -1,0 +1,104 @@
+/**
+ * Bad input (issue "Foundation", spec §4 "Bad input never costs a working
+ * server"): every malformed file of the corpus, written to a real file and
+ * read through `readConfigFile`, gives exactly one clear first error with
+ * its code, line, column and field path — never a stack trace, never a
+ * secret — and the file's valid entries are still returned.
+ *
+ * Unreadable file: tests often run as root, for whom chmod 000 is still
+ * readable. The case then reads the file in a child process running as the
+ * unprivileged uid/gid 65534 (nobody), with the directories above the file
+ * opened to it (0755), so the file itself — not its directory — is what
+ * cannot be read. As a normal user the same case reads it in process.
+ */
+import assert from 'node:assert/strict'
+import { execFileSync, spawnSync } from 'node:child_process'
+import { chmodSync, mkdirSync, symlinkSync } from 'node:fs'
+import path from 'node:path'
+import { after, describe, it } from 'node:test'
+import { fileURLToPath } from 'node:url'
+import { formatDiagnostic } from '../../src/config/diagnostics.ts'
+import type { FileFormat } from '../../src/config/parse.ts'
+import { allDiagnostics } from '../../src/config/parse.ts'
+import { type ReadResult, readConfigFile } from '../../src/files/read.ts'
+import { BAD_CASES, type BadCase, CANARY } from '../fixtures/config/bad-input-cases.ts'
+import { cleanupAll, makeProject } from '../support/tmp.ts'
+
+after(cleanupAll)
+
+const READ_FILE = fileURLToPath(new URL('../fixtures/config/read-file.ts', import.meta.url))
+const NOBODY = 65534
+
+function formatOf(file: BadCase['file']): FileFormat {
+  return file.endsWith('.json') ? 'mcpServers' : 'friendly'
+}
+
+/** Build the case on disk and read it. */
+function readCase(c: BadCase): { file: string; result: ReadResult } {
+  const project = makeProject()
+  const file = project.join(c.file)
+  mkdirSync(path.dirname(file), { recursive: true })
+  const format = formatOf(c.file)
+  switch (c.special) {
+    case 'directory':
+      mkdirSync(file)
+      break
+    case 'fifo':
+      execFileSync('mkfifo', [file])
+      break
+    case 'symlink-loop':
+      symlinkSync(`${file}.b`, file)
+      symlinkSync(file, `${file}.b`)
+      break
+    case 'symlink-dangling':
+      symlinkSync(project.join('nowhere.json'), file)
+      break
+    case 'unreadable': {
+      project.write(c.file, c.content ?? '')
+      chmodSync(file, 0o000)
+      if (process.getuid?.() !== 0) return { file, result: readConfigFile({ file, format }) }
+      for (let d = path.dirname(file); d.startsWith(project.path); d = path.dirname(d)) chmodSync(d, 0o755)
+      const child = spawnSync(process.execPath, [READ_FILE, file, format], { uid: NOBODY, gid: NOBODY, encoding: 'utf8', timeout: 20_000 })
+      assert.equal(child.status, 0, `child failed: ${child.stderr}`)
+      return { file, result: JSON.parse(child.stdout) as ReadResult }
+    }
+    default:
+      project.write(c.file, c.content ?? '')
+  }
+  return { file, result: readConfigFile({ file, format }, { allowPartial: c.file === '.dsh/mcp.local.yml' }) }
+}
+
+describe('bad-input corpus', () => {
+  it('has at least 30 cases with distinct names', () => {
+    assert.ok(BAD_CASES.length >= 30)
+    assert.equal(new Set(BAD_CASES.map((c) => c.name)).size, BAD_CASES.length)
+  })
+  for (const c of BAD_CASES) {
+    it(c.name, { timeout: 30_000 }, () => {
+      const { file, result } = readCase(c)
+      assert.equal(result.absent, false, 'a present (if broken) file is never "absent"')
+      if (result.absent) return
+      const parsed = result.parsed
+      const all = allDiagnostics(parsed)
+      const errors = all.filter((d) => d.severity === 'error')
+      assert.equal(errors.length, 1, `exactly one error:\n${all.map((d) => formatDiagnostic(d)).join('\n')}`)
+      const e = errors[0]!
+      assert.deepEqual({ code: e.code, line: e.line, col: e.col, path: e.path }, { code: c.code, line: c.line, col: c.col, path: c.path }, formatDiagnostic(e))
+      assert.equal(e.file, file)
+      assert.match(e.message, c.message)
+      // The file's valid entries survive; a file-level error keeps none.
+      assert.equal(parsed.ok, c.valid.length > 0)
+      assert.deepEqual(
+        parsed.entries.filter((x) => x.entry).map((x) => x.name),
+        c.valid,
+      )
+      if (c.valid.includes('ok')) assert.equal(parsed.entries.find((x) => x.name === 'ok')?.entry?.env?.TOKEN, CANARY)
+      for (const d of all) {
+        const line = formatDiagnostic(d)
+        assert.ok(!line.includes(CANARY), `a secret leaked: ${line}`)
+        assert.doesNotMatch(line, /\n|^\s+at |Error:|\bat (?:Object|Module|file:)/m)
+        assert.ok(line.startsWith(d.line > 0 ? `${file}:${d.line}:${d.col}: ` : `${file}: `), line)
+      }
+    })
+  }
+})

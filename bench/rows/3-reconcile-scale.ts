@@ -1,0 +1,63 @@
+/**
+ * Row 3 — reconcile scale, pure core.
+ *
+ * 50 projects × 20 servers (1,000 entries) and 100 × 20 (2,000), all in
+ * memory, all trusted. One entry changes (server 0 of one project gets new
+ * args); a reconcile = parse that file, desired state over every project,
+ * effective names, diff against the mounted set. Measured in CPU time
+ * (`process.cpuUsage`, user + system) so spawning is out by construction;
+ * the two scales alternate round by round; medians. Targets: ≤ 5 ms at
+ * 1,000 entries, and 2,000 ≤ 2.2× of 1,000 (linear, not worse).
+ *
+ * @module
+ */
+import { makeFleet, projectText, type ReconcileTimes, reconcile } from '../support/fleet.ts'
+import { runRow } from '../support/report.ts'
+import { fmt, median, percentile, ratio } from '../support/stats.ts'
+
+const ROUNDS = 40
+const WARMUP = 10
+const PER_PROJECT = 20
+
+await runRow('3', 'Reconcile scale', async (r) => {
+  const fleets = [makeFleet(50, PER_PROJECT), makeFleet(100, PER_PROJECT)]
+  const samples: ReconcileTimes[][] = [[], []]
+  for (let round = 0; round < WARMUP + ROUNDS; round++) {
+    const order = round % 2 === 0 ? [0, 1] : [1, 0]
+    for (const i of order) {
+      const fleet = fleets[i]!
+      const project = round % fleet.roots.length
+      const t = reconcile(fleet, project, projectText(project, PER_PROJECT, round + 1))
+      if (t.diff.add.length !== 1 || t.diff.remove.length !== 1 || t.diff.changed.length !== 1) {
+        throw new Error(`expected one remount, got ${JSON.stringify({ add: t.diff.add.length, remove: t.diff.remove.length, changed: t.diff.changed.length })}`)
+      }
+      if (round >= WARMUP) samples[i]!.push(t)
+    }
+  }
+  const ms = (xs: ReconcileTimes[], f: (t: ReconcileTimes) => number) => median(xs.map(f)) / 1000
+  const [s1, s2] = samples as [ReconcileTimes[], ReconcileTimes[]]
+  const total1 = ms(s1, (t) => t.totalUs)
+  const total2 = ms(s2, (t) => t.totalUs)
+  const p95 = percentile(s1.map((t) => t.totalUs), 0.95) / 1000
+  const phases = (xs: ReconcileTimes[]) => `parse ${fmt(ms(xs, (t) => t.parseUs))} + desired ${fmt(ms(xs, (t) => t.desiredUs))} + names/diff ${fmt(ms(xs, (t) => t.namesDiffUs))} ms`
+  r.metric({
+    metric: 'reconcile CPU, 1,000 entries p50',
+    ours: fmt(total1, 'ms'),
+    baseline: `p95 ${fmt(p95, 'ms')}`,
+    ratio: '-',
+    target: '≤ 5 ms',
+    met: total1 <= 5,
+    raw: { totalUs: s1.map((t) => t.totalUs) },
+  })
+  const scale = ratio(total2, total1)
+  r.metric({
+    metric: 'reconcile CPU, 2,000 vs 1,000 entries p50',
+    ours: fmt(total2, 'ms'),
+    baseline: `${fmt(total1, 'ms')} at 1,000`,
+    ratio: `${fmt(scale)}×`,
+    target: '≤ 2.2×',
+    met: Number.isFinite(scale) ? scale <= 2.2 : null,
+    raw: { totalUs: s2.map((t) => t.totalUs) },
+  })
+  r.note(`1,000 entries: ${phases(s1)}; 2,000: ${phases(s2)}`)
+})

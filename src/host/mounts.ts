@@ -1,0 +1,222 @@
+/**
+ * Mounts: one official `dsh-mcp-client` fork per effective server.
+ *
+ * Contract: `mount` validates the config against the official `Config`
+ * (a rejection marks the mount failed; nothing throws to the caller), forks
+ * `ctx.plugin(mcpClient, config)` and returns at once; the mount settles as
+ * `mounted` when the fork activates, or `failed` when it rejects or does not
+ * activate within `mountTimeoutMs` — then its fork is disposed in the
+ * background. `unmount` forgets the mount at once and disposes its fork in
+ * the background; until that dispose resolves the fork's name stays *held*
+ * (the official client still reserves it) and its tools belong to nobody.
+ * A hung dispose therefore never blocks a caller. Connection errors the
+ * official client only logs are picked up from its log records (by fiber) as
+ * `lastError`, with every secret value of the server redacted.
+ *
+ * @module
+ */
+import type { Context, Fiber } from '@deepseek-ai/cordis'
+import * as mcpClient from '@deepseek-ai/dsh-mcp-client'
+import { type MountSpec, redact } from '../plan/desired.ts'
+import type { Log } from './log.ts'
+
+export type MountState = 'mounting' | 'mounted' | 'failed'
+
+export interface Mount {
+  readonly key: string
+  readonly spec: MountSpec
+  readonly effectiveName: string
+  state: MountState
+  /** Why it failed, or the official client's last connection error (redacted). */
+  error: string | null
+  fiber: Fiber | undefined
+  /** Resolves once the mount is mounted or failed. */
+  readonly settled: Promise<void>
+  readonly startedAt: number
+}
+
+export interface MountTableOptions {
+  mountTimeoutMs: number
+  log: Log
+  /** A mount settled, or a drain finished (status and visibility may change). */
+  onChange(): void
+}
+
+export interface MountTable {
+  readonly mounts: ReadonlyMap<string, Mount>
+  mount(spec: MountSpec, effectiveName: string): Mount
+  /** Forget a mount; its fork is disposed in the background. Resolves when that dispose is done. */
+  unmount(key: string, reason: string): Promise<void>
+  /** Names in use: key → name for live mounts, plus names still held by draining forks. */
+  held(): Map<string, string>
+  /** Effective name → key (`null` while draining): the ownership table. */
+  owners(): Map<string, string | null>
+  /** Resolves once no mount is `mounting`. */
+  settledAll(): Promise<void>
+  readonly drains: ReadonlySet<Promise<void>>
+  /** Unmount everything and wait for every dispose. */
+  disposeAll(): Promise<void>
+}
+
+export function createMountTable(ctx: Context, opts: MountTableOptions): MountTable {
+  const mounts = new Map<string, Mount>()
+  const draining = new Map<symbol, string>()
+  const drains = new Set<Promise<void>>()
+  const byFiber = new WeakMap<Fiber, Mount>()
+  const settlers = new WeakMap<Mount, () => void>()
+
+  // The official client reports connection trouble only through ctx.logger: attribute it by fiber.
+  ctx.logger.exporter({
+    levels: { default: 2 },
+    export(message) {
+      const fiber = message.fiber?.deref()
+      const m = fiber && byFiber.get(fiber)
+      if (!m || m.state === 'failed') return
+      const text = message.args.map((a) => (a instanceof Error ? a.message : String(a))).join(' ')
+      if (/reconnected and re-synced/.test(text)) m.error = null
+      else if (message.type === 'warn' || message.type === 'error') m.error = redact(text, m.spec.secrets)
+      else return
+      opts.onChange()
+    },
+  })
+
+  const drain = (fiber: Fiber, name: string): Promise<void> => {
+    const id = Symbol(name)
+    draining.set(id, name)
+    const p: Promise<void> = Promise.resolve()
+      .then(() => fiber.dispose())
+      .then(
+        () => undefined,
+        (error: unknown) => opts.log.debug('dispose of %s failed: %s', name, String(error)),
+      )
+      .finally(() => {
+        draining.delete(id)
+        drains.delete(p)
+        opts.onChange()
+      })
+    drains.add(p)
+    return p
+  }
+
+  const mount = (spec: MountSpec, effectiveName: string): Mount => {
+    const config = { ...spec.config, serverName: effectiveName }
+    let settle!: () => void
+    const m: Mount = {
+      key: spec.key,
+      spec,
+      effectiveName,
+      state: 'mounting',
+      error: null,
+      fiber: undefined,
+      settled: new Promise<void>((r) => {
+        settle = r
+      }),
+      startedAt: Date.now(),
+    }
+    settlers.set(m, settle)
+    mounts.set(spec.key, m)
+    const fail = (error: string) => {
+      m.state = 'failed'
+      m.error = redact(error, spec.secrets)
+      opts.log.warn('failed %s: %s', describe(m), m.error)
+      const fiber = m.fiber
+      m.fiber = undefined
+      if (fiber) void drain(fiber, effectiveName)
+      settle()
+      opts.onChange()
+    }
+    const checked = mcpClient.Config['~standard'].validate(config)
+    if ('then' in checked || checked.issues) {
+      const issues = 'then' in checked ? [{ message: 'async validation' }] : (checked.issues ?? [])
+      fail(`the official client rejected the config: ${issues.map((i) => i.message).join('; ')}`)
+      return m
+    }
+    let fiber: Fiber
+    try {
+      fiber = ctx.plugin(mcpClient, config as mcpClient.Config)
+    } catch (error) {
+      fail(errorText(error))
+      return m
+    }
+    m.fiber = fiber
+    byFiber.set(fiber, m)
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), opts.mountTimeoutMs)
+      timer.unref?.()
+    })
+    const activated = Promise.resolve(fiber).then(
+      () => 'ok' as const,
+      (error: unknown) => ({ error }),
+    )
+    void Promise.race([activated, timeout]).then((outcome) => {
+      clearTimeout(timer)
+      if (mounts.get(spec.key) !== m || m.state !== 'mounting') return
+      if (outcome === 'ok') {
+        m.state = 'mounted'
+        opts.log.info('mounted %s in %d ms', describe(m), Date.now() - m.startedAt)
+        settle()
+        opts.onChange()
+      } else if (outcome === 'timeout') fail(`did not finish initialize + tools/list within ${opts.mountTimeoutMs} ms`)
+      else fail(errorText(outcome.error))
+    })
+    return m
+  }
+
+  return {
+    mounts,
+    mount,
+    unmount(key, reason) {
+      const m = mounts.get(key)
+      if (!m) return Promise.resolve()
+      mounts.delete(key)
+      opts.log.info('unmounted %s (%s)', describe(m), reason)
+      const fiber = m.fiber
+      m.fiber = undefined
+      if (m.state === 'mounting') {
+        m.state = 'failed'
+        m.error = 'unmounted before it finished mounting'
+        settlers.get(m)?.()
+      }
+      const p = fiber ? drain(fiber, m.effectiveName) : Promise.resolve()
+      opts.onChange()
+      return p
+    },
+    held() {
+      const out = new Map<string, string>()
+      for (const [key, m] of mounts) out.set(key, m.effectiveName)
+      let i = 0
+      for (const name of draining.values()) out.set(`\0draining:${i++}`, name)
+      return out
+    },
+    owners() {
+      const out = new Map<string, string | null>()
+      for (const name of draining.values()) out.set(name, null)
+      for (const [key, m] of mounts) if (!out.has(m.effectiveName)) out.set(m.effectiveName, key)
+      return out
+    },
+    async settledAll() {
+      for (;;) {
+        const pending = [...mounts.values()].filter((m) => m.state === 'mounting')
+        if (pending.length === 0) return
+        await Promise.all(pending.map((m) => m.settled))
+      }
+    },
+    drains,
+    async disposeAll() {
+      for (const key of [...mounts.keys()]) void this.unmount(key, 'plugin disposed')
+      await Promise.allSettled([...drains])
+    },
+  }
+}
+
+function describe(m: Mount): string {
+  const where = m.spec.layer === 'user' ? 'user layer' : m.spec.origin
+  return m.effectiveName === m.spec.name ? `"${m.spec.name}" (${where})` : `"${m.spec.name}" as "${m.effectiveName}" (${where})`
+}
+
+function errorText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error)
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : ''
+  return `${error.message}${cause}`
+}

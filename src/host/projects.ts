@@ -1,0 +1,143 @@
+/**
+ * Known projects and the generations of their config files.
+ *
+ * Contract: a project is known while it has agents, is pinned (the host's
+ * own cwd), or is within its grace period (`graceMs` after its last agent
+ * left; an agent arriving within it cancels the expiry). `load(root)` reads
+ * the project's layer files fresh; a file that does not parse contributes its
+ * last good generation (per file) and its diagnostics are logged once per
+ * distinct text as `file:line:col`; a missing file contributes nothing. The
+ * user layer is read the same way. Reads never throw.
+ *
+ * @module
+ */
+import type { Agent } from '@deepseek-ai/dsh-agent'
+import { formatDiagnostic } from '../config/diagnostics.ts'
+import { type LayerFile, type LayerInput, projectLayerFiles, userLayerFile } from '../config/layers.ts'
+import { allDiagnostics } from '../config/parse.ts'
+import { type Locations, readConfigFile } from '../files/read.ts'
+import type { Log } from './log.ts'
+
+export interface Project {
+  readonly root: string
+  readonly agents: Set<Agent>
+  pinned: boolean
+  layers: LayerInput[]
+  grace: NodeJS.Timeout | undefined
+}
+
+export interface ProjectsOptions {
+  loc: Locations
+  legacyMcpJson: boolean
+  userLayer: boolean
+  graceMs: number
+  log: Log
+  /** A project's grace period ended: it is no longer known. */
+  onExpire(root: string): void
+}
+
+export interface Projects {
+  get(root: string): Project | undefined
+  list(): Project[]
+  /** Know `root` (reading its files when new). Returns whether it was new. */
+  ensure(root: string, opts?: { pinned?: boolean }): boolean
+  attach(root: string, agent: Agent): void
+  detach(root: string, agent: Agent): void
+  /** Re-read a project's files into `layers`. */
+  load(root: string): void
+  /** The user layer, read fresh. */
+  loadUser(): LayerInput[]
+  /** Every config file to watch. */
+  files(): string[]
+  dispose(): void
+}
+
+export function createProjects(opts: ProjectsOptions): Projects {
+  const projects = new Map<string, Project>()
+  const lastGood = new Map<string, LayerInput>()
+  const userFile = userLayerFile(opts.loc.dshHome)
+
+  const readLayer = (layer: LayerFile): LayerInput | undefined => {
+    const key = `file:${layer.file}`
+    const r = readConfigFile(layer, { allowPartial: layer.scope === 'local' })
+    if (r.absent) {
+      lastGood.delete(layer.file)
+      opts.log.forget(key)
+      return undefined
+    }
+    const problems = allDiagnostics(r.parsed).map((d) => formatDiagnostic(d))
+    if (!r.parsed.ok) {
+      const prev = lastGood.get(layer.file)
+      const tail = prev ? 'keeping its last good version mounted' : 'nothing from it is mounted'
+      opts.log.once(key, 'warn', `${problems.join('\n')}\n(${layer.file} does not parse; ${tail})`)
+      return prev
+    }
+    if (problems.length) opts.log.once(key, 'warn', problems.join('\n'))
+    else opts.log.forget(key)
+    const input: LayerInput = { layer, parsed: r.parsed }
+    lastGood.set(layer.file, input)
+    return input
+  }
+
+  const layerFiles = (root: string) => projectLayerFiles(root, { legacyMcpJson: opts.legacyMcpJson })
+
+  const load = (root: string) => {
+    const p = projects.get(root)
+    if (!p) return
+    p.layers = layerFiles(root).flatMap((l) => readLayer(l) ?? [])
+  }
+
+  const stopGrace = (p: Project) => {
+    if (p.grace) clearTimeout(p.grace)
+    p.grace = undefined
+  }
+
+  return {
+    get: (root) => projects.get(root),
+    list: () => [...projects.values()],
+    ensure(root, { pinned = false } = {}) {
+      const existing = projects.get(root)
+      if (existing) {
+        if (pinned) existing.pinned = true
+        return false
+      }
+      projects.set(root, { root, agents: new Set(), pinned, layers: [], grace: undefined })
+      load(root)
+      return true
+    },
+    attach(root, agent) {
+      const p = projects.get(root)
+      if (!p) return
+      p.agents.add(agent)
+      stopGrace(p)
+    },
+    detach(root, agent) {
+      const p = projects.get(root)
+      if (!p) return
+      p.agents.delete(agent)
+      if (p.agents.size > 0 || p.pinned || p.grace) return
+      p.grace = setTimeout(() => {
+        p.grace = undefined
+        if (p.agents.size > 0 || p.pinned || projects.get(root) !== p) return
+        projects.delete(root)
+        for (const l of layerFiles(root)) {
+          lastGood.delete(l.file)
+          opts.log.forget(`file:${l.file}`)
+        }
+        opts.onExpire(root)
+      }, opts.graceMs)
+      p.grace.unref?.()
+    },
+    load,
+    loadUser: () => (opts.userLayer ? [readLayer(userFile)].flatMap((l) => l ?? []) : []),
+    files() {
+      const out = [...projects.keys()].flatMap((root) => layerFiles(root).map((l) => l.file))
+      if (opts.userLayer) out.push(userFile.file)
+      return out
+    },
+    dispose() {
+      for (const p of projects.values()) stopGrace(p)
+      projects.clear()
+    },
+  }
+}

@@ -1,0 +1,280 @@
+/**
+ * The runtime: projects → plan → mounts → visibility → status, kept current.
+ *
+ * Contract: one reconcile at a time (the queue); each re-reads the known
+ * projects' files and the user file, computes the plan, unmounts what the
+ * plan no longer wants (removed, changed, or no longer used by any known
+ * project), waits briefly for those forks to let go of their names, mounts
+ * what is new under effective names, re-derives every agent's deny set and
+ * writes the status files. Mounts run in parallel and are never awaited by
+ * the reconcile. A new agent is tracked synchronously: a new project's files
+ * are read and planned on the spot so its very first view is right, and a
+ * reconcile is queued. Everything is released by `dispose`.
+ *
+ * @module
+ */
+import type { Context } from '@deepseek-ai/cordis'
+import type { Agent } from '@deepseek-ai/dsh-agent'
+import { type Locations, defaultLocations, projectRootOf } from '../files/read.ts'
+import { type Plan, desiredState } from '../plan/desired.ts'
+import { diffMounts } from '../plan/diff.ts'
+import { assignNames } from '../plan/names.ts'
+import { ownership, toolsByKey, visibleOf } from '../plan/visibility.ts'
+import { canonicalRoot } from '../trust/store.ts'
+import { debounce } from '../watch/debounce.ts'
+import { type FileWatcher, watchFiles } from '../watch/files.ts'
+import { createQueue } from '../watch/queue.ts'
+import { projectOf, watchAgents } from './agents.ts'
+import { holdFirstStep } from './first-step.ts'
+import { createLog } from './log.ts'
+import { createMountTable } from './mounts.ts'
+import type { Options } from './options.ts'
+import { createProjects } from './projects.ts'
+import { createStatusWriter, type Snapshot, serverSnapshots } from './status.ts'
+import { createTrustGate } from './trust-gate.ts'
+import { createVisibility } from './visibility.ts'
+
+/** How long a reconcile waits for removed forks to release their names before renaming around them. */
+const DRAIN_WAIT_MS = 3000
+
+export interface ProjectMcp {
+  /** Projects → servers, as of now (in memory). */
+  snapshot(): Snapshot
+  /** Re-read every file and reconcile; failed servers are tried again. Resolves when that reconcile ran. */
+  reload(): Promise<void>
+  /** Resolves once queued reconciles, mounts, unmounts and status writes have settled. */
+  whenIdle(): Promise<void>
+}
+
+export interface Runtime {
+  service: ProjectMcp
+  dispose(): Promise<void>
+}
+
+export function startRuntime(ctx: Context, options: Options): Runtime {
+  const log = createLog(ctx)
+  const loc: Locations = defaultLocations(process.env, options.dshHome ? { dshHome: options.dshHome } : undefined)
+  const gate = createTrustGate({ mode: options.trust, dshHome: loc.dshHome, env: process.env })
+  const hostCwd = options.cwd ?? process.cwd()
+  let plan: Plan = { global: [], projects: new Map(), mounts: new Map() }
+  let retryFailed = false
+  let disposed = false
+
+  const rootOfDir = (dir: string) => projectRootOf(canonicalRoot(dir), loc).root
+  const hostRoot = rootOfDir(hostCwd)
+
+  const status = createStatusWriter(loc.dshHome, log)
+  let statusQueued = false
+  const scheduleStatus = () => {
+    if (statusQueued || disposed) return
+    statusQueued = true
+    queueMicrotask(() => {
+      statusQueued = false
+      if (!disposed) writeStatus()
+    })
+  }
+
+  const mounts = createMountTable(ctx, {
+    mountTimeoutMs: options.mountTimeoutMs,
+    log,
+    onChange: () => {
+      if (disposed) return
+      visibility.refresh()
+      scheduleStatus()
+    },
+  })
+
+  const visibility = createVisibility(
+    ctx,
+    {
+      ownership: () => ownership(mounts.owners()),
+      visibleFor: (root) => visibleOf(root === null ? plan.global : (plan.projects.get(root) ?? plan.global)),
+    },
+    log,
+  )
+
+  const projects = createProjects({
+    loc,
+    legacyMcpJson: options.legacyMcpJson,
+    userLayer: options.userLayer,
+    graceMs: options.graceMs,
+    log,
+    onExpire: (root) => {
+      log.info('project %s has had no agent for %d ms: releasing its servers', root, options.graceMs)
+      void queue.request()
+    },
+  })
+  let userLayers = projects.loadUser()
+
+  const computePlan = (): Plan =>
+    desiredState({
+      projects: projects.list().map((p) => ({ root: p.root, layers: p.layers })),
+      user: userLayers,
+      env: process.env,
+      dshHome: loc.dshHome,
+      trust: gate.check,
+    })
+
+  const currentCounts = () => {
+    const names: string[] = []
+    for (const s of ctx.tools.schemas()) if (s.name.startsWith('mcp__')) names.push(s.name)
+    const counts = new Map<string, number>()
+    for (const [key, list] of toolsByKey(names, ownership(mounts.owners()))) counts.set(key, list.length)
+    return counts
+  }
+
+  const snapshot = (): Snapshot => {
+    const counts = currentCounts()
+    return {
+      projects: projects.list().map((p) => ({
+        root: p.root,
+        agents: p.agents.size,
+        servers: serverSnapshots(plan.projects.get(p.root) ?? [], mounts.mounts, counts),
+      })),
+      global: serverSnapshots(plan.global, mounts.mounts, counts),
+    }
+  }
+
+  const writeStatus = () => {
+    const snap = snapshot()
+    for (const p of snap.projects) status.write(p.root, p.servers)
+  }
+
+  const logPlacements = () => {
+    const views: [string, typeof plan.global][] = [['', plan.global], ...[...plan.projects].map(([r, ps]) => [r, ps] as [string, typeof ps])]
+    for (const [root, placements] of views) {
+      for (const p of placements) {
+        const key = `skip:${root}\0${p.layer}\0${p.name}`
+        if (p.want === 'skipped' || p.want === 'untrusted' || p.want === 'invalid') {
+          log.once(key, 'warn', `skipped "${p.name}" (${p.layer}${root ? `, ${root}` : ''}): ${p.reason ?? p.want}`)
+        } else log.forget(key)
+      }
+    }
+  }
+
+  const reconcile = async () => {
+    if (disposed) return
+    gate.refresh()
+    for (const p of projects.list()) projects.load(p.root)
+    userLayers = projects.loadUser()
+    plan = computePlan()
+    logPlacements()
+    const ident = (s: { name: string; origin: string }) => ({ name: s.name, origin: s.origin })
+    const current = new Map([...mounts.mounts].map(([k, m]) => [k, ident(m.spec)]))
+    const desired = new Map([...plan.mounts].map(([k, s]) => [k, ident(s)]))
+    const retry = new Set(retryFailed ? [...mounts.mounts].filter(([, m]) => m.state === 'failed').map(([k]) => k) : [])
+    retryFailed = false
+    const diff = diffMounts(current, desired, retry)
+    const changed = new Set(diff.changed.map((c) => `${c.origin}\0${c.name}`))
+    const releases = diff.remove.map((k) => {
+      const m = mounts.mounts.get(k)!
+      const why = retry.has(k) ? 'retrying' : changed.has(`${m.spec.origin}\0${m.spec.name}`) ? 'config changed' : 'no longer configured or used'
+      return mounts.unmount(k, why)
+    })
+    visibility.refresh()
+    if (releases.length) {
+      let timer: NodeJS.Timeout | undefined
+      await Promise.race([Promise.allSettled(releases), new Promise<void>((r) => (timer = setTimeout(r, DRAIN_WAIT_MS)))])
+      clearTimeout(timer)
+    }
+    if (disposed) return
+    const requests = diff.add.map((k) => {
+      const s = plan.mounts.get(k)!
+      return { key: k, name: s.name, origin: s.origin, priority: s.layer === 'user' ? 0 : 1 }
+    })
+    const names = assignNames(mounts.held(), requests)
+    for (const k of diff.add) mounts.mount(plan.mounts.get(k)!, names.get(k)!)
+    visibility.refresh()
+    watcher?.setFiles([...projects.files(), ...gate.files()])
+    writeStatus()
+  }
+
+  const queue = createQueue(reconcile, (error) => log.error('reconcile failed: %s', String(error)))
+  const debounced = debounce(() => void queue.request(), options.debounceMs)
+  const watcher: FileWatcher | undefined = options.watch
+    ? watchFiles({ onChange: () => debounced.trigger(), onError: (e) => log.debug('watcher: %s', String(e)) })
+    : undefined
+
+  // First turn bookkeeping.
+  const firstPending = new WeakSet<Agent>()
+  const pendingFor = (root: string | null): Promise<void> | undefined => {
+    const keys = [...visibleOf(root === null ? plan.global : (plan.projects.get(root) ?? plan.global)).keys()]
+    const mounting = keys.some((k) => mounts.mounts.get(k)?.state === 'mounting')
+    if (!queue.busy && !debounced.pending && !mounting) return undefined
+    return (async () => {
+      for (;;) {
+        await debounced.settled()
+        await queue.idle()
+        const ks = [...visibleOf(root === null ? plan.global : (plan.projects.get(root) ?? plan.global)).keys()]
+        const waiting = ks.map((k) => mounts.mounts.get(k)).filter((m) => m?.state === 'mounting')
+        if (waiting.length === 0 && !queue.busy && !debounced.pending) return
+        await Promise.all(waiting.map((m) => m!.settled))
+      }
+    })()
+  }
+  holdFirstStep(ctx, {
+    waitMs: options.firstStepWaitMs,
+    isFirst: (agent) => firstPending.has(agent),
+    markDone: (agent) => firstPending.delete(agent),
+    pending: (agent) => pendingFor(visibility.rootOf(agent) ?? null),
+    log,
+  })
+
+  watchAgents(ctx, {
+    log,
+    add(agent) {
+      if (disposed) return
+      const root = projectOf(ctx, agent, { rootOfDir, rootOfAgent: (a) => visibility.rootOf(a), hostRoot: () => hostRoot })
+      const isNew = projects.ensure(root)
+      projects.attach(root, agent)
+      if (isNew) plan = computePlan()
+      firstPending.add(agent)
+      visibility.track(agent, root)
+      log.debug('agent %s joined project %s', agent.id, root)
+      if (isNew) void queue.request()
+    },
+    remove(agent) {
+      const root = visibility.rootOf(agent)
+      visibility.untrack(agent)
+      firstPending.delete(agent)
+      if (root) projects.detach(root, agent)
+    },
+  })
+
+  projects.ensure(hostRoot, { pinned: true })
+  void queue.request()
+
+  const whenIdle = async () => {
+    for (let i = 0; i < 100; i++) {
+      await debounced.settled()
+      await queue.idle()
+      await mounts.settledAll()
+      await Promise.allSettled([...mounts.drains])
+      await new Promise<void>((r) => setImmediate(r))
+      await status.settled()
+      if (!debounced.pending && !queue.busy && ![...mounts.mounts.values()].some((m) => m.state === 'mounting')) return
+    }
+  }
+
+  return {
+    service: {
+      snapshot,
+      async reload() {
+        retryFailed = true
+        await queue.request()
+      },
+      whenIdle,
+    },
+    async dispose() {
+      disposed = true
+      debounced.cancel()
+      queue.close()
+      visibility.dispose()
+      projects.dispose()
+      await watcher?.close()
+      await queue.idle()
+      await mounts.disposeAll()
+      await status.settled()
+    },
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * Snapshots and status files (spec §4 "Status", the agreed status-file API).
+ *
+ * Contract: `serverSnapshots` turns placements plus live mounts into the
+ * user-facing state of each row: `mounted | failed | untrusted | invalid |
+ * disabled | shadowed | idle` (`idle`: wanted but not mounted yet). A mount
+ * whose fork is up but holds no tools while the official client reports a
+ * connection error reads as `failed` (the client keeps reconnecting; we never
+ * tear it down). `effectiveName` is null unless mounted. The status writer
+ * writes `$DSH_HOME/mcp-status/<hash>.json` atomically, coalescing bursts
+ * (one write in flight per file, the latest content wins), and never throws;
+ * it only ever receives names, states, counts and redacted errors.
+ *
+ * @module
+ */
+import { mkdirSync } from 'node:fs'
+import path from 'node:path'
+import writeFileAtomic from 'write-file-atomic'
+import type { Scope } from '../config/layers.ts'
+import type { Placement } from '../plan/desired.ts'
+import type { Log } from './log.ts'
+import type { Mount } from './mounts.ts'
+import { statusFilePath } from './status-path.ts'
+
+export type ServerState = 'mounted' | 'failed' | 'untrusted' | 'invalid' | 'disabled' | 'shadowed' | 'idle'
+
+export interface ServerSnapshot {
+  name: string
+  effectiveName: string | null
+  layer: Scope
+  file: string
+  state: ServerState
+  toolCount: number
+  lastError: string | null
+}
+
+export interface ProjectSnapshot {
+  root: string
+  agents: number
+  servers: ServerSnapshot[]
+}
+
+export interface Snapshot {
+  /** Known projects (with agents, pinned, or in their grace period). */
+  projects: ProjectSnapshot[]
+  /** The user layer as an agent outside any project sees it. */
+  global: ServerSnapshot[]
+}
+
+export function serverSnapshots(placements: readonly Placement[], mounts: ReadonlyMap<string, Mount>, toolCounts: ReadonlyMap<string, number>): ServerSnapshot[] {
+  return placements.map((p) => {
+    const base = { name: p.name, layer: p.layer, file: p.file }
+    if (p.want !== 'mount' || !p.key) {
+      const state: ServerState = p.want === 'skipped' || p.want === 'mount' ? 'failed' : p.want
+      const lastError = state === 'shadowed' || state === 'disabled' ? null : (p.reason ?? null)
+      return { ...base, effectiveName: null, state, toolCount: 0, lastError }
+    }
+    const m = mounts.get(p.key)
+    const toolCount = toolCounts.get(p.key) ?? 0
+    if (!m || m.state === 'mounting') return { ...base, effectiveName: null, state: 'idle', toolCount: 0, lastError: m?.error ?? null }
+    if (m.state === 'failed') return { ...base, effectiveName: null, state: 'failed', toolCount: 0, lastError: m.error }
+    const state: ServerState = toolCount === 0 && m.error ? 'failed' : 'mounted'
+    return { ...base, effectiveName: state === 'mounted' ? m.effectiveName : null, state, toolCount, lastError: m.error }
+  })
+}
+
+export interface StatusWriter {
+  write(root: string, servers: readonly ServerSnapshot[]): void
+  settled(): Promise<void>
+}
+
+interface Slot {
+  writing: Promise<void> | undefined
+  next: string | undefined
+}
+
+export function createStatusWriter(dshHome: string, log: Log): StatusWriter {
+  const slots = new Map<string, Slot>()
+  const stamps = new Map<string, { sig: string; at: string }>()
+  const inflight = new Set<Promise<void>>()
+
+  const stamp = (root: string, s: ServerSnapshot, now: string): string => {
+    const id = `${root}\0${s.layer}\0${s.file}\0${s.name}`
+    const sig = JSON.stringify([s.state, s.effectiveName, s.toolCount, s.lastError])
+    const prev = stamps.get(id)
+    if (prev && prev.sig === sig) return prev.at
+    stamps.set(id, { sig, at: now })
+    return now
+  }
+
+  const pump = (file: string, slot: Slot) => {
+    if (slot.writing || slot.next === undefined) return
+    const text = slot.next
+    slot.next = undefined
+    const p: Promise<void> = (async () => {
+      try {
+        mkdirSync(path.dirname(file), { recursive: true })
+        await writeFileAtomic(file, text)
+      } catch (error) {
+        log.once(`status:${file}`, 'warn', `could not write the status file ${file}: ${String((error as Error).message ?? error)}`)
+      }
+    })().finally(() => {
+      slot.writing = undefined
+      inflight.delete(p)
+      pump(file, slot)
+    })
+    slot.writing = p
+    inflight.add(p)
+  }
+
+  return {
+    write(root, servers) {
+      const now = new Date().toISOString()
+      const doc = {
+        version: 1,
+        root,
+        pid: process.pid,
+        updatedAt: now,
+        servers: servers.map((s) => ({
+          name: s.name,
+          effectiveName: s.effectiveName,
+          layer: s.layer,
+          file: s.file,
+          state: s.state,
+          toolCount: s.toolCount,
+          error: s.lastError,
+          updatedAt: stamp(root, s, now),
+        })),
+      }
+      const file = statusFilePath(dshHome, root)
+      let slot = slots.get(file)
+      if (!slot) {
+        slot = { writing: undefined, next: undefined }
+        slots.set(file, slot)
+      }
+      slot.next = `${JSON.stringify(doc, null, 2)}\n`
+      pump(file, slot)
+    },
+    async settled() {
+      while (inflight.size > 0) await Promise.allSettled([...inflight])
+    },
+  }
+}

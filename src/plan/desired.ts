@@ -1,0 +1,151 @@
+/**
+ * Desired state: every project's rows judged, and the set of mounts they need.
+ *
+ * Contract: pure (files arrive parsed, the environment and the trust verdict
+ * arrive as values). For each project the layers merge with the user layer
+ * (spec §2 precedence); the global view is the user layer alone. An active
+ * row is mounted when it is trusted (project layers only: the user's own file
+ * needs no trust), every `${VAR}` it uses is set, and its mapped official
+ * config is valid; otherwise it is placed with the reason it is not mounted —
+ * a reason never carries an env or header value. A mount's key covers its
+ * written name and its resolved official config, so equal keys share one
+ * mount and tuning keys (`tools`, `description`) never change a key.
+ *
+ * @module
+ */
+import { formatDiagnostic } from '../config/diagnostics.ts'
+import { type Env, expandEntry, templateSites, templateVariables } from '../config/expand.ts'
+import { mountKey } from '../config/fingerprint.ts'
+import { type LayerInput, mergeLayers, type Row, type Scope } from '../config/layers.ts'
+import { type OfficialConfig, OfficialConfigSchema, toOfficialConfig } from '../config/official.ts'
+import type { Entry } from '../config/schema.ts'
+import type { ToolFilter } from './filter.ts'
+
+export type TrustVerdict = 'trusted' | 'untrusted' | 'changed'
+
+/** The trust gate's seam: asked for every active project-layer row. */
+export type TrustFn = (root: string, row: Row) => TrustVerdict
+
+export type Want = 'mount' | 'shadowed' | 'disabled' | 'invalid' | 'untrusted' | 'skipped'
+
+/** One mount the plan needs. `config.serverName` is the written name; the edge sets the effective one. */
+export interface MountSpec {
+  key: string
+  name: string
+  layer: Scope
+  file: string
+  /** Project root, or `$DSH_HOME` for user-layer servers: relative `cwd` and name suffixes derive from it. */
+  origin: string
+  config: OfficialConfig
+  /** Expanded values that must never reach a log line (env/header values, substituted variables). */
+  secrets: string[]
+}
+
+/** One row of one view (a project, or the global view), judged. */
+export interface Placement {
+  name: string
+  layer: Scope
+  file: string
+  want: Want
+  /** The mount this row uses (want = mount). */
+  key?: string
+  filter?: ToolFilter
+  description?: string
+  /** Why the row is not mounted (never a value). */
+  reason?: string
+  trust?: TrustVerdict
+}
+
+export interface ProjectInput {
+  root: string
+  layers: readonly LayerInput[]
+}
+
+export interface PlanInput {
+  projects: readonly ProjectInput[]
+  /** The user layer (empty when absent or turned off). */
+  user: readonly LayerInput[]
+  env: Env
+  dshHome: string
+  platform?: string
+  trust: TrustFn
+}
+
+export interface Plan {
+  /** What an agent outside any project sees: the user layer. */
+  global: Placement[]
+  projects: Map<string, Placement[]>
+  mounts: Map<string, MountSpec>
+}
+
+export function desiredState(input: PlanInput): Plan {
+  const mounts = new Map<string, MountSpec>()
+  const judge = (rows: Row[], root: string | null): Placement[] => rows.map((row) => judgeRow(row, root, input, mounts))
+  const global = judge(mergeLayers(input.user), null)
+  const projects = new Map<string, Placement[]>()
+  for (const p of input.projects) projects.set(p.root, judge(mergeLayers([...p.layers, ...input.user]), p.root))
+  return { global, projects, mounts }
+}
+
+function judgeRow(row: Row, root: string | null, input: PlanInput, mounts: Map<string, MountSpec>): Placement {
+  const base: Placement = { name: row.name, layer: row.scope, file: row.file, want: 'invalid' }
+  if (row.entry?.tools) base.filter = row.entry.tools
+  if (row.entry?.description !== undefined) base.description = row.entry.description
+  if (row.state === 'shadowed') return { ...base, want: 'shadowed', reason: `shadowed by ${row.shadowedBy?.scope ?? 'another'} layer (${row.shadowedBy?.file ?? '?'})` }
+  if (row.state === 'disabled') return { ...base, want: 'disabled', reason: 'enabled: false' }
+  if (row.state === 'invalid' || !row.entry) {
+    const d = row.diagnostics.find((x) => x.severity === 'error')
+    return { ...base, want: 'invalid', reason: d ? formatDiagnostic(d) : 'invalid entry' }
+  }
+  if (row.scope !== 'user') {
+    if (root === null) return { ...base, want: 'invalid', reason: 'a project row outside a project' }
+    const verdict = input.trust(root, row)
+    if (verdict !== 'trusted') {
+      const why = verdict === 'changed' ? 'changed since it was trusted' : 'not trusted'
+      return { ...base, want: 'untrusted', trust: verdict, reason: `${why}: run \`dsh-mcp trust ${row.name}\` in ${root}` }
+    }
+    base.trust = verdict
+  }
+  const expanded = expandEntry(row.entry, input.env)
+  if ('errors' in expanded) {
+    return { ...base, want: 'skipped', reason: `server "${row.name}": ${expanded.errors.map((e) => e.message).join('; ')}` }
+  }
+  const origin = row.scope === 'user' ? input.dshHome : (root as string)
+  let config: OfficialConfig
+  try {
+    config = toOfficialConfig(row.name, expanded.entry, { root: origin, platform: input.platform ?? process.platform })
+  } catch (err) {
+    return { ...base, want: 'invalid', reason: (err as Error).message }
+  }
+  const checked = OfficialConfigSchema.safeParse(config)
+  if (!checked.success) {
+    const issue = checked.error.issues[0]
+    return { ...base, want: 'invalid', reason: `the mapped config is not valid for the official client: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim() }
+  }
+  const key = mountKey(config)
+  if (!mounts.has(key)) {
+    mounts.set(key, { key, name: row.name, layer: row.scope, file: row.file, origin, config, secrets: secretsOf(row.entry, expanded.entry, input.env) })
+  }
+  return { ...base, want: 'mount', key }
+}
+
+/** Values to redact from anything shown: env/header values and every substituted variable. */
+export function secretsOf(written: Entry, expanded: Entry, env: Env): string[] {
+  const out = new Set<string>()
+  for (const v of Object.values(expanded.env ?? {})) out.add(v)
+  for (const v of Object.values(expanded.headers ?? {})) out.add(v)
+  for (const site of templateSites(written)) {
+    for (const { name } of templateVariables(site.template)) {
+      const v = env[name]
+      if (v) out.add(v)
+    }
+  }
+  return [...out].filter((v) => v.length >= 3).sort((a, b) => b.length - a.length)
+}
+
+/** Replace every secret in `text` with `***`. */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text
+  for (const s of secrets) out = out.split(s).join('***')
+  return out
+}

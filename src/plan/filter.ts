@@ -1,0 +1,47 @@
+/**
+ * Tool filters: `tools: { include, exclude }` globs on a server's RAW tool names.
+ *
+ * Contract: no filter (or no lists) admits every tool; a non-empty `include`
+ * admits only matching names; `exclude` always wins. Globs are picomatch
+ * globs (`*`, `?`, `[...]`, `{a,b}`), matched against the whole raw name,
+ * case-sensitively, with `/` not special (tool names are not paths). Pure and
+ * memoized per filter object.
+ *
+ * @module
+ */
+import picomatch from 'picomatch'
+
+export interface ToolFilter {
+  include?: readonly string[]
+  exclude?: readonly string[]
+}
+
+type Matcher = (raw: string) => boolean
+
+const cache = new WeakMap<ToolFilter, Matcher>()
+
+const OPTIONS = { dot: true, nonegate: false, noglobstar: true, nobrace: false } as const
+
+function compile(globs: readonly string[] | undefined): ((s: string) => boolean) | undefined {
+  if (!globs || globs.length === 0) return undefined
+  const tests = globs.map((g) => picomatch(g, OPTIONS))
+  return (s) => tests.some((t) => t(s))
+}
+
+/** Whether a raw tool name passes `filter`. */
+export function admits(filter: ToolFilter | undefined, raw: string): boolean {
+  if (!filter) return true
+  let m = cache.get(filter)
+  if (!m) {
+    const include = compile(filter.include)
+    const exclude = compile(filter.exclude)
+    m = (s) => (!include || include(s)) && !(exclude?.(s) ?? false)
+    cache.set(filter, m)
+  }
+  return m(raw)
+}
+
+/** Whether a filter can hide anything at all (a cheap skip for the common case). */
+export function isRestrictive(filter: ToolFilter | undefined): boolean {
+  return !!filter && ((filter.include?.length ?? 0) > 0 || (filter.exclude?.length ?? 0) > 0)
+}

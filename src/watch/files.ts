@@ -1,0 +1,117 @@
+/**
+ * Watching an exact set of files — never a whole repository.
+ *
+ * Contract: `setFiles` names the files to watch (absolute paths). Each is
+ * watched through its parent directory, non-recursively (`depth: 0`), with an
+ * `ignored` filter that admits only the watched files themselves; a parent
+ * that does not exist yet is watched through its nearest existing ancestor,
+ * admitting just the next path component, so creating `.dsh/` and then
+ * `.dsh/mcp.yml` is seen. `onChange(file)` fires on add/change/unlink of a
+ * watched file (and for watched files already present in a directory that
+ * appears). Errors go to `onError`; nothing here throws into the caller.
+ *
+ * @module
+ */
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import { type FSWatcher, watch } from 'chokidar'
+
+export interface FileWatcher {
+  setFiles(files: Iterable<string>): void
+  /** Resolves once the underlying watcher is ready (for tests; events may arrive before). */
+  ready(): Promise<void>
+  close(): Promise<void>
+}
+
+export interface WatchOptions {
+  onChange(file: string): void
+  onError?(error: unknown): void
+}
+
+export function watchFiles(opts: WatchOptions): FileWatcher {
+  let files = new Set<string>()
+  let roots = new Set<string>()
+  let admitted = new Set<string>()
+  let watcher: FSWatcher | undefined
+  let readyPromise: Promise<void> = Promise.resolve()
+  let closed = false
+
+  const ignored = (p: string): boolean => !(roots.has(p) || admitted.has(p))
+  const safe = (fn: () => void) => {
+    try {
+      fn()
+    } catch (error) {
+      opts.onError?.(error)
+    }
+  }
+
+  const compute = () => {
+    const nextRoots = new Set<string>()
+    const nextAdmitted = new Set<string>(files)
+    for (const file of files) {
+      let dir = path.dirname(file)
+      let child = file
+      while (!existsSync(dir) && path.dirname(dir) !== dir) {
+        child = dir
+        dir = path.dirname(dir)
+      }
+      nextRoots.add(dir)
+      nextAdmitted.add(child)
+    }
+    return { nextRoots, nextAdmitted }
+  }
+
+  const apply = () => {
+    if (closed) return
+    const { nextRoots, nextAdmitted } = compute()
+    const added = [...nextRoots].filter((r) => !roots.has(r))
+    const removed = [...roots].filter((r) => !nextRoots.has(r))
+    admitted = nextAdmitted
+    roots = nextRoots
+    if (!watcher) {
+      if (roots.size === 0) return
+      watcher = watch([...roots], { depth: 0, ignoreInitial: true, ignored, persistent: false, atomic: true })
+      const w = watcher
+      readyPromise = new Promise<void>((resolve) => w.once('ready', () => resolve()))
+      w.on('all', (event, p) => safe(() => onEvent(event, p)))
+      w.on('error', (error) => opts.onError?.(error))
+      return
+    }
+    if (removed.length) watcher.unwatch(removed)
+    if (added.length) {
+      const w = watcher
+      readyPromise = new Promise<void>((resolve) => {
+        w.once('ready', () => resolve())
+        setTimeout(resolve, 200).unref()
+      })
+      w.add(added)
+    }
+  }
+
+  const onEvent = (event: string, p: string) => {
+    if (event === 'addDir' || event === 'unlinkDir') {
+      const before = roots
+      apply()
+      // Watched files inside a directory that just appeared (or vanished) may have no event of their own.
+      for (const f of files) if (f.startsWith(p + path.sep) && (event === 'unlinkDir' || existsSync(f) || !before.has(path.dirname(f)))) opts.onChange(f)
+      return
+    }
+    if (files.has(p)) opts.onChange(p)
+  }
+
+  return {
+    setFiles(list) {
+      const next = new Set([...list].map((f) => path.resolve(f)))
+      if (next.size === files.size && [...next].every((f) => files.has(f))) return
+      files = next
+      safe(apply)
+    },
+    ready: () => readyPromise,
+    async close() {
+      closed = true
+      const w = watcher
+      watcher = undefined
+      if (w) await w.close().catch((error: unknown) => opts.onError?.(error))
+    },
+  }
+}

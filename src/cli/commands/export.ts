@@ -1,0 +1,92 @@
+/**
+ * `dsh-mcp export [--format claude|cursor|vscode] [-o file]` (spec §5).
+ *
+ * Contract: the project's effective active servers (winning rows of the
+ * project layers, local overrides merged; user-layer servers are global and
+ * not exported) in the client's format, on stdout or atomically into `-o`.
+ * Values are written as in the source, never expanded: `${VAR}` stays (as
+ * `${env:VAR}` for Cursor and VS Code, which spell it so). Fields the client
+ * has no place for are dropped with a note on stderr naming the keys. `-o`
+ * never targets one of the project's own layer files or `.mcp.json`.
+ *
+ * @module
+ */
+import path from 'node:path'
+import { transportOf } from '../../config/entry.ts'
+import { projectLayerFiles } from '../../config/layers.ts'
+import type { Entry } from '../../config/schema.ts'
+import { loadProject } from '../../files/project.ts'
+import { WriteError, writeFileSafely } from '../../files/write.ts'
+import { failure } from '../errors.ts'
+import type { CliContext } from '../program.ts'
+import { label } from '../target.ts'
+
+type Format = 'claude' | 'cursor' | 'vscode'
+
+/** `${VAR}` → `${env:VAR}`; `$$` → `$`. Reports a `${VAR:-default}` it cannot express. */
+function editorVars(s: string, lossy: Set<string>): string {
+  return s.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}/g, (m, name: string | undefined, dflt: string | undefined) => {
+    if (m === '$$') return '$'
+    if (dflt !== undefined) {
+      lossy.add(name!)
+      return m
+    }
+    return `\${env:${name}}`
+  })
+}
+
+export function exportEntry(entry: Entry, format: Format, dropped: string[], lossy: Set<string>): Record<string, unknown> {
+  const v = format === 'claude' ? (s: string) => s.replace(/\$\$/g, '$') : (s: string) => editorVars(s, lossy)
+  const map = (m: Record<string, string> | undefined) => (m ? Object.fromEntries(Object.entries(m).map(([k, x]) => [k, v(x)])) : undefined)
+  const out: Record<string, unknown> = {}
+  const http = transportOf(entry) === 'streamable-http'
+  if (format !== 'cursor') out.type = http ? 'http' : 'stdio'
+  if (http) {
+    out.url = v(entry.url!)
+    if (entry.headers) out.headers = map(entry.headers)
+  } else {
+    out.command = v(entry.command!)
+    if (entry.args) out.args = entry.args.map(v)
+    if (entry.env) out.env = map(entry.env)
+    if (entry.cwd !== undefined) {
+      if (format === 'vscode') out.cwd = path.posix.join(`$\{workspaceFolder}`, v(entry.cwd))
+      else dropped.push('cwd')
+    }
+  }
+  for (const k of ['toolCallTimeoutMs', 'failOnStartupError', 'reconnect', 'tools', 'description'] as const) if (entry[k] !== undefined) dropped.push(k)
+  return out
+}
+
+export async function run(cli: CliContext, opts: { format?: Format; output?: string }): Promise<number> {
+  const format = opts.format ?? 'claude'
+  const view = loadProject(cli.dir, cli.loc)
+  const root = view.root.root
+  const servers: Record<string, unknown> = {}
+  const lossy = new Set<string>()
+  for (const row of view.rows) {
+    if (row.state !== 'active' || row.scope === 'user' || !row.entry) continue
+    const dropped: string[] = []
+    servers[row.name] = exportEntry(row.entry, format, dropped, lossy)
+    if (dropped.length) cli.out.err(`note: ${row.name}: ${format} has no place for ${dropped.map((k) => `"${k}"`).join(', ')} (not exported)`)
+  }
+  if (lossy.size) cli.out.err(`note: ${format} has no \${VAR:-default} form; kept as written for ${[...lossy].join(', ')}`)
+  if (Object.keys(servers).length === 0) cli.out.err('note: this project has no active servers to export')
+  const doc = format === 'vscode' ? { servers } : { mcpServers: servers }
+  const text = `${JSON.stringify(doc, null, 2)}\n`
+  if (opts.output === undefined) {
+    cli.out.out(text.slice(0, -1))
+    return 0
+  }
+  const file = path.resolve(cli.dir, opts.output)
+  if (projectLayerFiles(root).some((l) => l.file === file)) {
+    throw failure(`-o ${label(cli, root, file)}: that is one of this project's own config files; dsh-mcp export never writes it (redirect stdout if you mean it)`)
+  }
+  try {
+    await writeFileSafely(file, text)
+  } catch (err) {
+    if (err instanceof WriteError) throw failure(err.message)
+    throw err
+  }
+  cli.out.err(`Exported ${Object.keys(servers).length} server${Object.keys(servers).length === 1 ? '' : 's'} to ${label(cli, root, file)}`)
+  return 0
+}

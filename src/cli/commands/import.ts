@@ -1,0 +1,149 @@
+/**
+ * `dsh-mcp import [--from <client|file>] [--dry-run] [-s scope]` (spec §5).
+ *
+ * Contract: reads the chosen source (or every client file present: see
+ * importers/sources.ts), validates each entry with `checkEntry`, and plans
+ * each name: `add`; `skip` (an identical entry is already in the target file,
+ * or came from an earlier source); `conflict` (same name, different config —
+ * reported, never overwritten); `invalid` (with the reason). The plan goes to
+ * stdout, notes after it. All additions land in one locked atomic write of
+ * the target file; `--dry-run` writes nothing. Exit 1 when a source cannot be
+ * read or an entry is invalid (the valid ones are still imported), else 0.
+ *
+ * @module
+ */
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import { formatPath } from '../../config/diagnostics.ts'
+import { checkEntry } from '../../config/entry.ts'
+import { canonicalJson } from '../../config/fingerprint.ts'
+import { SERVER_NAME_PATTERN } from '../../config/schema.ts'
+import { type ConfigEditor, createEditor, editProblem } from '../../files/editor.ts'
+import { projectRootOf } from '../../files/read.ts'
+import { readForEdit, WriteError } from '../../files/write.ts'
+import { failure, usage } from '../errors.ts'
+import type { SourceResult } from '../importers/common.ts'
+import { CLIENTS, type Client, clientFile, discover, readFrom } from '../importers/sources.ts'
+import type { CliContext } from '../program.ts'
+import { editTarget, label, scopeLayer, trustWritten, type WriteScope } from '../target.ts'
+
+type Action = 'add' | 'skip' | 'conflict' | 'invalid'
+
+interface Step {
+  action: Action
+  name: string
+  from: string
+  detail: string
+  notes: string[]
+}
+
+export async function run(cli: CliContext, opts: { from?: string; dryRun?: boolean; scope?: WriteScope }): Promise<number> {
+  const root = projectRootOf(cli.dir, cli.loc).root
+  const show = (f: string) => label(cli, root, f)
+  const results = sources(cli, root, opts.from)
+  const scope = opts.scope ?? 'project'
+  const layer = scopeLayer(root, scope, cli.loc.dshHome)
+  const where = show(layer.file)
+  let failed = false
+  for (const r of results) {
+    if (!r.error) continue
+    failed = true
+    cli.out.err(`dsh-mcp: ${show(r.file)}: ${r.error}`)
+  }
+
+  const plan = (editor: ConfigEditor): Step[] => {
+    const steps: Step[] = []
+    const seen = new Map<string, { key: string; from: string }>()
+    for (const r of results) {
+      const from = show(r.file)
+      for (const c of r.candidates) {
+        const step = (action: Action, detail: string) => steps.push({ action, name: c.name, from, detail, notes: c.notes })
+        if (!SERVER_NAME_PATTERN.test(c.name)) {
+          step('invalid', 'the name is not allowed: use 1-32 letters, digits, "_" or "-"')
+          continue
+        }
+        if (!c.entry) {
+          step('invalid', c.invalid ?? 'invalid entry')
+          continue
+        }
+        const checked = checkEntry(c.entry)
+        const error = checked.problems.find((p) => p.severity === 'error')
+        if (!checked.entry || error) {
+          step('invalid', `${error?.path.length ? `${formatPath(error.path)}: ` : ''}${error?.message ?? 'invalid entry'}`)
+          continue
+        }
+        const key = canonicalJson(checked.entry)
+        const earlier = seen.get(c.name)
+        if (earlier) {
+          if (earlier.key === key) step('skip', `same as in ${earlier.from}`)
+          else step('conflict', `also in ${earlier.from} with a different config (first one kept)`)
+          continue
+        }
+        seen.set(c.name, { key, from })
+        if (editor.has(c.name)) {
+          const existing = checkEntry(editor.get(c.name), { allowPartial: scope === 'local' }).entry
+          if (existing && canonicalJson(existing) === key) step('skip', `identical entry already in ${where}`)
+          else step('conflict', `${where} already has a different "${c.name}" (not overwritten)`)
+          continue
+        }
+        editor.set(c.name, c.entry)
+        step('add', `into ${where}`)
+      }
+    }
+    return steps
+  }
+
+  let steps: Step[]
+  if (opts.dryRun) {
+    let current: string | undefined
+    try {
+      current = readForEdit(layer.file)
+    } catch (err) {
+      if (err instanceof WriteError) throw failure(`${where}${err.message.slice(err.file.length)}`)
+      throw err
+    }
+    const problem = current === undefined ? undefined : editProblem(current, layer.file, layer.format, show)
+    if (problem) throw failure(problem)
+    steps = plan(createEditor(current, layer.format))
+  } else {
+    steps = (await editTarget(cli, root, layer, (editor) => plan(editor))).value
+  }
+
+  if (steps.length > 0) {
+    cli.out.table(
+      steps.map((s) => [s.action, s.name, s.from, s.detail]),
+      ['ACTION', 'NAME', 'FROM', 'DETAIL'],
+    )
+    for (const s of steps) for (const n of s.notes) cli.out.out(`note: ${s.name}: ${n}`)
+  }
+  const added = steps.filter((s) => s.action === 'add').map((s) => s.name)
+  if (steps.some((s) => s.action === 'invalid')) failed = true
+  const count = `${added.length} server${added.length === 1 ? '' : 's'}`
+  if (opts.dryRun) cli.out.err(`Dry run: would import ${count} into ${where}; nothing written`)
+  else {
+    cli.out.err(`Imported ${count} into ${where}`)
+    if (scope !== 'user') await trustWritten(cli, root, layer.file, added)
+  }
+  return failed ? 1 : 0
+}
+
+function sources(cli: CliContext, root: string, from: string | undefined): SourceResult[] {
+  if (from === undefined) {
+    const found = discover(root, cli.loc.home, cli.env)
+    if (found.length === 0) {
+      throw failure(`nothing to import: none of ${CLIENTS.map((c) => label(cli, root, clientFile(c, root, cli.loc.home, cli.env))).join(', ')} exists`)
+    }
+    return found.map((s) => readFrom(s.kind, s.file))
+  }
+  if ((CLIENTS as readonly string[]).includes(from)) {
+    const file = clientFile(from as Client, root, cli.loc.home, cli.env)
+    if (!existsSync(file)) throw failure(`--from ${from}: ${label(cli, root, file)} does not exist`)
+    return [readFrom(from as Client, file)]
+  }
+  const file = path.resolve(cli.dir, from)
+  if (!existsSync(file)) {
+    if (!/[\\/.]/.test(from)) throw usage(`--from: unknown source "${from}"; expected ${CLIENTS.join(', ')} or a file path`)
+    throw failure(`--from: ${from} does not exist`)
+  }
+  return [readFrom(undefined, file)]
+}

@@ -1,0 +1,50 @@
+/**
+ * `dsh-mcp remove <name> [-s scope]` (spec §5).
+ *
+ * Contract: without `-s`, removes the name from the strongest layer file that
+ * defines it (a partial local override counts); with `-s`, from that scope's
+ * file (project: `.dsh/mcp.yml`, else `.dsh/mcp.json`). `.mcp.json` is never
+ * written: when the strongest definition is there, exit 1 saying so. Prints
+ * which file changed and which row now takes over, if any. Nothing is
+ * written when a stronger file does not parse.
+ *
+ * @module
+ */
+import type { LayerFile } from '../../config/layers.ts'
+import { failure } from '../errors.ts'
+import { definingLayers, load, notFound, requireReadable, winnerOf } from '../locate.ts'
+import type { CliContext } from '../program.ts'
+import { editTarget, label, scopeLayers, type WriteScope } from '../target.ts'
+
+export async function run(cli: CliContext, name: string, opts: { scope?: WriteScope }): Promise<number> {
+  const view = load(cli)
+  const root = view.root.root
+  const show = (f: string) => label(cli, root, f)
+  let target: LayerFile
+  if (opts.scope) {
+    const files = scopeLayers(root, opts.scope, cli.loc.dshHome)
+    requireReadable(cli, { ...view, layers: view.layers.filter((l) => files.some((f) => f.file === l.layer.file)) })
+    const hit = definingLayers(view, name).find((l) => files.some((f) => f.file === l.layer.file))
+    if (!hit) throw notFound(view, name, files.map((f) => show(f.file)).join(' or '))
+    target = hit.layer
+  } else {
+    const hit = definingLayers(view, name)[0]
+    requireReadable(cli, view, hit?.layer.rank)
+    if (!hit) throw notFound(view, name)
+    if (hit.layer.scope === 'legacy') {
+      throw failure(`"${name}" is defined in ${show(hit.layer.file)}, Claude Code's file, which dsh-mcp never writes; edit it by hand, or run "dsh-mcp disable ${name}" to turn it off for you`)
+    }
+    target = hit.layer
+  }
+  const outcome = await editTarget(cli, root, target, (editor) => editor.delete(name))
+  if (!outcome.value) throw notFound(view, name, show(target.file))
+  const after = winnerOf(load(cli), name)
+  if (after?.diagnostics.some((d) => d.code === 'override-orphan')) {
+    cli.out.err(`Removed "${name}" from ${show(target.file)}`)
+    cli.out.err(`note: ${show(after.file)} still holds an override for "${name}" that now overrides nothing; "dsh-mcp remove ${name} -s local" removes it`)
+    return 0
+  }
+  const next = after ? `; now using ${show(after.file)}${after.state === 'invalid' ? ' (invalid: see dsh-mcp validate)' : after.state === 'disabled' ? ' (disabled)' : ''}` : ''
+  cli.out.err(`Removed "${name}" from ${show(target.file)}${next}`)
+  return 0
+}

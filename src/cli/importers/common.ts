@@ -1,0 +1,144 @@
+/**
+ * What every importer shares: the candidate shape, reading a source file,
+ * and mapping a `.mcp.json`-style entry (`type`, `command`, `args`, `env`,
+ * `url`, `headers`) onto the friendly format.
+ *
+ * Contract: pure except `readSource` (one file read). A candidate either has
+ * an `entry` in the friendly shape (not yet validated: the import command
+ * runs `checkEntry`) or an `invalid` reason; `notes` tell the user what was
+ * translated or dropped. Notes and reasons name keys and variables, never a
+ * value.
+ *
+ * @module
+ */
+import { readFileSync } from 'node:fs'
+import { ENTRY_KEYS } from '../../config/schema.ts'
+
+export type SourceKind = 'claude' | 'cursor' | 'vscode' | 'gemini' | 'codex' | 'friendly'
+
+export interface Candidate {
+  name: string
+  entry?: Record<string, unknown>
+  invalid?: string
+  notes: string[]
+}
+
+export interface SourceResult {
+  kind: SourceKind
+  file: string
+  candidates: Candidate[]
+  /** The source could not be read at all. */
+  error?: string
+}
+
+/** The file's text, or a one-line reason it cannot be read. */
+export function readSource(file: string): { text: string } | { error: string } {
+  try {
+    return { text: readFileSync(file, 'utf8') }
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    return { error: code === 'ENOENT' ? 'not found' : code === 'EISDIR' ? 'is a directory' : `cannot be read (${code ?? 'error'})` }
+  }
+}
+
+/** JSON text → object, or a one-line reason. */
+export function parseJsonObject(text: string): { value: Record<string, unknown> } | { error: string } {
+  try {
+    const v: unknown = JSON.parse(text.replace(/^\uFEFF/, ''))
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return { error: 'expected a JSON object' }
+    return { value: v as Record<string, unknown> }
+  } catch (err) {
+    return { error: `not valid JSON (${(err as Error).message.split('\n')[0]})` }
+  }
+}
+
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v)
+}
+
+/** Apply `fn` to every string of command/args/env/cwd/url/headers. */
+export function mapStrings(entry: Record<string, unknown>, fn: (s: string) => string): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...entry }
+  for (const k of ['command', 'cwd', 'url'] as const) if (typeof out[k] === 'string') out[k] = fn(out[k] as string)
+  if (Array.isArray(out.args)) out.args = out.args.map((a) => (typeof a === 'string' ? fn(a) : a))
+  for (const k of ['env', 'headers'] as const) {
+    if (isRecord(out[k])) out[k] = Object.fromEntries(Object.entries(out[k] as Record<string, unknown>).map(([key, v]) => [key, typeof v === 'string' ? fn(v) : v]))
+  }
+  return out
+}
+
+export interface Mapped {
+  entry?: Record<string, unknown>
+  invalid?: string
+  /** Keys that are neither `.mcp.json` keys nor friendly keys (dropped). */
+  dropped: string[]
+}
+
+/**
+ * A `.mcp.json` / `mcpServers` entry, or a friendly one, in the friendly
+ * shape: `type`/`transport` kept only when they disagree with what
+ * `command`/`url` imply (so `checkEntry` reports it); `sse` is refused.
+ */
+export function fromMcpJsonEntry(raw: unknown): Mapped {
+  if (!isRecord(raw)) return { invalid: 'the entry is not an object', dropped: [] }
+  const out: Record<string, unknown> = {}
+  const dropped: string[] = []
+  for (const [k, v] of Object.entries(raw)) {
+    if (ENTRY_KEYS.includes(k)) out[k] = v
+    else dropped.push(k)
+  }
+  for (const key of ['type', 'transport'] as const) {
+    const t = out[key]
+    if (t === undefined) continue
+    if (t === 'sse') return { invalid: 'uses the "sse" transport, which the MCP client here does not support (use its streamable-http URL)', dropped }
+    const agrees = (t === 'stdio' && out.command !== undefined && out.url === undefined) || ((t === 'http' || t === 'streamable-http') && out.url !== undefined && out.command === undefined)
+    if (agrees) delete out[key]
+  }
+  return { entry: out, dropped }
+}
+
+export function droppedNote(keys: readonly string[]): string[] {
+  return keys.length ? [`ignored ${keys.map((k) => `"${k}"`).join(', ')} (not part of the dsh format)`] : []
+}
+
+/** Candidates from an `mcpServers`-style object with a per-entry mapper. */
+export function candidatesOf(servers: unknown, map: (name: string, raw: unknown) => Candidate): Candidate[] | { error: string } {
+  if (servers === undefined) return []
+  if (!isRecord(servers)) return { error: 'the server list is not an object' }
+  return Object.entries(servers).map(([name, raw]) => map(name, raw))
+}
+
+/** The VS Code / Cursor variable forms → `${VAR}`; unknown forms make the entry invalid. */
+export function translateEditorVars(entry: Record<string, unknown>, notes: string[], inputs: Map<string, string | undefined> = new Map()): { entry: Record<string, unknown> } | { invalid: string } {
+  let bad: string | undefined
+  let folder = false
+  const set = new Set<string>()
+  const mapped = mapStrings(entry, (s) =>
+    s.replace(/\$\{([A-Za-z]+):([^}]*)\}|\$\{(workspaceFolder|userHome|workspaceFolderBasename|pathSeparator)\}/g, (m, ns: string | undefined, arg: string | undefined, plain: string | undefined) => {
+      if (plain === 'workspaceFolder') {
+        folder = true
+        return '.'
+      }
+      if (plain === 'userHome') return `$\{HOME}`
+      if (plain === 'pathSeparator') return '/'
+      if (plain) {
+        bad ??= `uses \${${plain}}, which dsh cannot expand`
+        return m
+      }
+      if (ns === 'env') return `\${${arg}}`
+      if (ns === 'input' && arg !== undefined) {
+        const v = arg.toUpperCase().replace(/[^A-Z0-9_]/g, '_').replace(/^(\d)/, '_$1')
+        if (!set.has(v)) {
+          set.add(v)
+          const d = inputs.get(arg)
+          notes.push(`set ${v} in the environment (it was the input "${arg}"${d ? `: ${d}` : ''})`)
+        }
+        return `\${${v}}`
+      }
+      bad ??= `uses \${${ns}:…}, which dsh cannot expand`
+      return m
+    }),
+  )
+  if (folder) notes.push(`\${workspaceFolder} became "." (servers start in the project root)`)
+  return bad ? { invalid: bad } : { entry: mapped }
+}

@@ -1,0 +1,36 @@
+/**
+ * Gemini CLI's `.gemini/settings.json` (`mcpServers`): `httpUrl` (and `url`)
+ * become `url`, `includeTools`/`excludeTools` the `tools` filter, `timeout`
+ * (ms) `toolCallTimeoutMs`; `$VAR` in env values becomes `${VAR}`; `trust`
+ * and other Gemini-only keys are dropped with a note.
+ */
+import { type Candidate, candidatesOf, droppedNote, fromMcpJsonEntry, isRecord, parseJsonObject } from './common.ts'
+import { stripJsonc } from './vscode.ts'
+
+export function importGemini(text: string): Candidate[] | { error: string } {
+  const doc = parseJsonObject(stripJsonc(text))
+  if ('error' in doc) return doc
+  return candidatesOf(doc.value.mcpServers, geminiEntry)
+}
+
+function geminiEntry(name: string, raw: unknown): Candidate {
+  if (!isRecord(raw)) return { name, invalid: 'the entry is not an object', notes: [] }
+  const notes: string[] = []
+  const { httpUrl, url, includeTools, excludeTools, timeout, trust, ...rest } = raw
+  const body: Record<string, unknown> = { ...rest }
+  if (httpUrl !== undefined) body.url = httpUrl
+  else if (url !== undefined) {
+    if (rest.type !== 'http') notes.push('Gemini\'s "url" is an SSE endpoint; imported as streamable-http: check the server serves that at the same URL')
+    body.url = url
+    if (rest.type === 'http') delete body.type
+  }
+  if (includeTools !== undefined || excludeTools !== undefined) body.tools = { ...(includeTools !== undefined ? { include: includeTools } : {}), ...(excludeTools !== undefined ? { exclude: excludeTools } : {}) }
+  if (timeout !== undefined) body.toolCallTimeoutMs = timeout
+  if (trust !== undefined) notes.push('"trust" is not carried over: dsh asks for trust itself (dsh-mcp trust)')
+  if (isRecord(body.env)) {
+    body.env = Object.fromEntries(Object.entries(body.env).map(([k, v]) => [k, typeof v === 'string' ? v.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, (m, n: string, off: number, s: string) => (s[off - 1] === '$' ? m : `\${${n}}`)) : v]))
+  }
+  const m = fromMcpJsonEntry(body)
+  notes.push(...droppedNote(m.dropped))
+  return m.entry ? { name, entry: m.entry, notes } : { name, invalid: m.invalid ?? 'invalid entry', notes }
+}

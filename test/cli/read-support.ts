@@ -1,12 +1,13 @@
 /**
  * Helpers for the CLI tests of list/get/validate/trust: run the built
  * `bin/dsh-mcp.js` as a child process in a clean environment, and rebuild
- * `lib/` first when any `src/` file is newer (under a lock, so parallel test
- * files build once).
+ * `lib/` first when any `src/` file is newer. Parallel test files of one
+ * `node --test` run (same parent pid) decide once, under a lock: the first
+ * one builds if needed, the others never rebuild under a running test.
  */
 import { execFile, execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -29,19 +30,37 @@ function stale(): boolean {
   return !existsSync(PROGRAM) || statSync(PROGRAM).mtimeMs < newestSource(join(REPO, 'src'))
 }
 
+/** Stamps of runs whose runner is gone, or older than 30 minutes (a recycled pid), are removed. */
+function forgetOldRuns(lockDir: string): void {
+  for (const f of readdirSync(lockDir)) {
+    const m = /^run-(\d+)$/.exec(f)
+    if (!m) continue
+    let alive = true
+    try {
+      process.kill(Number(m[1]), 0)
+    } catch (err) {
+      alive = (err as NodeJS.ErrnoException).code === 'EPERM'
+    }
+    if (!alive || statSync(join(lockDir, f)).mtimeMs < Date.now() - 30 * 60_000) rmSync(join(lockDir, f), { force: true })
+  }
+}
+
 /** Build `lib/` when it is missing or older than `src/`. tsc errors in other files do not stop emission. */
 export async function ensureBuilt(): Promise<void> {
-  if (!stale()) return
   const lockDir = join(tmpdir(), `dsh-mcp-build-${createHash('sha256').update(REPO).digest('hex').slice(0, 12)}`)
   mkdirSync(lockDir, { recursive: true })
   const release = await lockfile.lock(lockDir, { realpath: false, stale: 120_000, retries: { retries: 600, minTimeout: 100, maxTimeout: 500 } })
+  const stamp = join(lockDir, `run-${process.ppid}`)
   try {
+    forgetOldRuns(lockDir)
+    if (existsSync(stamp)) return
     if (stale()) {
       try {
         execFileSync(process.execPath, [join(REPO, 'scripts', 'build.mjs')], { cwd: REPO, stdio: 'ignore' })
       } catch {}
       if (!existsSync(PROGRAM)) throw new Error('build did not produce lib/cli/program.js')
     }
+    writeFileSync(stamp, '')
   } finally {
     await release()
   }

@@ -86,18 +86,20 @@ before(async () => {
   })
   assert.equal(add.code, 0, `dsh plugin add failed\n${describeRun(add)}`)
   const t3 = Date.now()
+  // The CLI exactly as shipped and installed (never the repo's lib/, which a parallel build may be rewriting).
+  const shippedCli = join(baseEnv.DSH_HOME!, 'profiles', 'headless', 'node_modules', 'dsh-project-mcp', 'bin', 'dsh-mcp.js')
   projects.A = makeMcpProject('alpha', ['echo', 'alpha_note'])
   projects.B = makeMcpProject('beta', ['add', 'beta_note'])
   projects.C = makeMcpProject('gamma', ['echo', 'gamma_note'])
   for (const p of [projects.A, projects.B]) {
-    const trust = await runIsolated(NODE22, [join(REPO_ROOT, 'bin', 'dsh-mcp.js'), 'trust', '--all', '--yes', '-C', p.dir.path], {
+    const trust = await runIsolated(NODE22, [shippedCli, 'trust', '--all', '--yes', '-C', p.dir.path], {
       cwd: work.path,
       env: baseEnv,
     })
     assert.equal(trust.code, 0, `dsh-mcp trust failed\n${describeRun(trust)}`)
   }
   console.log(
-    `# setup: dsh ${cli.installed ? 'install' : 'cache hit'} ${t1 - t0} ms, build ${tarball.buildMs} ms + pack ${tarball.packMs} ms, plugin add ${t3 - t2} ms, trust ${Date.now() - t3} ms`,
+    `setup: dsh ${cli.installed ? 'install' : 'cache hit'} ${t1 - t0} ms, build ${tarball.buildMs} ms + pack ${tarball.packMs} ms, plugin add ${t3 - t2} ms, trust ${Date.now() - t3} ms`,
   )
 })
 
@@ -117,7 +119,7 @@ async function runTask(cwd: string, task: string, responder: Responder): Promise
     env: { ...baseEnv, DEEPSEEK_BASE_URL: model.baseURL, DEEPSEEK_API_KEY: 'sk-fake-e2e' },
     timeoutMs: 60_000,
   })
-  console.log(`# dsh run in ${cwd}: ${run.ms} ms, exit ${run.code}`)
+  console.log(`dsh run in ${cwd}: ${run.ms} ms, exit ${run.code}`)
   return { run, turns: model.turns(from) }
 }
 
@@ -136,6 +138,14 @@ function callThenReport(tool: string, args: Record<string, unknown>, label: stri
     if (request.toolNames.includes(tool)) return { toolCalls: [{ name: tool, arguments: args, id: `call-${label}` }] }
     return { text: `${label}: tool ${tool} was not offered` }
   }
+}
+
+/** The plugin's status file for a project root (spec §4 "Status"): `[name, state, toolCount]` per server. */
+function statusOf(root: string): [string, string, number][] {
+  const file = join(baseEnv.DSH_HOME!, 'mcp-status', `${createHash('sha256').update(root).digest('hex').slice(0, 16)}.json`)
+  assert.ok(existsSync(file), `the plugin saw ${root} and wrote ${file}`)
+  const { servers } = JSON.parse(readFileSync(file, 'utf8')) as { servers: { name: string; state: string; toolCount: number }[] }
+  return servers.map((s) => [s.name, s.state, s.toolCount])
 }
 
 const mcpTools = (request: ModelRequest) => request.toolNames.filter((n) => n.startsWith('mcp__')).sort()
@@ -171,6 +181,7 @@ for (const [key, other, tool, args, answer] of [
     assert.ok(messageText(result).includes(answer), `tool result ${JSON.stringify(messageText(result))} has ${answer}`)
     assert.deepEqual(mcpTools(second), [...p.publicTools].sort(), 'the follow-up request offers the same MCP tools')
     assert.equal(run.stdout.trim(), `${key} done: ${messageText(result)}`)
+    assert.deepEqual(statusOf(p.dir.path), [[p.server, 'mounted', p.tools.length]])
     assert.equal(await fixturesGone(), 0, 'no fixture server outlives the dsh run')
   })
 }
@@ -183,11 +194,8 @@ test('untrusted project C: none of its tools are offered and its server never st
   assert.deepEqual(mcpTools(turns[0]!), [], 'no MCP tool offered in C')
   assert.equal(run.stdout.trim(), 'C sees 0 MCP tools')
   assert.equal(existsSync(c.marker), false, "C's server was never spawned (no marker)")
-  const status = join(baseEnv.DSH_HOME!, 'mcp-status', `${createHash('sha256').update(c.dir.path).digest('hex').slice(0, 16)}.json`)
-  assert.ok(existsSync(status), `the plugin saw project C and wrote ${status}`)
-  const servers = JSON.parse(readFileSync(status, 'utf8')).servers as { name: string; state: string }[]
   assert.deepEqual(
-    servers.map((s) => [s.name, s.state]),
+    statusOf(c.dir.path).map(([name, state]) => [name, state]),
     [['gamma', 'untrusted']],
   )
   assert.equal(await fixturesGone(), 0)

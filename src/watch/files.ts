@@ -8,13 +8,19 @@
  * admitting just the next path component, so creating `.dsh/` and then
  * `.dsh/mcp.yml` is seen. `onChange(file)` fires on add/change/unlink of a
  * watched file (and for watched files already present in a directory that
- * appears). Errors go to `onError`; nothing here throws into the caller.
+ * appears). chokidar drops a second `change` of a path within 50 ms, so every
+ * event is followed by a trailing re-check of the file's stat signature
+ * (mtime, size, inode) that reports a change the throttle swallowed. Errors
+ * go to `onError`; nothing here throws into the caller.
  *
  * @module
  */
-import { existsSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { type FSWatcher, watch } from 'chokidar'
+
+/** Past chokidar's 50 ms per-path `change` throttle. */
+const RECHECK_MS = 80
 
 export interface FileWatcher {
   setFiles(files: Iterable<string>): void
@@ -35,6 +41,30 @@ export function watchFiles(opts: WatchOptions): FileWatcher {
   let watcher: FSWatcher | undefined
   let readyPromise: Promise<void> = Promise.resolve()
   let closed = false
+  const stamps = new Map<string, string>()
+  const rechecks = new Map<string, NodeJS.Timeout>()
+
+  const signature = (file: string): string => {
+    try {
+      const st = statSync(file)
+      return `${st.mtimeMs}:${st.size}:${st.ino}`
+    } catch {
+      return 'absent'
+    }
+  }
+  const report = (file: string) => {
+    stamps.set(file, signature(file))
+    opts.onChange(file)
+    const pending = rechecks.get(file)
+    if (pending) clearTimeout(pending)
+    const timer = setTimeout(() => {
+      rechecks.delete(file)
+      if (closed || !files.has(file)) return
+      if (signature(file) !== stamps.get(file)) report(file)
+    }, RECHECK_MS)
+    timer.unref?.()
+    rechecks.set(file, timer)
+  }
 
   const ignored = (p: string): boolean => !(roots.has(p) || admitted.has(p))
   const safe = (fn: () => void) => {
@@ -93,10 +123,10 @@ export function watchFiles(opts: WatchOptions): FileWatcher {
       const before = roots
       apply()
       // Watched files inside a directory that just appeared (or vanished) may have no event of their own.
-      for (const f of files) if (f.startsWith(p + path.sep) && (event === 'unlinkDir' || existsSync(f) || !before.has(path.dirname(f)))) opts.onChange(f)
+      for (const f of files) if (f.startsWith(p + path.sep) && (event === 'unlinkDir' || existsSync(f) || !before.has(path.dirname(f)))) report(f)
       return
     }
-    if (files.has(p)) opts.onChange(p)
+    if (files.has(p)) report(p)
   }
 
   return {
@@ -104,11 +134,15 @@ export function watchFiles(opts: WatchOptions): FileWatcher {
       const next = new Set([...list].map((f) => path.resolve(f)))
       if (next.size === files.size && [...next].every((f) => files.has(f))) return
       files = next
+      for (const f of files) if (!stamps.has(f)) stamps.set(f, signature(f))
+      for (const f of [...stamps.keys()]) if (!files.has(f)) stamps.delete(f)
       safe(apply)
     },
     ready: () => readyPromise,
     async close() {
       closed = true
+      for (const t of rechecks.values()) clearTimeout(t)
+      rechecks.clear()
       const w = watcher
       watcher = undefined
       if (w) await w.close().catch((error: unknown) => opts.onError?.(error))

@@ -70,7 +70,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<RuntimeWor
   const hostDir = makeTempDir('dsh-mcp-hostcwd-')
   const pids = home.mkdir('pids')
   if (options.userFile !== undefined) home.write('mcp.yml', options.userFile)
-  const host = await createHost({ cwd: hostDir.path })
+  const host = await createHost({ cwd: hostDir.path, echoLogs: process.env.ECHO_LOGS === "1" })
   const { userFile: _u, cwd, ...rest } = options
   const fiber = host.ctx.plugin(plugin, { dshHome: home.path, cwd: cwd ?? hostDir.path, ...rest })
   await fiber

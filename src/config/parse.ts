@@ -89,7 +89,7 @@ export function parseConfigText(input: string, opts: ParseOptions): ParsedFile {
   const lines = new LineCounter()
   let doc: Document.Parsed
   try {
-    doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false, strict: true, schema: format === 'mcpServers' ? 'json' : 'core', customTags: [] })
+    doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false, logLevel: 'error', strict: true, schema: format === 'mcpServers' ? 'json' : 'core', customTags: [] })
   } catch (err) {
     return fail({ code: 'syntax', message: `cannot parse: ${(err as Error).message}`, line: 0, col: 0, path: '' })
   }
@@ -107,8 +107,9 @@ export function parseConfigText(input: string, opts: ParseOptions): ParsedFile {
     value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT })
   } catch (err) {
     const msg = (err as Error).message
-    if (/alias/i.test(msg)) return fail({ code: 'alias-limit', message: `too many alias expansions (limit ${MAX_ALIAS_COUNT}); refusing a possible alias bomb`, line: 1, col: 1, path: '' })
-    return fail({ code: 'syntax', message: `cannot read document: ${msg}`, line: 1, col: 1, path: '' })
+    if (/excessive alias/i.test(msg)) return fail({ code: 'alias-limit', message: `too many alias expansions (limit ${MAX_ALIAS_COUNT}); refusing a possible alias bomb`, line: 1, col: 1, path: '' })
+    // Not echoed: the library's message may quote the file's text.
+    return fail({ code: 'syntax', message: 'cannot read the document (unsupported YAML construct)', line: 1, col: 1, path: '' })
   }
   return readDocument(doc, value, at, inspection.entries, opts)
 }

@@ -82,7 +82,8 @@ export const EXPANDABLE_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'headers
 /** The friendly file document: `.dsh/mcp.yml`, `.dsh/mcp.local.yml`, `$DSH_HOME/mcp.yml`. */
 export const FriendlyFileSchema = z
   .object({
-    servers: z.record(z.string(), EntrySchema).describe('MCP servers by name ([A-Za-z0-9_-]{1,32}).'),
+    $schema: z.string().optional().describe('JSON Schema of this file, for editors.'),
+    servers: z.record(z.string().regex(SERVER_NAME_PATTERN), EntrySchema).describe('MCP servers by name ([A-Za-z0-9_-]{1,32}).'),
   })
   .describe('dsh-project-mcp server configuration (.dsh/mcp.yml)')
 

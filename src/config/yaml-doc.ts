@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { type Document, isCollection, isMap, isNode, isPair, isScalar, isSeq, type Node, visit } from 'yaml'
+import { type Document, isAlias, isCollection, isMap, isNode, isPair, isScalar, isSeq, type Node, visit } from 'yaml'
 import type { DiagnosticCode } from './diagnostics.ts'
 
 export type At = (offset: number) => { line: number; col: number }
@@ -68,7 +68,10 @@ export function yamlMessage(message: string, maxDepth: number): string {
   if (/call stack/i.test(message)) return `nested more than ${maxDepth} levels deep`
   if (/multiple documents/i.test(message)) return 'more than one YAML document ("---"): a config file holds exactly one'
   if (/^Unresolved plain scalar/.test(message)) return 'unquoted text: JSON strings need double quotes'
-  return message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')
+  // Text after ": " is the library quoting the file (a token, an escape, a block header): never echoed.
+  const first = message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')
+  const cut = first.indexOf(': ')
+  return cut > 0 ? first.slice(0, cut) : first
 }
 
 /** Start of the tag written before the value at `start` (the value itself when none is found on its line). */
@@ -102,6 +105,10 @@ export function inspectDocument(doc: Document.Parsed, text: string, at: At, root
   if (out.file) return out
   visit(doc, {
     Pair(_k, pair, ancestors) {
+      if (isCollection(pair.key)) {
+        add({ code: 'syntax', message: 'a key must be plain text, not a list or mapping', ...at(pair.key.range?.[0] ?? 0), segments: segmentsOf(ancestors, pair).slice(0, -1) })
+        return visit.SKIP
+      }
       const offset = isNode(pair.key) ? pair.key.range?.[0] : undefined
       const dup = offset === undefined ? undefined : duplicates.get(offset)
       if (!dup) return undefined
@@ -118,9 +125,17 @@ export function inspectDocument(doc: Document.Parsed, text: string, at: At, root
         add({ code: 'too-deep', message: `nested more than ${maxDepth} levels deep`, ...at(node.range?.[0] ?? 0), segments: segmentsOf(ancestors, node).slice(0, 3) })
         return visit.SKIP
       }
+      if (isAlias(node) && node.resolve(doc) === undefined) {
+        // The whole document cannot be converted, so this is the file's problem. The alias name is
+        // not echoed: an unquoted value starting with "*" may be a password.
+        out.file ??= { code: 'syntax', message: 'an alias ("*name") refers to no anchor defined before it; quote a value that starts with "*"', ...at(node.range?.[0] ?? 0), segments: segmentsOf(ancestors, node) }
+        return undefined
+      }
       if (node.tag && !ALLOWED_TAGS.has(node.tag)) {
-        const tag = node.tag.replace('tag:yaml.org,2002:', '!!')
-        add({ code: 'forbidden-tag', message: `tag "${tag}" is not allowed: config files hold plain data (no !!js or custom tags)`, ...at(tagOffset(text, node.range?.[0] ?? 0)), segments: segmentsOf(ancestors, node) })
+        // Only YAML's own "!!" tags are named: a local "!tag" may be an unquoted password.
+        const tag = node.tag.startsWith('tag:yaml.org,2002:') ? `tag "${node.tag.replace('tag:yaml.org,2002:', '!!')}"` : 'a custom "!" tag'
+        const hint = node.tag.startsWith('tag:yaml.org,2002:') ? '' : '; quote a value that starts with "!"'
+        add({ code: 'forbidden-tag', message: `${tag} is not allowed: config files hold plain data (no !!js or custom tags)${hint}`, ...at(tagOffset(text, node.range?.[0] ?? 0)), segments: segmentsOf(ancestors, node) })
       }
       return undefined
     },

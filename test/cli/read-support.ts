@@ -45,7 +45,7 @@ function forgetOldRuns(lockDir: string): void {
   }
 }
 
-/** Build `lib/` when it is missing or older than `src/`. tsc errors in other files do not stop emission. */
+/** Compile `lib/` when it is missing or older than `src/`. tsc errors in other files do not stop emission. */
 export async function ensureBuilt(): Promise<void> {
   const lockDir = join(tmpdir(), `dsh-mcp-build-${createHash('sha256').update(REPO).digest('hex').slice(0, 12)}`)
   mkdirSync(lockDir, { recursive: true })
@@ -56,7 +56,8 @@ export async function ensureBuilt(): Promise<void> {
     if (existsSync(stamp)) return
     if (stale()) {
       try {
-        execFileSync(process.execPath, [join(REPO, 'scripts', 'build.mjs')], { cwd: REPO, stdio: 'ignore' })
+        // tsc alone rewrites lib/ in place (scripts/build.mjs first deletes it, which would pull lib/ away from CLI tests of other runs).
+        execFileSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: REPO, stdio: 'ignore' })
       } catch {}
       if (!existsSync(PROGRAM)) throw new Error('build did not produce lib/cli/program.js')
     }

@@ -43,7 +43,7 @@ export function createProgress(stream: ProgressStream, opts: { enabled?: boolean
 
   const line = (): string => {
     const secs = ((performance.now() - started) / 1000).toFixed(1)
-    const width = Math.max(40, (stream.columns ?? 80) - 1)
+    const width = Math.max(40, (stream.columns || 80) - 1)
     const text = `${FRAMES[frame % FRAMES.length]} ${label} ${total - pending.length}/${total} · waiting for ${pending.join(', ')} · ${secs} s`
     return text.length > width ? `${text.slice(0, width - 1)}…` : text
   }

@@ -30,6 +30,8 @@ export interface Observation {
   exit?: { code: number | null; signal: string | null }
   /** Lines of stdout that were not JSON-RPC (stdio). */
   stdoutNoise: number
+  /** Lines the child wrote to stderr (stdio); unknown when absent. */
+  stderrLines?: number
   command?: string
   cwd?: string
   url?: string
@@ -109,7 +111,7 @@ export function explain(o: Observation): Explanation {
     if (o.exit) {
       const error = `${endOf(o.exit)} during ${during}`
       if (o.stdoutNoise > 0) return { state: 'failed', error, hint: NOISE_HINT }
-      return { state: 'failed', error, hint: 'see the stderr tail (dsh-mcp doctor shows it); run the command by hand in the project root to reproduce' }
+      return { state: 'failed', error, hint: `${o.stderrLines === 0 ? 'it wrote nothing to stderr' : 'its stderr tail says why'}; run the command by hand in the project root to reproduce` }
     }
   }
   if (o.transport === 'streamable-http') {
@@ -137,7 +139,7 @@ export function explain(o: Observation): Explanation {
   }
   const mcpCode = (err as { code?: unknown } | undefined)?.code
   if (err instanceof Error && err.name === 'McpError') {
-    if (mcpCode === -32000 && o.exit) return { state: 'failed', error: `${endOf(o.exit)} during ${during}`, hint: 'see the stderr tail (dsh-mcp doctor shows it)' }
+    if (mcpCode === -32000 && o.exit) return { state: 'failed', error: `${endOf(o.exit)} during ${during}`, hint: o.stderrLines === 0 ? 'it wrote nothing to stderr' : 'its stderr tail says why' }
     return { state: 'failed', error: `${during} failed: ${oneLine(messageOf(err))}`, hint: 'the server answered with an MCP error: see its logs' }
   }
   if (/protocol version is not supported|invalid initialize result/i.test(messageOf(err))) {

@@ -210,7 +210,10 @@ export async function probe(config: OfficialConfig, opts: ProbeOptions): Promise
     const latencyMs = Math.round(performance.now() - started)
     if (!ac.signal.aborted) ac.abort(new Error('failed'))
     // Let the child finish dying (and its last stderr arrive) before reading its status.
-    if (child) await waitExit(child, timedOut || interrupted ? 0 : 200)
+    if (child) {
+      await waitExit(child, timedOut || interrupted ? 0 : 200)
+      await new Promise((resolve) => setImmediate(resolve))
+    }
     const exit = child && exited(child) ? { code: child.exitCode, signal: child.signalCode } : undefined
     const e = explain({
       transport: config.transport,
@@ -220,6 +223,7 @@ export async function probe(config: OfficialConfig, opts: ProbeOptions): Promise
       timeoutMs: opts.timeoutMs,
       ...(exit ? { exit } : {}),
       stdoutNoise: noise,
+      ...(child ? { stderrLines: tail.lines().length } : {}),
       ...(config.transport === 'stdio' ? { command: config.command, ...(config.cwd ? { cwd: config.cwd } : {}) } : { url: config.url }),
     })
     outcome = { state: interrupted ? 'skipped' : e.state, tools: [], latencyMs, error: interrupted ? 'interrupted' : e.error, hint: interrupted ? null : e.hint, server: null, stderrTail: [] }

@@ -50,13 +50,17 @@ describe('doctor', () => {
       missing: { command: 'dsh-mcp-no-such-command-xyz' },
       hang: fixtureServer('hang', ['--hang']),
     })
-    const r = await cli(s, ['doctor', '--timeout', '600'])
+    const r = await cli(s, ['doctor', 'crash', 'missing'])
     assert.equal(r.code, 1)
     assert.match(r.stdout, /^failed +crash +exited with code 1 during initialize \(\d+ ms\)$/m)
+    assert.match(r.stdout, /^ +hint: its stderr tail says why/m)
     assert.match(r.stdout, /^ +│ \[crash\] fixture crash requested$/m)
     assert.match(r.stdout, /^failed +missing +command not found: dsh-mcp-no-such-command-xyz/m)
-    assert.match(r.stdout, /^timeout +hang +no answer to initialize within 600 ms/m)
-    assert.match(r.stdout, /^ +hint: /m)
+    assert.match(r.stdout, /^2 servers: 2 failed · /m)
+    const hang = await cli(s, ['doctor', 'hang', '--timeout', '600'])
+    assert.equal(hang.code, 1)
+    assert.match(hang.stdout, /^timeout +hang +no answer to initialize within 600 ms/m)
+    assert.match(hang.stdout, /^ +hint: is it an MCP server on stdio\?/m)
   })
 
   test('untrusted servers are not started; the exact trust command is printed; exit 1', async () => {
@@ -96,7 +100,7 @@ describe('doctor', () => {
       hang: fixtureServer('hang', ['--hang', '--pidfile-dir', dir]),
       stubborn: doctorFixture('stubborn.ts', [dir]),
     })
-    const r = await cli(s, ['doctor', '--timeout', '3000', '--json'])
+    const r = await cli(s, ['doctor', '--timeout', '5000', '--json'])
     assert.equal(r.code, 1, r.stderr)
     const states = (JSON.parse(r.stdout) as { state: string }[]).map((x) => x.state)
     assert.deepEqual(states, ['ok', 'ok', 'timeout', 'timeout'])
@@ -189,7 +193,7 @@ describe('list --check', () => {
     const marker = join(s0.pids, 'marker-list')
     const s = sandbox({ good: fixtureServer('good', ['--marker', marker]) })
     const ok = await cli(s, ['list', '--check', '--json'])
-    assert.equal(ok.code, 0, ok.stderr)
+    assert.equal(ok.code, 0, `${ok.stdout}\n${ok.stderr}`)
     const plain = await cli(s, ['list', '--json'])
     assert.equal(plain.code, 0)
     assert.equal((JSON.parse(plain.stdout) as Record<string, unknown>[])[0]?.check, undefined)

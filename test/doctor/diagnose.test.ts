@@ -89,7 +89,7 @@ describe('connections', () => {
 
   test('text on stdout that is not JSON-RPC: the hint says so', async () => {
     const s = sandbox({ garbage: doctorFixture('garbage.ts') })
-    const [r] = await diagnose(s, { timeoutMs: 800 })
+    const [r] = await diagnose(s, { timeoutMs: 3000 })
     assert.equal(r?.state, 'timeout')
     assert.match(r?.hint ?? '', /not JSON-RPC on stdout/)
   })

@@ -45,7 +45,8 @@ describe('hints', () => {
   const cases: [string, Observation, RegExp, RegExp | null][] = [
     ['ENOENT', { ...base, phase: 'spawn', error: Object.assign(new Error('spawn srv ENOENT'), { code: 'ENOENT' }) }, /^command not found: srv$/, /PATH/],
     ['EACCES', { ...base, phase: 'spawn', error: Object.assign(new Error('x'), { code: 'EACCES' }) }, /permission denied/, /chmod/],
-    ['exit code', { ...base, exit: { code: 2, signal: null }, error: new Error('closed') }, /^exited with code 2 during initialize$/, /stderr/],
+    ['exit code', { ...base, exit: { code: 2, signal: null }, stderrLines: 3, error: new Error('closed') }, /^exited with code 2 during initialize$/, /stderr tail says why/],
+    ['exit code, silent', { ...base, exit: { code: 2, signal: null }, stderrLines: 0, error: new Error('closed') }, /^exited with code 2/, /wrote nothing to stderr/],
     ['signal', { ...base, phase: 'tools/list', exit: { code: null, signal: 'SIGSEGV' }, error: new Error('closed') }, /^was killed by SIGSEGV during tools\/list$/, /stderr/],
     ['garbage then exit', { ...base, exit: { code: 0, signal: null }, stdoutNoise: 2, error: new Error('closed') }, /exited with code 0/, /not JSON-RPC/],
     ['timeout', { ...base, timedOut: true }, /^no answer to initialize within 1000 ms$/, /--timeout/],

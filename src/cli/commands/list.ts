@@ -70,12 +70,14 @@ async function checksFor(cli: CliContext, listing: Listing, opts: ListOptions): 
   return checks
 }
 
-/** Under the table: one line per checked server that is not ok, with its hint. */
+/** Under the table: one line per checked server that is not ok, with its hint and the last lines of its stderr. */
 function printCheckDetails(cli: CliContext, views: readonly ServerView[]): void {
   for (const v of views) {
     if (!v.check || v.check.state === 'ok' || v.check.state === 'disabled') continue
     const r = { ...(v.check as unknown as DoctorResult), name: v.name }
     cli.out.out(`${paintState(r.state, cli.out.paint)} ${v.name}: ${resultSummary(r)}`)
     if (r.hint) cli.out.out(`  hint: ${r.hint}`)
+    const tail = Array.isArray(r.stderrTail) ? r.stderrTail.slice(-3) : []
+    if (tail.length) cli.out.out(`  stderr (last lines):\n${tail.map((l) => `  │ ${l}`).join('\n')}`)
   }
 }

@@ -8,9 +8,12 @@
  * (`process.cpuUsage`, user + system) so spawning is out by construction;
  * the two scales alternate round by round; medians. Targets: ≤ 5 ms at
  * 1,000 entries, and 2,000 ≤ 2.2× of 1,000 (linear, not worse).
+ * (b) The same edit through the running plugin (see runtime-reconcile.ts),
+ * for what the runtime adds around the pure core.
  *
  * @module
  */
+import { runtimeReconcileWorld } from '../support/runtime-reconcile.ts'
 import { makeFleet, projectText, type ReconcileTimes, reconcile } from '../support/fleet.ts'
 import { runRow } from '../support/report.ts'
 import { fmt, median, percentile, ratio } from '../support/stats.ts'
@@ -18,6 +21,8 @@ import { fmt, median, percentile, ratio } from '../support/stats.ts'
 const ROUNDS = 40
 const WARMUP = 10
 const PER_PROJECT = 20
+const RUNTIME_ROUNDS = 9
+const RUNTIME_WARMUP = 2
 
 await runRow('3', 'Reconcile scale', async (r) => {
   const fleets = [makeFleet(50, PER_PROJECT), makeFleet(100, PER_PROJECT)]
@@ -60,4 +65,26 @@ await runRow('3', 'Reconcile scale', async (r) => {
     raw: { totalUs: s2.map((t) => t.totalUs) },
   })
   r.note(`1,000 entries: ${phases(s1)}; 2,000: ${phases(s2)}`)
+
+  // (b) the running plugin, same shape, one edit per round, the two scales interleaved.
+  const worlds = [await runtimeReconcileWorld(50), await runtimeReconcileWorld(100)]
+  for (const w of worlds) r.defer(() => w.dispose())
+  const cpu: number[][] = [[], []]
+  for (let round = 0; round < RUNTIME_WARMUP + RUNTIME_ROUNDS; round++) {
+    for (const i of round % 2 === 0 ? [0, 1] : [1, 0]) {
+      const us = await worlds[i]!.round(round)
+      if (round >= RUNTIME_WARMUP) cpu[i]!.push(us)
+    }
+  }
+  const rt1 = median(cpu[0]!) / 1000
+  const rt2 = median(cpu[1]!) / 1000
+  r.metric({
+    metric: 'runtime reconcile CPU, 1,000 entries p50',
+    ours: fmt(rt1, 'ms'),
+    baseline: `${fmt(rt2, 'ms')} at 2,000`,
+    ratio: `${fmt(ratio(rt2, rt1))}× (2,000 / 1,000)`,
+    target: '≤ 5 ms; ≤ 2.2×',
+    met: rt1 <= 5 && ratio(rt2, rt1) <= 2.2,
+    raw: { cpuUs: cpu },
+  })
 })

@@ -39,6 +39,13 @@ export function plainServers(count: number, prefix = 's', project = 'p'): Record
   return out
 }
 
+/** `count` servers that never spawn: each needs `${BENCH_UNSET}`, which is never set, so the plan skips it. */
+export function unsetServers(count: number, project = 'p'): Record<string, Record<string, unknown>> {
+  const servers = plainServers(count, 's', project)
+  for (const entry of Object.values(servers)) entry.env = { LOG_LEVEL: 'info', TOKEN: '$'.concat('{BENCH_UNSET}') }
+  return servers
+}
+
 export interface IsolatedEnv {
   home: TempDir
   dshHome: string

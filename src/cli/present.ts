@@ -23,7 +23,7 @@ import { formatDiagnostic } from '../config/diagnostics.ts'
 import { transportOf } from '../config/entry.ts'
 import { trustFingerprint } from '../config/fingerprint.ts'
 import type { LayerInput, Row, RowState, Scope } from '../config/layers.ts'
-import { canonicalRoot, readTrustStore } from '../trust/store.ts'
+import { canonicalRoot, readTrustStore, trustStoreRefusal } from '../trust/store.ts'
 import { needsTrust, type TrustState, type TrustStore, trustGateOff, trustStateOf } from '../trust/state.ts'
 import { loadProject, type ProjectView } from '../files/project.ts'
 import type { CliContext } from './program.ts'
@@ -178,7 +178,7 @@ export function fileProblems(layers: readonly LayerInput[], display: (file: stri
 export interface Listing {
   project: ProjectView
   views: ServerView[]
-  /** File-level problem lines (print on stderr). */
+  /** File-level problem lines, and a note when the trust store is ignored (print on stderr). */
   fileProblems: string[]
   display: (file: string) => string
 }
@@ -190,7 +190,9 @@ export function readListing(cli: Pick<CliContext, 'dir' | 'cwd' | 'loc' | 'env'>
   const gateOff = trustGateOff(cli.env)
   const store = readTrustStore(cli.loc.dshHome, { forRoot: project.root.root })
   const views = presentRows(project.rows, project.layers, { root: project.root.root, store, gateOff, display, ...(checks ? { checks } : {}) })
-  return { project, views, fileProblems: fileProblems(project.layers, display), display }
+  const refused = gateOff ? undefined : trustStoreRefusal(cli.loc.dshHome, project.root.root)
+  const problems = [...fileProblems(project.layers, display), ...(refused ? [`warning: ignoring the trust store (nothing counts as trusted): ${refused}`] : [])]
+  return { project, views, fileProblems: problems, display }
 }
 
 /** The text block describing one server (`get`, and `trust`'s review). */

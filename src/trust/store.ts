@@ -62,6 +62,11 @@ function refusal(file: string, forRoot: string | undefined): string | undefined 
   return undefined
 }
 
+/** Why `readTrustStore(dshHome, { forRoot })` reads the store as empty although the file exists, or undefined. */
+export function trustStoreRefusal(dshHome: string, forRoot?: string): string | undefined {
+  return refusal(trustFilePath(dshHome), forRoot)
+}
+
 export function readTrustStore(dshHome: string, opts: { forRoot?: string } = {}): TrustStore {
   const file = trustFilePath(dshHome)
   if (refusal(file, opts.forRoot)) return emptyTrustStore()

@@ -9,7 +9,8 @@
  * background. `unmount` forgets the mount at once and disposes its fork in
  * the background; until that dispose resolves the fork's name stays *held*
  * (the official client still reserves it) and its tools belong to nobody.
- * A hung dispose therefore never blocks a caller. Connection errors the
+ * A hung dispose therefore never blocks a caller; the stdio server of a
+ * timed-out mount is ended (see reap.ts) so its fork can let go. Connection errors the
  * official client only logs are picked up from its log records (by fiber) as
  * `lastError`, with every secret value of the server redacted.
  *
@@ -19,6 +20,7 @@ import type { Context, Fiber } from '@deepseek-ai/cordis'
 import * as mcpClient from '@deepseek-ai/dsh-mcp-client'
 import { type MountSpec, redact } from '../plan/desired.ts'
 import type { Log } from './log.ts'
+import { reapStdioChild } from './reap.ts'
 
 export type MountState = 'mounting' | 'mounted' | 'failed'
 
@@ -53,15 +55,19 @@ export interface MountTable {
   owners(): Map<string, string | null>
   /** Resolves once no mount is `mounting`. */
   settledAll(): Promise<void>
+  /** Disposes of forks that were mounted (prompt unless the server misbehaves); abandoned forks are not listed. */
   readonly drains: ReadonlySet<Promise<void>>
-  /** Unmount everything and wait for every dispose. */
-  disposeAll(): Promise<void>
+  /** Every dispose still running, abandoned ones (failed or timed-out forks) included. */
+  readonly allDrains: ReadonlySet<Promise<void>>
+  /** Unmount everything and wait for every dispose, at most `boundMs` (a hung one finishes in the background). */
+  disposeAll(boundMs: number): Promise<void>
 }
 
 export function createMountTable(ctx: Context, opts: MountTableOptions): MountTable {
   const mounts = new Map<string, Mount>()
   const draining = new Map<symbol, string>()
   const drains = new Set<Promise<void>>()
+  const allDrains = new Set<Promise<void>>()
   const byFiber = new WeakMap<Fiber, Mount>()
   const settlers = new WeakMap<Mount, () => void>()
 
@@ -80,7 +86,7 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
     },
   })
 
-  const drain = (fiber: Fiber, name: string): Promise<void> => {
+  const drain = (fiber: Fiber, name: string, awaited: boolean): Promise<void> => {
     const id = Symbol(name)
     draining.set(id, name)
     const p: Promise<void> = Promise.resolve()
@@ -92,9 +98,11 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
       .finally(() => {
         draining.delete(id)
         drains.delete(p)
+        allDrains.delete(p)
         opts.onChange()
       })
-    drains.add(p)
+    if (awaited) drains.add(p)
+    allDrains.add(p)
     return p
   }
 
@@ -121,7 +129,7 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
       opts.log.warn('failed %s: %s', describe(m), m.error)
       const fiber = m.fiber
       m.fiber = undefined
-      if (fiber) void drain(fiber, effectiveName)
+      if (fiber) void drain(fiber, effectiveName, false)
       settle()
       opts.onChange()
     }
@@ -157,7 +165,11 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
         opts.log.info('mounted %s in %d ms', describe(m), Date.now() - m.startedAt)
         settle()
         opts.onChange()
-      } else if (outcome === 'timeout') fail(`did not finish initialize + tools/list within ${opts.mountTimeoutMs} ms`)
+      } else if (outcome === 'timeout') {
+        fail(`did not finish initialize + tools/list within ${opts.mountTimeoutMs} ms`)
+        // A still-activating fork cannot be disposed: end its server so activation (and the dispose) settle.
+        if (config.transport === 'stdio') reapStdioChild(config)
+      }
       else fail(errorText(outcome.error))
     })
     return m
@@ -173,12 +185,13 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
       opts.log.info('unmounted %s (%s)', describe(m), reason)
       const fiber = m.fiber
       m.fiber = undefined
+      const healthy = m.state === 'mounted'
       if (m.state === 'mounting') {
         m.state = 'failed'
         m.error = 'unmounted before it finished mounting'
         settlers.get(m)?.()
       }
-      const p = fiber ? drain(fiber, m.effectiveName) : Promise.resolve()
+      const p = fiber ? drain(fiber, m.effectiveName, healthy) : Promise.resolve()
       opts.onChange()
       return p
     },
@@ -203,9 +216,17 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
       }
     },
     drains,
-    async disposeAll() {
+    allDrains,
+    async disposeAll(boundMs) {
       for (const key of [...mounts.keys()]) void this.unmount(key, 'plugin disposed')
-      await Promise.allSettled([...drains])
+      let timer: NodeJS.Timeout | undefined
+      const bound = new Promise<void>((r) => {
+        timer = setTimeout(r, boundMs)
+        timer.unref?.()
+      })
+      await Promise.race([Promise.allSettled([...allDrains]), bound])
+      clearTimeout(timer)
+      if (allDrains.size > 0) opts.log.warn('%d server(s) still shutting down in the background', allDrains.size)
     },
   }
 }

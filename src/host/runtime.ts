@@ -36,6 +36,8 @@ import { createVisibility } from './visibility.ts'
 
 /** How long a reconcile waits for removed forks to release their names before renaming around them. */
 const DRAIN_WAIT_MS = 3000
+/** How long disposing the plugin waits for the forks to shut down. */
+const DISPOSE_WAIT_MS = 5000
 
 export interface ProjectMcp {
   /** Projects → servers, as of now (in memory). */
@@ -273,7 +275,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
       projects.dispose()
       await watcher?.close()
       await queue.idle()
-      await mounts.disposeAll()
+      await mounts.disposeAll(DISPOSE_WAIT_MS)
       await status.settled()
     },
   }

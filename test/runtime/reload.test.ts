@@ -5,7 +5,8 @@
  * working server.
  */
 import assert from 'node:assert/strict'
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { statusFilePath } from '../../src/host/status-path.ts'
 import { after, test } from 'node:test'
 import { mcpToolNames, waitFor } from '../support/host.ts'
 import { readMarker, reapAll } from '../support/procs.ts'
@@ -14,6 +15,8 @@ import { cleanupAll } from '../support/tmp.ts'
 
 after(() => cleanupAll())
 
+/** `${NAME}` without a template-looking literal in the source. */
+const ref = (name: string) => '$'.concat('{', name, '}')
 const escapeRe = (s: string) => s.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&')
 
 test('editing a project file adds, removes and changes servers live; unrelated servers are not restarted', async (t) => {
@@ -89,7 +92,7 @@ test('a broken edit keeps the previous tools and reports file:line:col once; fix
   assert.match(bad.lastError ?? '', /mcp\.yml:\d+:\d+/)
 })
 
-test('a missing ${VAR} skips only that server, naming server, field and variable but no value', async (t) => {
+test('a missing variable skips only that server, naming server, field and variable but no value', async (t) => {
   process.env.DSH_MCP_TEST_SECRET = 'sup3r-secret-value'
   t.after(() => {
     delete process.env.DSH_MCP_TEST_SECRET
@@ -100,8 +103,8 @@ test('a missing ${VAR} skips only that server, naming server, field and variable
     reapAll(w.pids)
   })
   const a = projectWith({
-    needs: stdioEntry('needs', { tools: ['n'], env: { TOKEN: '${DSH_MCP_TEST_UNSET_VAR}' } }),
-    has: stdioEntry('has', { tools: ['h'], pidfileDir: w.pids, env: { TOKEN: '${DSH_MCP_TEST_SECRET}', PLAIN: 'literal-secret' } }),
+    needs: stdioEntry('needs', { tools: ['n'], env: { TOKEN: ref('DSH_MCP_TEST_UNSET_VAR') } }),
+    has: stdioEntry('has', { tools: ['h'], pidfileDir: w.pids, env: { TOKEN: ref('DSH_MCP_TEST_SECRET'), PLAIN: 'literal-secret' } }),
   })
   const agent = (await w.host.createAgent({ cwd: a.path })).agent
   await w.mcp.whenIdle()
@@ -115,4 +118,19 @@ test('a missing ${VAR} skips only that server, naming server, field and variable
   assert.match(needs.lastError ?? '', /DSH_MCP_TEST_UNSET_VAR/)
   const all = w.host.logs.map((l) => l.text).join('\n')
   assert.ok(!all.includes('sup3r-secret-value'), 'an expanded secret never reaches a log line')
+  assert.ok(!all.includes('literal-secret'))
+  const statusFile = statusFilePath(w.home.path, a.path)
+  const status = readFileSync(statusFile, 'utf8')
+  assert.ok(!status.includes('sup3r-secret-value') && !status.includes('literal-secret'), 'nor the status file')
+  const doc = JSON.parse(status)
+  assert.equal(doc.version, 1)
+  assert.equal(doc.root, a.path)
+  assert.equal(doc.pid, process.pid)
+  assert.deepEqual(
+    doc.servers.map((s: { name: string; state: string; effectiveName: string | null; toolCount: number; layer: string }) => [s.name, s.layer, s.state, s.effectiveName, s.toolCount]),
+    [
+      ['needs', 'project', 'failed', null, 0],
+      ['has', 'project', 'mounted', 'has', 1],
+    ],
+  )
 })

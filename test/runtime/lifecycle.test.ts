@@ -1,0 +1,126 @@
+/**
+ * Mount lifecycle on a real host: a hanging server is bounded by
+ * mountTimeoutMs and holds nothing else up; streamable HTTP servers mount;
+ * a project's servers are released after the grace period and kept when an
+ * agent returns within it; disposing the plugin unmounts everything and
+ * leaves no child process.
+ */
+import assert from 'node:assert/strict'
+import { writeFileSync } from 'node:fs'
+import { after, test } from 'node:test'
+import { startHttpServer } from '../fixtures/servers/http-server.ts'
+import { execTool, mcpToolNames, resultText, waitFor } from '../support/host.ts'
+import { countLive, readMarker, reapAll } from '../support/procs.ts'
+import { friendly, projectWith, startWorld, stdioEntry } from '../support/runtime.ts'
+import { cleanupAll } from '../support/tmp.ts'
+
+after(() => cleanupAll())
+
+test('mountTimeoutMs bounds a hanging server: it is marked failed, others mount, the queue keeps moving', async (t) => {
+  const w = await startWorld({ mountTimeoutMs: 1500 })
+  t.after(async () => {
+    await w.dispose()
+    reapAll(w.pids)
+  })
+  const a = projectWith({
+    stuck: stdioEntry('stuck', { tools: ['never'], hang: true, pidfileDir: w.pids }),
+    fine: stdioEntry('fine', { tools: ['ok'], pidfileDir: w.pids }),
+  })
+  const started = Date.now()
+  const agent = (await w.host.createAgent({ cwd: a.path })).agent
+  assert.ok(Date.now() - started < 500, 'agent creation never waits for a mount')
+  await w.mcp.whenIdle()
+  assert.ok(Date.now() - started < 6000, `settled within the bound (${Date.now() - started} ms)`)
+  assert.deepEqual(mcpToolNames(w.host.ctx, agent), ['mcp__fine__ok'])
+  const stuck = w.mcp.snapshot().projects.find((p) => p.root === a.path)!.servers.find((s) => s.name === 'stuck')!
+  assert.equal(stuck.state, 'failed')
+  assert.match(stuck.lastError ?? '', /within 1500 ms/)
+  assert.equal(w.host.logsMatching(/failed "stuck".*within 1500 ms/).length, 1)
+
+  // The hung fork's dispose runs in the background: an edit still applies promptly.
+  const t0 = Date.now()
+  writeFileSync(
+    a.join('.dsh', 'mcp.yml'),
+    friendly({
+      stuck: stdioEntry('stuck', { tools: ['never'], hang: true, pidfileDir: w.pids }),
+      fine: stdioEntry('fine', { tools: ['ok'], pidfileDir: w.pids }),
+      extra: stdioEntry('extra', { tools: ['e'], pidfileDir: w.pids }),
+    }),
+  )
+  await waitFor(() => mcpToolNames(w.host.ctx, agent).includes('mcp__extra__e'), { ctx: w.host.ctx, events: ['tools/change'], timeoutMs: 5000 })
+  assert.ok(Date.now() - t0 < 3000, `edit applied in ${Date.now() - t0} ms`)
+  const stopped = Date.now()
+  await w.stop()
+  assert.ok(Date.now() - stopped < 10_000, `plugin dispose is bounded (${Date.now() - stopped} ms)`)
+  await waitFor(() => countLive(w.pids) === 0, { timeoutMs: 5000, message: 'every fixture process exits' })
+})
+
+test('streamable HTTP servers mount, run tools, and can be shared by identical configs across projects', async (t) => {
+  const http = await startHttpServer({ name: 'web', tools: ['search'] })
+  const w = await startWorld()
+  t.after(async () => {
+    await w.dispose()
+    await http.close()
+  })
+  const entry = { url: http.url, headers: { 'X-Test': 'yes' } }
+  const a = projectWith({ web: entry })
+  const b = projectWith({ web: entry })
+  const agentA = (await w.host.createAgent({ cwd: a.path })).agent
+  const agentB = (await w.host.createAgent({ cwd: b.path })).agent
+  await w.mcp.whenIdle()
+  assert.deepEqual(mcpToolNames(w.host.ctx, agentA), ['mcp__web__search'])
+  assert.deepEqual(mcpToolNames(w.host.ctx, agentB), ['mcp__web__search'], 'identical resolved configs share one mount')
+  assert.equal(http.sessions, 1, 'one connection for both projects')
+  const r = await execTool(w.host.ctx, agentB, 'mcp__web__search', { q: 'x' })
+  assert.equal(r.isError, false, resultText(r))
+})
+
+test('a project without agents is released after graceMs; an agent returning within the grace keeps its mounts', async (t) => {
+  const w = await startWorld({ graceMs: 400 })
+  t.after(async () => {
+    await w.dispose()
+    reapAll(w.pids)
+  })
+  const marker = w.home.join('marker-g.log')
+  const a = projectWith({ g: stdioEntry('g', { tools: ['x'], marker, pidfileDir: w.pids }) })
+  const first = await w.host.createAgent({ cwd: a.path })
+  await w.mcp.whenIdle()
+  assert.equal(countLive(w.pids), 1)
+  await first.dispose()
+  const second = await w.host.createAgent({ cwd: a.path })
+  await w.mcp.whenIdle()
+  assert.deepEqual(mcpToolNames(w.host.ctx, second.agent), ['mcp__g__x'])
+  await second.dispose()
+  await waitFor(() => !w.mcp.snapshot().projects.some((p) => p.root === a.path), { timeoutMs: 3000, message: 'project released' })
+  await w.mcp.whenIdle()
+  assert.deepEqual(mcpToolNames(w.host.ctx), [], 'its tools are gone')
+  await waitFor(() => countLive(w.pids) === 0, { timeoutMs: 3000, message: 'its server exited' })
+  assert.equal(readMarker(marker).length, 1, 'the agent that returned within the grace reused the mount')
+  assert.equal(w.host.logsMatching('has had no agent for 400 ms').length, 1)
+})
+
+test('disposing the plugin unmounts everything, lifts every restriction and leaves no child process', async (t) => {
+  const w = await startWorld({ userFile: friendly({ u: stdioEntry('u', { tools: ['u1'] }) }) })
+  t.after(async () => {
+    await w.dispose()
+    reapAll(w.pids)
+  })
+  const a = projectWith({ pa: stdioEntry('pa', { tools: ['x'], pidfileDir: w.pids }) })
+  const b = projectWith({ pb: stdioEntry('pb', { tools: ['y'], pidfileDir: w.pids }) })
+  const agentA = (await w.host.createAgent({ cwd: a.path })).agent
+  await w.host.createAgent({ cwd: b.path })
+  await w.mcp.whenIdle()
+  assert.equal(countLive(w.pids), 2)
+  w.host.ctx.tools.register({
+    name: 'mcp__outsider__t',
+    description: 'registered by someone else',
+    parameters: { type: 'object', properties: {} },
+    output: { schema: { type: 'string' }, render: () => [] },
+    execute: async () => 'x',
+  })
+  assert.ok(mcpToolNames(w.host.ctx, agentA).includes('mcp__outsider__t'), 'tools we do not own are never denied')
+  await w.stop()
+  assert.deepEqual(mcpToolNames(w.host.ctx, agentA), ['mcp__outsider__t'], 'every MCP tool of ours is gone')
+  assert.equal(countLive(w.pids), 0, 'no child process is left')
+  assert.equal(w.host.ctx.get('projectMcp'), undefined, 'the service is withdrawn')
+})

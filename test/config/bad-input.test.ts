@@ -59,8 +59,10 @@ function readCase(c: BadCase): { file: string; result: ReadResult } {
       if (process.getuid?.() !== 0) return { file, result: readConfigFile({ file, format }) }
       for (let d = path.dirname(file); d.startsWith(project.path); d = path.dirname(d)) chmodSync(d, 0o755)
       const child = spawnSync(process.execPath, [READ_FILE, file, format], { uid: NOBODY, gid: NOBODY, encoding: 'utf8', timeout: 20_000 })
-      assert.equal(child.status, 0, `child failed: ${child.stderr}`)
-      return { file, result: JSON.parse(child.stdout) as ReadResult }
+      assert.equal(child.status, 0, `child as uid ${NOBODY} failed: ${child.error?.message ?? child.stderr}`)
+      const out = JSON.parse(child.stdout) as { statable: boolean; result: ReadResult }
+      assert.equal(out.statable, true, 'the directories must be searchable: only the file itself is unreadable')
+      return { file, result: out.result }
     }
     default:
       project.write(c.file, c.content ?? '')

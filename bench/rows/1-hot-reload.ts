@@ -19,6 +19,7 @@
  */
 import { writeFileSync } from 'node:fs'
 import { createHost, mcpClient, stdioFixtureConfig } from '../../test/support/host.ts'
+import { reapAll } from '../../test/support/procs.ts'
 import { startWorld } from '../../test/support/runtime.ts'
 import { makeProject } from '../../test/support/tmp.ts'
 import { installMountProbe, mountCalls } from '../support/mount-probe.ts'
@@ -34,10 +35,11 @@ const DEBOUNCE_MS = 100
 await runRow('1', 'Hot reload', async (r) => {
   installMountProbe()
   const w = await startWorld({ debounceMs: DEBOUNCE_MS })
+  r.defer(() => reapAll(w.pids))
   r.defer(() => w.dispose())
   const direct = await createHost()
   r.defer(() => direct.dispose())
-  const base = { base: fixtureEntry('base', { tools: ['b'] }) }
+  const base = { base: fixtureEntry('base', { tools: ['b'], pidfileDir: w.pids }) }
   const project = makeProject({ '.dsh/mcp.yml': friendlyYaml(base) }, 'dsh-mcp-bench-reload-')
   const file = project.join('.dsh', 'mcp.yml')
   const { agent } = await w.host.createAgent({ cwd: project.path })
@@ -50,7 +52,7 @@ await runRow('1', 'Hot reload', async (r) => {
     const tool = `mcp__${name}__t`
     const seen = whenTools(w.host.ctx, () => sees(w.host.ctx, tool, agent), `edit ${i}`)
     const started = performance.now()
-    writeFileSync(file, friendlyYaml({ ...base, [name]: fixtureEntry(name, { tools: ['t'] }) }))
+    writeFileSync(file, friendlyYaml({ ...base, [name]: fixtureEntry(name, { tools: ['t'], pidfileDir: w.pids }) }))
     const at = await seen
     const called = mountCalls.get(name)
     if (called === undefined) throw new Error(`the plugin never forked mcp-client for ${name}`)
@@ -65,7 +67,7 @@ await runRow('1', 'Hot reload', async (r) => {
     const tool = `mcp__${name}__t`
     const seen = whenTools(direct.ctx, () => sees(direct.ctx, tool), `direct mount ${i}`)
     const started = performance.now()
-    const fiber = direct.ctx.plugin(mcpClient, stdioFixtureConfig({ serverName: name, tools: ['t'], cwd: project.path }))
+    const fiber = direct.ctx.plugin(mcpClient, stdioFixtureConfig({ serverName: name, tools: ['t'], cwd: project.path, pidfileDir: w.pids }))
     const ms = (await seen) - started
     await fiber
     await fiber.dispose()

@@ -110,6 +110,7 @@ export function buildProgram(opts: RunOptions, result: { code: number }): Comman
     .option('--description <text>', 'what the server is for')
     .option('--disabled', 'add it disabled')
     .option('-f, --force', 'replace an existing entry')
+    .showHelpAfterError('(server arguments that start with "-" go after "--": dsh-mcp add <name> -- <command> [args...])')
     .action(action('add'))
 
   program

@@ -17,7 +17,7 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type LayerFile, projectLayerFiles, type Scope, userLayerFile } from '../config/layers.ts'
+import { type LayerFile, projectLayerFiles, userLayerFile } from '../config/layers.ts'
 import { trustFingerprint } from '../config/fingerprint.ts'
 import { loadProject } from '../files/project.ts'
 import { type ConfigEditor, createEditor, editProblem } from '../files/editor.ts'
@@ -41,10 +41,6 @@ export function scopeLayers(root: string, scope: WriteScope, dshHome: string): L
   if (scope === 'user') return [userLayerFile(dshHome)]
   const files = projectLayerFiles(root, { legacyMcpJson: false })
   return scope === 'local' ? [files[0]!] : [files[1]!, files[2]!]
-}
-
-export function isWritable(scope: Scope): boolean {
-  return scope !== 'legacy'
 }
 
 /** A short label: relative to the project root, `~/…` under home, else absolute. */

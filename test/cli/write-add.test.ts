@@ -32,6 +32,9 @@ describe('add', () => {
     assert.equal(r.stderr, 'Added stdio server "github" to .dsh/mcp.yml\n')
     r = await env.run(['add', 'other', 'npx', '--', '-y', 'pkg', '--port', '3000'])
     assert.equal(r.code, 0, r.stderr)
+    r = await env.run(['add', 'third', 'npx', '-y', 'pkg'])
+    assert.equal(r.code, 2)
+    assert.equal(r.stderr, 'error: unknown option \'-y\'\n(server arguments that start with "-" go after "--": dsh-mcp add <name> -- <command> [args...])\n')
     assert.equal(
       env.read('.dsh/mcp.yml'),
       [HEADER, 'servers:', '  github:', '    command: npx', '    args: [-y, "@modelcontextprotocol/server-github"]', '    env:', '      GITHUB_TOKEN: ${GITHUB_TOKEN}', '  other:', '    command: npx', '    args: [-y, pkg, --port, "3000"]', ''].join('\n'),

@@ -52,7 +52,8 @@ export function parseEnv(list: readonly string[] = []): Record<string, string> |
     if (eq < 0) throw usage(`${at}: expected KEY=VALUE (no "=" found)`)
     const key = item.slice(0, eq)
     if (key === '') throw usage(`${at}: expected KEY=VALUE (the key is empty)`)
-    if (!ENV_KEY.test(key)) throw usage(`${at}: "${key}" is not a valid variable name (letters, digits and "_", not starting with a digit)`)
+    // The key is not echoed: a malformed argument may be a value pasted in the wrong place.
+    if (!ENV_KEY.test(key)) throw usage(`${at}: the part before "=" is not a valid variable name (letters, digits and "_", not starting with a digit)`)
     out[key] = item.slice(eq + 1)
   })
   return out
@@ -68,7 +69,7 @@ export function parseHeaders(list: readonly string[] = []): Record<string, strin
     if (colon < 0) throw usage(`${at}: expected "Name: value" (no ":" found)`)
     const name = item.slice(0, colon).trim()
     if (name === '') throw usage(`${at}: expected "Name: value" (the name is empty)`)
-    if (!HEADER_NAME.test(name)) throw usage(`${at}: "${name.slice(0, 40)}" is not a valid header name`)
+    if (!HEADER_NAME.test(name)) throw usage(`${at}: the part before ":" is not a valid header name (letters, digits and !#$%&'*+.^_\`|~-)`)
     out[name] = item.slice(colon + 1).trim()
   })
   return out
@@ -97,7 +98,8 @@ export function parseGlobs(text: string | undefined, flag: string): string[] | u
 export function entryFromAdd(commandOrUrl: string, args: readonly string[], flags: AddFlags): Record<string, unknown> {
   const url = isUrl(commandOrUrl)
   const t = flags.transport
-  if (t === 'stdio' && url) throw usage(`-t stdio needs a command, but "${commandOrUrl}" is a URL (drop -t, or use -t http)`)
+  // A URL may carry a token in its query: it is not echoed.
+  if (t === 'stdio' && url) throw usage('-t stdio needs a command, but <commandOrUrl> is a URL (drop -t, or use -t http)')
   const http = t === 'http' || t === 'streamable-http' || (t === undefined && url)
   if (http && !url) throw usage(`-t ${t} needs an http:// or https:// URL, got "${commandOrUrl.slice(0, 60)}"`)
   if (commandOrUrl.trim() === '') throw usage('the command is empty')

@@ -187,7 +187,7 @@ describe('add: bad input changes nothing', () => {
     const cases: [string[], number, RegExp][] = [
       [['add', 'x', 'node', '-e', SECRET], 2, /-e\/--env #1: expected KEY=VALUE/],
       [['add', 'x', 'node', '-e', `=${SECRET}`], 2, /the key is empty/],
-      [['add', 'x', 'node', '-e', `BAD-KEY=${SECRET}`], 2, /"BAD-KEY" is not a valid variable name/],
+      [['add', 'x', 'node', '-e', `BAD-KEY=${SECRET}`], 2, /the part before "=" is not a valid variable name/],
       [['add', 'x', 'https://x.test', '-H', `Bearer ${SECRET}`], 2, /-H\/--header #1: expected "Name: value"/],
       [['add', 'x', 'https://x.test', '-H', `: ${SECRET}`], 2, /the name is empty/],
       [['add', '', 'node'], 2, /server name "" is not allowed \(it is empty\)/],

@@ -56,7 +56,7 @@ export interface Runtime {
 export function startRuntime(ctx: Context, options: Options): Runtime {
   const log = createLog(ctx)
   const loc: Locations = defaultLocations(process.env, options.dshHome ? { dshHome: options.dshHome } : undefined)
-  const gate = createTrustGate({ mode: options.trust, dshHome: loc.dshHome, env: process.env })
+  const gate = createTrustGate({ mode: options.trust, dshHome: loc.dshHome, env: process.env, log })
   const hostCwd = options.cwd ?? process.cwd()
   let plan: Plan = { global: [], projects: new Map(), mounts: new Map() }
   let retryFailed = false
@@ -147,7 +147,8 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     for (const [root, placements] of views) {
       for (const p of placements) {
         const key = `skip:${root}\0${p.layer}\0${p.name}`
-        if (p.want === 'skipped' || p.want === 'untrusted' || p.want === 'invalid') {
+        // Untrusted rows are warned about by the trust gate (once per fingerprint, with the command to run).
+        if (p.want === 'skipped' || p.want === 'invalid') {
           log.once(key, 'warn', `skipped "${p.name}" (${p.layer}${root ? `, ${root}` : ''}): ${p.reason ?? p.want}`)
         } else log.forget(key)
       }
@@ -157,6 +158,8 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
   const reconcile = async () => {
     if (disposed) return
     gate.refresh()
+    // Watch before reading: an edit after this point is seen (event or signature re-check).
+    watcher?.setFiles([...projects.files(), ...gate.files()])
     for (const p of projects.list()) projects.load(p.root)
     userLayers = projects.loadUser()
     plan = computePlan()
@@ -187,7 +190,6 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     const names = assignNames(mounts.held(), requests)
     for (const k of diff.add) mounts.mount(plan.mounts.get(k)!, names.get(k)!)
     visibility.refresh()
-    watcher?.setFiles([...projects.files(), ...gate.files()])
     writeStatus()
   }
 

@@ -7,8 +7,12 @@
  * listener re-derives every agent's set, so a tool registered later is denied
  * inside the very `register()` call that added it. An update applies the new
  * restriction before lifting the old one, so no instant exists in which
- * neither holds. Restricting re-enters `tools/change`; a re-entrant call only
- * marks another pass. Only currently registered names are ever denied.
+ * neither holds. Restricting re-enters `tools/change`: the re-entrant call
+ * runs the pass's remaining updates first, so a listener after ours never
+ * observes an agent that is still waiting for its update (up to
+ * `MAX_NESTING` agents deep; beyond that the rest follow iteratively, still
+ * inside the same `register()` call). Only currently registered names are
+ * ever denied.
  * Nothing here throws: a failing restrict is logged and the agent retried on
  * the next change. Restrictions die with their agent, or on `dispose`.
  *
@@ -24,6 +28,9 @@ export interface VisibilityModel {
   /** What an agent of `root` may see (`null`: no project — the global view). */
   visibleFor(root: string | null): Visible
 }
+
+/** Nesting bound for re-entrant updates (each costs a few stack frames). */
+const MAX_NESTING = 200
 
 interface Tracked {
   root: string | null
@@ -43,8 +50,11 @@ export interface VisibilityGuard {
 
 export function createVisibility(ctx: Context, model: VisibilityModel, log: Log): VisibilityGuard {
   const agents = new Map<Agent, Tracked>()
+  /** Pending per-agent updates of the current pass. */
+  const work: (() => void)[] = []
   let running = false
   let again = false
+  let depth = 0
   let disposed = false
 
   const registered = (): string[] => {
@@ -53,30 +63,51 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
     return names
   }
 
-  const applyOne = (agent: Agent, t: Tracked, names: readonly string[], own: Ownership) => {
+  /** The update `agent` needs, or undefined when its restriction is already right. */
+  const updateFor = (agent: Agent, t: Tracked, names: readonly string[], own: Ownership): (() => void) | undefined => {
     const deny = denySet(names, own, model.visibleFor(t.root))
     const next = new Set(deny)
-    const wanted = new Set(names)
+    const current = new Set(names)
     const missing = deny.some((n) => !t.denied.has(n))
-    const stale = [...t.denied].some((n) => wanted.has(n) && !next.has(n))
-    if (!missing && !stale) return
-    let lift: (() => void) | undefined
-    if (deny.length > 0) lift = agent.ctx.tools.restrict({ deny })
-    const old = t.lift
-    t.lift = lift
-    t.denied = next
-    old?.()
-  }
-
-  const pass = () => {
-    const names = registered()
-    const own = model.ownership()
-    for (const [agent, t] of agents) {
+    const stale = [...t.denied].some((n) => current.has(n) && !next.has(n))
+    if (!missing && !stale) return undefined
+    return () => {
+      if (agents.get(agent) !== t) return
       try {
-        applyOne(agent, t, names, own)
+        const lift = deny.length > 0 ? agent.ctx.tools.restrict({ deny }) : undefined
+        const old = t.lift
+        t.lift = lift
+        t.denied = next
+        old?.()
       } catch (error) {
         log.debug('could not restrict agent %s: %s', agent.id, String(error))
       }
+    }
+  }
+
+  /**
+   * Run pending updates. Each restrict emits `tools/change` synchronously and
+   * re-enters here, so the nested call runs the remaining updates before any
+   * later listener of that emission looks: by then every agent is covered.
+   */
+  const drain = () => {
+    while (work.length > 0) {
+      const job = work.shift()!
+      depth++
+      try {
+        job()
+      } finally {
+        depth--
+      }
+    }
+  }
+
+  const plan = () => {
+    const names = registered()
+    const own = model.ownership()
+    for (const [agent, t] of agents) {
+      const job = updateFor(agent, t, names, own)
+      if (job) work.push(job)
     }
   }
 
@@ -84,18 +115,21 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
     if (disposed) return
     if (running) {
       again = true
+      if (depth < MAX_NESTING) drain()
       return
     }
     running = true
     try {
-      let rounds = 0
-      do {
+      for (let round = 0; round < 8; round++) {
         again = false
-        pass()
-      } while (again && ++rounds < 8)
+        plan()
+        drain()
+        if (!again) break
+      }
     } catch (error) {
       log.debug('visibility pass failed: %s', String(error))
     } finally {
+      work.length = 0
       running = false
     }
   }
@@ -108,18 +142,13 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
       const t: Tracked = { root, lift: undefined, denied: new Set() }
       agents.set(agent, t)
       if (running) {
+        const job = updateFor(agent, t, registered(), model.ownership())
+        if (job) work.unshift(job)
         again = true
+        if (depth < MAX_NESTING) drain()
         return
       }
-      try {
-        running = true
-        applyOne(agent, t, registered(), model.ownership())
-      } catch (error) {
-        log.debug('could not restrict agent %s: %s', agent.id, String(error))
-      } finally {
-        running = false
-      }
-      if (again) refresh()
+      refresh()
     },
     untrack(agent) {
       const t = agents.get(agent)
@@ -136,6 +165,7 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
     refresh,
     dispose() {
       disposed = true
+      work.length = 0
       for (const t of agents.values()) {
         try {
           t.lift?.()

@@ -10,7 +10,10 @@
  * watched file (and for watched files already present in a directory that
  * appears). chokidar drops a second `change` of a path within 50 ms, so every
  * event is followed by a trailing re-check of the file's stat signature
- * (mtime, size, inode) that reports a change the throttle swallowed. Errors
+ * (mtime, size, inode) that reports a change the throttle swallowed. The
+ * signature of a file is taken when it is first named; files under a newly
+ * watched directory are re-checked once the watch is surely up, so an edit
+ * between naming a file and the watch starting is not lost. Errors
  * go to `onError`; nothing here throws into the caller.
  *
  * @module
@@ -21,6 +24,8 @@ import { type FSWatcher, watch } from 'chokidar'
 
 /** Past chokidar's 50 ms per-path `change` throttle. */
 const RECHECK_MS = 80
+/** When files under a newly watched directory are compared with their first signature. */
+const SETTLE_CHECKS_MS = [100, 400]
 
 export interface FileWatcher {
   setFiles(files: Iterable<string>): void
@@ -50,6 +55,15 @@ export function watchFiles(opts: WatchOptions): FileWatcher {
       return `${st.mtimeMs}:${st.size}:${st.ino}`
     } catch {
       return 'absent'
+    }
+  }
+  const recheckUnder = (dirs: readonly string[]) => {
+    for (const delay of SETTLE_CHECKS_MS) {
+      const timer = setTimeout(() => {
+        if (closed) return
+        for (const f of files) if (dirs.some((d) => f.startsWith(d + path.sep)) && signature(f) !== stamps.get(f)) report(f)
+      }, delay)
+      timer.unref?.()
     }
   }
   const report = (file: string) => {
@@ -105,6 +119,7 @@ export function watchFiles(opts: WatchOptions): FileWatcher {
       readyPromise = new Promise<void>((resolve) => w.once('ready', () => resolve()))
       w.on('all', (event, p) => safe(() => onEvent(event, p)))
       w.on('error', (error) => opts.onError?.(error))
+      recheckUnder([...roots])
       return
     }
     if (removed.length) watcher.unwatch(removed)
@@ -115,6 +130,7 @@ export function watchFiles(opts: WatchOptions): FileWatcher {
         setTimeout(resolve, 200).unref()
       })
       w.add(added)
+      recheckUnder(added)
     }
   }
 

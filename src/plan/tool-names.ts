@@ -32,14 +32,14 @@ export function toolPrefix(serverName: string): string {
 }
 
 /**
- * The raw tool name behind a public name owned by `serverName`: exact when the
- * public name is the clean form, else the normalized stem without the hash
- * (the raw name itself is not recoverable; filters then match the stem).
+ * The raw tool name behind a public name owned by `serverName`: exact for the
+ * clean form; for a normalized name (ending `_<12 hex>`) the normalized stem
+ * without the hash — the raw name itself is not recoverable, so filters match
+ * the stem (`read.file` is matched as `read_file`).
  */
 export function rawNameOf(publicName: string, serverName: string): string {
   const rest = publicName.slice(toolPrefix(serverName).length)
-  if (publicToolName(serverName, rest) === publicName) return rest
-  return rest.replace(HASH_SUFFIX, '')
+  return HASH_SUFFIX.test(rest) ? rest.replace(HASH_SUFFIX, '') : rest
 }
 
 /** Whether tools of `a` and `b` could be confused by prefix (equal, or one is `<other>__…`). */

@@ -16,10 +16,10 @@ const node = existsSync(localNode) ? localNode : process.execPath
 const ROWS = [
   { id: '1', file: 'rows/1-hot-reload.ts', flags: [], timeoutMs: 60_000 },
   { id: '2', file: 'rows/2-unrelated-edit.ts', flags: [], timeoutMs: 45_000 },
-  { id: '3', file: 'rows/3-reconcile-scale.ts', flags: [], timeoutMs: 45_000 },
-  { id: '4', file: 'rows/4-agent-creation.ts', flags: [], timeoutMs: 45_000 },
+  { id: '3', file: 'rows/3-reconcile-scale.ts', flags: [], timeoutMs: 90_000 },
+  { id: '4', file: 'rows/4-agent-creation.ts', flags: [], timeoutMs: 120_000 },
   { id: '5', file: 'rows/5-watcher-footprint.ts', flags: [], timeoutMs: 60_000 },
-  { id: '6', file: 'rows/6-cli.ts', flags: [], timeoutMs: 60_000 },
+  { id: '6', file: 'rows/6-cli.ts', flags: [], timeoutMs: 120_000 },
   { id: '7', file: 'rows/7-memory.ts', flags: ['--expose-gc'], timeoutMs: 45_000 },
 ]
 

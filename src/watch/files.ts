@@ -109,7 +109,9 @@ export function watchFiles(opts: WatchOptions): FileWatcher {
     if (closed) return
     const { nextRoots, nextAdmitted } = compute()
     const added = [...nextRoots].filter((r) => !roots.has(r))
-    const removed = [...roots].filter((r) => !nextRoots.has(r))
+    // A root that vanished is already dropped by chokidar; unwatching it would make chokidar ignore the
+    // path for good, so its parent's addDir (the directory coming back) would never be seen.
+    const removed = [...roots].filter((r) => !nextRoots.has(r) && existsSync(r))
     admitted = nextAdmitted
     roots = nextRoots
     if (!watcher) {

@@ -13,12 +13,16 @@
  * (mtime, size, inode) that reports a change the throttle swallowed. The
  * signature of a file is taken when it is first named; files under a newly
  * watched directory are re-checked once the watch is surely up, so an edit
- * between naming a file and the watch starting is not lost. Errors
- * go to `onError`; nothing here throws into the caller.
+ * between naming a file and the watch starting is not lost. A watched file
+ * that is a symbolic link also has its target watched (edits there report
+ * the link), and a link re-pointed in place (which chokidar does not report:
+ * it follows each symlink once) is caught by re-checking symlinked files on
+ * every raw event of the watcher. Errors go to `onError`; nothing here
+ * throws into the caller.
  *
  * @module
  */
-import { existsSync, statSync } from 'node:fs'
+import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { type FSWatcher, watch } from 'chokidar'
 
@@ -43,6 +47,9 @@ export function watchFiles(opts: WatchOptions): FileWatcher {
   let files = new Set<string>()
   let roots = new Set<string>()
   let admitted = new Set<string>()
+  /** Watched file → what its symlink resolves to (only files that are symlinks). */
+  let links = new Map<string, string>()
+  let linkCheck: NodeJS.Timeout | undefined
   let watcher: FSWatcher | undefined
   let readyPromise: Promise<void> = Promise.resolve()
   let closed = false
@@ -66,8 +73,24 @@ export function watchFiles(opts: WatchOptions): FileWatcher {
       timer.unref?.()
     }
   }
+  const linkTarget = (file: string): string | undefined => {
+    try {
+      if (!lstatSync(file).isSymbolicLink()) return undefined
+    } catch {
+      return undefined
+    }
+    try {
+      return realpathSync(file)
+    } catch {}
+    try {
+      return path.resolve(path.dirname(file), readlinkSync(file))
+    } catch {
+      return undefined
+    }
+  }
   const report = (file: string) => {
     stamps.set(file, signature(file))
+    if (linkTarget(file) !== links.get(file)) safe(apply)
     opts.onChange(file)
     const pending = rechecks.get(file)
     if (pending) clearTimeout(pending)
@@ -91,8 +114,14 @@ export function watchFiles(opts: WatchOptions): FileWatcher {
 
   const compute = () => {
     const nextRoots = new Set<string>()
-    const nextAdmitted = new Set<string>(files)
+    const nextLinks = new Map<string, string>()
     for (const file of files) {
+      const target = linkTarget(file)
+      if (target !== undefined && target !== file) nextLinks.set(file, target)
+    }
+    const watched = [...files, ...nextLinks.values()]
+    const nextAdmitted = new Set<string>(watched)
+    for (const file of watched) {
       let dir = path.dirname(file)
       let child = file
       while (!existsSync(dir) && path.dirname(dir) !== dir) {
@@ -102,24 +131,33 @@ export function watchFiles(opts: WatchOptions): FileWatcher {
       nextRoots.add(dir)
       nextAdmitted.add(child)
     }
-    return { nextRoots, nextAdmitted }
+    return { nextRoots, nextAdmitted, nextLinks }
   }
 
   const apply = () => {
     if (closed) return
-    const { nextRoots, nextAdmitted } = compute()
+    const { nextRoots, nextAdmitted, nextLinks } = compute()
     const added = [...nextRoots].filter((r) => !roots.has(r))
     // A root that vanished is already dropped by chokidar; unwatching it would make chokidar ignore the
     // path for good, so its parent's addDir (the directory coming back) would never be seen.
     const removed = [...roots].filter((r) => !nextRoots.has(r) && existsSync(r))
     admitted = nextAdmitted
     roots = nextRoots
+    links = nextLinks
     if (!watcher) {
       if (roots.size === 0) return
       watcher = watch([...roots], { depth: 0, ignoreInitial: true, ignored, persistent: false, atomic: true })
       const w = watcher
       readyPromise = new Promise<void>((resolve) => w.once('ready', () => resolve()))
       w.on('all', (event, p) => safe(() => onEvent(event, p)))
+      w.on('raw', () => {
+        if (links.size === 0 || linkCheck) return
+        linkCheck = setTimeout(() => {
+          linkCheck = undefined
+          if (!closed) for (const f of links.keys()) if (signature(f) !== stamps.get(f)) report(f)
+        }, 20)
+        linkCheck.unref?.()
+      })
       w.on('error', (error) => opts.onError?.(error))
       recheckUnder([...roots])
       return
@@ -142,9 +180,11 @@ export function watchFiles(opts: WatchOptions): FileWatcher {
       apply()
       // Watched files inside a directory that just appeared (or vanished) may have no event of their own.
       for (const f of files) if (f.startsWith(p + path.sep) && (event === 'unlinkDir' || existsSync(f) || !before.has(path.dirname(f)))) report(f)
+      for (const [f, t] of links) if (t.startsWith(p + path.sep)) report(f)
       return
     }
     if (files.has(p)) report(p)
+    for (const [f, t] of links) if (t === p && f !== p) report(f)
   }
 
   return {
@@ -159,6 +199,7 @@ export function watchFiles(opts: WatchOptions): FileWatcher {
     ready: () => readyPromise,
     async close() {
       closed = true
+      if (linkCheck) clearTimeout(linkCheck)
       for (const t of rechecks.values()) clearTimeout(t)
       rechecks.clear()
       const w = watcher

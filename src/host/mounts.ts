@@ -68,15 +68,16 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
   const draining = new Map<symbol, string>()
   const drains = new Set<Promise<void>>()
   const allDrains = new Set<Promise<void>>()
-  const byFiber = new WeakMap<Fiber, Mount>()
+  /** Mounts by fiber uid: log records carry the fiber itself, not the handle `ctx.plugin` returns. */
+  const byUid = new Map<number, Mount>()
   const settlers = new WeakMap<Mount, () => void>()
 
   // The official client reports connection trouble only through ctx.logger: attribute it by fiber.
   ctx.logger.exporter({
     levels: { default: 2 },
     export(message) {
-      const fiber = message.fiber?.deref()
-      const m = fiber && byFiber.get(fiber)
+      const uid = message.fiber?.deref()?.uid
+      const m = typeof uid === 'number' ? byUid.get(uid) : undefined
       if (!m || m.state === 'failed') return
       const text = message.args.map((a) => (a instanceof Error ? a.message : String(a))).join(' ')
       if (/reconnected and re-synced/.test(text)) m.error = null
@@ -147,7 +148,13 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
       return m
     }
     m.fiber = fiber
-    byFiber.set(fiber, m)
+    const uid = fiber.uid
+    if (typeof uid === 'number') {
+      byUid.set(uid, m)
+      void m.settled.then(() => {
+        if (m.state === 'failed') byUid.delete(uid)
+      })
+    }
     let timer: NodeJS.Timeout | undefined
     const timeout = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), opts.mountTimeoutMs)
@@ -182,6 +189,7 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
       const m = mounts.get(key)
       if (!m) return Promise.resolve()
       mounts.delete(key)
+      for (const [uid, owner] of byUid) if (owner === m) byUid.delete(uid)
       opts.log.info('unmounted %s (%s)', describe(m), reason)
       const fiber = m.fiber
       m.fiber = undefined

@@ -124,3 +124,51 @@ test('disposing the plugin unmounts everything, lifts every restriction and leav
   assert.equal(countLive(w.pids), 0, 'no child process is left')
   assert.equal(w.host.ctx.get('projectMcp'), undefined, 'the service is withdrawn')
 })
+
+test('a server that cannot start reads as failed with the client\'s error; it is not torn down; reload() tries it again', async (t) => {
+  const w = await startWorld()
+  t.after(async () => {
+    await w.dispose()
+    reapAll(w.pids)
+  })
+  const marker = w.home.join('marker-crash.log')
+  const a = projectWith({
+    broken: stdioEntry('broken', { tools: ['b'], crash: true, marker, extra: { reconnect: { maxAttempts: 1, initialDelayMs: 50 } } }),
+    fine: stdioEntry('fine', { tools: ['f'], pidfileDir: w.pids }),
+  })
+  const agent = (await w.host.createAgent({ cwd: a.path })).agent
+  await w.mcp.whenIdle()
+  const server = () => w.mcp.snapshot().projects.find((p) => p.root === a.path)!.servers.find((s) => s.name === 'broken')!
+  await waitFor(() => server().state === 'failed', { timeoutMs: 5000, message: 'broken reads as failed' })
+  assert.ok(server().lastError, 'with the official client\'s error')
+  assert.equal(server().effectiveName, null)
+  assert.deepEqual(mcpToolNames(w.host.ctx, agent), ['mcp__fine__f'])
+  assert.equal(w.host.logsMatching('unmounted "broken"').length, 0, 'the plugin never tears down a reconnecting client')
+  const spawned = readMarker(marker).length
+  await w.mcp.reload()
+  await w.mcp.whenIdle()
+  await waitFor(() => readMarker(marker).length > spawned, { timeoutMs: 5000, message: 'reload tried it again' })
+})
+
+test('agents that existed before the plugin loaded are scoped too', async (t) => {
+  const { createHost } = await import('../support/host.ts')
+  const { plugin } = await import('../support/runtime.ts')
+  const { makeTempDir } = await import('../support/tmp.ts')
+  const host = await createHost()
+  const home = makeTempDir('dsh-mcp-home-')
+  t.after(async () => {
+    await host.dispose()
+    reapAll(home.join('pids'))
+  })
+  const a = projectWith({ pa: stdioEntry('pa', { tools: ['x'], pidfileDir: home.join('pids') }) })
+  const b = projectWith({ pb: stdioEntry('pb', { tools: ['y'], pidfileDir: home.join('pids') }) })
+  const early = (await host.createAgent({ cwd: a.path })).agent
+  const fiber = host.ctx.plugin(plugin, { dshHome: home.path, cwd: home.path, trust: 'all' })
+  await fiber
+  const late = (await host.createAgent({ cwd: b.path })).agent
+  const mcp = host.ctx.get('projectMcp')!
+  await mcp.whenIdle()
+  assert.deepEqual(mcpToolNames(host.ctx, early), ['mcp__pa__x'])
+  assert.deepEqual(mcpToolNames(host.ctx, late), ['mcp__pb__y'])
+  await fiber.dispose()
+})

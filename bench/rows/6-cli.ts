@@ -41,7 +41,7 @@ function check(t: Timed, what: string): Timed {
 await runRow('6', 'CLI', async (r) => {
   const node = cliNode()
   r.note(`CLI node: ${node.path} ${node.version} (${node.system ? 'system' : 'no system node found: the bench node'})`)
-  const { env, dshHome } = isolatedEnv()
+  const { env } = isolatedEnv()
 
   // (a) list vs node -e 0
   const project = makeProject({ '.dsh/mcp.yml': friendlyYaml(plainServers(20)) })
@@ -87,7 +87,7 @@ await runRow('6', 'CLI', async (r) => {
   const minimal = (n: string) => ({ command: process.execPath, args: [SLOW_SERVER, n, String(INIT_DELAY_MS)] })
   const sdk = (n: string) => fixtureEntry(n, { tools: ['echo', 'add'], initDelayMs: INIT_DELAY_MS })
   const cases = [
-    { label: 'minimal server', entry: minimal, rounds: 2 },
+    { label: 'minimal server', entry: minimal, rounds: 3 },
     { label: 'SDK fixture', entry: sdk, rounds: 1 },
   ]
   for (const c of cases) {
@@ -104,10 +104,12 @@ await runRow('6', 'CLI', async (r) => {
     const allMs: number[] = []
     const singleMs: number[][] = names.map(() => [])
     for (let round = 0; round < c.rounds; round++) {
-      allMs.push(doctor([]))
+      // Alternate: all-at-once before the singles in even rounds, after them in odd ones.
+      if (round % 2 === 0) allMs.push(doctor([]))
       names.forEach((n, i) => {
         singleMs[i]!.push(doctor([n]))
       })
+      if (round % 2 === 1) allMs.push(doctor([]))
     }
     const allP50 = median(allMs)
     // The 8 servers are identical, so "the slowest single" is any single: the pooled median is its
@@ -125,5 +127,5 @@ await runRow('6', 'CLI', async (r) => {
       raw: { allMs, singleMs, single, serial },
     })
   }
-  r.note(`doctor rows: DSH_HOME ${dshHome} (trust granted with "dsh-mcp trust --all --yes"); the SDK fixture costs ~150 ms CPU per start, so 8 at once on ${cpus().length} cores are CPU-bound`)
+  r.note(`doctor rows: trust granted with "dsh-mcp trust --all --yes"; the SDK fixture costs ~150 ms CPU per start, so 8 at once on ${cpus().length} cores are CPU-bound`)
 })

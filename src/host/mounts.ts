@@ -42,6 +42,8 @@ export interface MountTableOptions {
   log: Log
   /** A mount settled, or a drain finished (status and visibility may change). */
   onChange(): void
+  /** A mount failed because an mcp-client that is not ours holds its name: it may be retried under another. */
+  onNameTaken(key: string): void
 }
 
 export interface MountTable {
@@ -49,7 +51,7 @@ export interface MountTable {
   mount(spec: MountSpec, effectiveName: string): Mount
   /** Forget a mount; its fork is disposed in the background. Resolves when that dispose is done. */
   unmount(key: string, reason: string): Promise<void>
-  /** Names in use: key → name for live mounts, plus names still held by draining forks. */
+  /** Names in use: key → name for live mounts, plus names held by draining forks and by mcp-clients not ours. */
   held(): Map<string, string>
   /** Effective name → key (`null` while draining): the ownership table. */
   owners(): Map<string, string | null>
@@ -66,6 +68,8 @@ export interface MountTable {
 export function createMountTable(ctx: Context, opts: MountTableOptions): MountTable {
   const mounts = new Map<string, Mount>()
   const draining = new Map<symbol, string>()
+  /** serverNames reserved by mcp-client instances that are not ours (learnt from rejections). */
+  const external = new Set<string>()
   const drains = new Set<Promise<void>>()
   const allDrains = new Set<Promise<void>>()
   /** Mounts by fiber uid: log records carry the fiber itself, not the handle `ctx.plugin` returns. */
@@ -177,7 +181,15 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
         // A still-activating fork cannot be disposed: end its server so activation (and the dispose) settle.
         if (config.transport === 'stdio') reapStdioChild(config)
       }
-      else fail(errorText(outcome.error))
+      else {
+        const text = errorText(outcome.error)
+        const taken = /serverName "([^"]+)" is already in use/.exec(text)?.[1]
+        fail(text)
+        if (taken === effectiveName) {
+          external.add(taken)
+          opts.onNameTaken(spec.key)
+        }
+      }
     })
     return m
   }
@@ -208,6 +220,7 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
       for (const [key, m] of mounts) out.set(key, m.effectiveName)
       let i = 0
       for (const name of draining.values()) out.set(`\0draining:${i++}`, name)
+      for (const name of external) out.set(`\0external:${name}`, name)
       return out
     },
     owners() {

@@ -36,6 +36,8 @@ import { createVisibility } from './visibility.ts'
 
 /** How long a reconcile waits for removed forks to release their names before renaming around them. */
 const DRAIN_WAIT_MS = 3000
+/** How often one server is renamed around names held by mcp-clients that are not ours. */
+const MAX_RENAMES = 3
 /** How long disposing the plugin waits for the forks to shut down. */
 const DISPOSE_WAIT_MS = 5000
 
@@ -60,6 +62,9 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
   const hostCwd = options.cwd ?? process.cwd()
   let plan: Plan = { global: [], projects: new Map(), mounts: new Map() }
   let retryFailed = false
+  /** Failed keys to mount again (under a new name: another mcp-client holds theirs), and how often that happened. */
+  const retryKeys = new Set<string>()
+  const renames = new Map<string, number>()
   let disposed = false
 
   const rootOfDir = (dir: string) => projectRootOf(canonicalRoot(dir), loc).root
@@ -84,6 +89,13 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
       visibility.refresh()
       scheduleStatus()
     },
+    onNameTaken: (key) => {
+      const n = (renames.get(key) ?? 0) + 1
+      renames.set(key, n)
+      if (n > MAX_RENAMES || disposed) return
+      retryKeys.add(key)
+      void queue.request()
+    },
   })
 
   const visibility = createVisibility(
@@ -103,6 +115,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     log,
     onExpire: (root) => {
       log.info('project %s has had no agent for %d ms: releasing its servers', root, options.graceMs)
+      writeReleased(root)
       void queue.request()
     },
   })
@@ -142,6 +155,12 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     for (const p of snap.projects) status.write(p.root, p.servers)
   }
 
+  /** A project this host no longer serves: every row it would mount reads `idle`. */
+  const writeReleased = (root: string) => {
+    const placements = plan.projects.get(root)
+    if (placements) status.write(root, serverSnapshots(placements, new Map(), new Map()))
+  }
+
   const logPlacements = () => {
     const views: [string, typeof plan.global][] = [['', plan.global], ...[...plan.projects].map(([r, ps]) => [r, ps] as [string, typeof ps])]
     for (const [root, placements] of views) {
@@ -167,8 +186,9 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     const ident = (s: { name: string; origin: string }) => ({ name: s.name, origin: s.origin })
     const current = new Map([...mounts.mounts].map(([k, m]) => [k, ident(m.spec)]))
     const desired = new Map([...plan.mounts].map(([k, s]) => [k, ident(s)]))
-    const retry = new Set(retryFailed ? [...mounts.mounts].filter(([, m]) => m.state === 'failed').map(([k]) => k) : [])
+    const retry = new Set([...mounts.mounts].filter(([k, m]) => m.state === 'failed' && (retryFailed || retryKeys.has(k))).map(([k]) => k))
     retryFailed = false
+    retryKeys.clear()
     const diff = diffMounts(current, desired, retry)
     const changed = new Set(diff.changed.map((c) => `${c.origin}\0${c.name}`))
     const releases = diff.remove.map((k) => {
@@ -274,6 +294,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
       debounced.cancel()
       queue.close()
       visibility.dispose()
+      for (const p of projects.list()) writeReleased(p.root)
       projects.dispose()
       await watcher?.close()
       await queue.idle()

@@ -6,10 +6,11 @@
  * leaves no child process.
  */
 import assert from 'node:assert/strict'
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { statusFilePath } from '../../src/host/status-path.ts'
 import { after, test } from 'node:test'
 import { startHttpServer } from '../fixtures/servers/http-server.ts'
-import { execTool, mcpToolNames, resultText, waitFor } from '../support/host.ts'
+import { execTool, mcpToolNames, resultText, stdioFixtureConfig, waitFor } from '../support/host.ts'
 import { countLive, readMarker, reapAll } from '../support/procs.ts'
 import { friendly, projectWith, startWorld, stdioEntry } from '../support/runtime.ts'
 import { cleanupAll } from '../support/tmp.ts'
@@ -97,6 +98,13 @@ test('a project without agents is released after graceMs; an agent returning wit
   await waitFor(() => countLive(w.pids) === 0, { timeoutMs: 3000, message: 'its server exited' })
   assert.equal(readMarker(marker).length, 1, 'the agent that returned within the grace reused the mount')
   assert.equal(w.host.logsMatching('has had no agent for 400 ms').length, 1)
+  await w.mcp.whenIdle()
+  const doc = JSON.parse(readFileSync(statusFilePath(w.home.path, a.path), 'utf8'))
+  assert.deepEqual(
+    doc.servers.map((s: { name: string; state: string; effectiveName: string | null }) => [s.name, s.state, s.effectiveName]),
+    [['g', 'idle', null]],
+    'the status file says the project is no longer served',
+  )
 })
 
 test('disposing the plugin unmounts everything, lifts every restriction and leaves no child process', async (t) => {
@@ -171,4 +179,22 @@ test('agents that existed before the plugin loaded are scoped too', async (t) =>
   assert.deepEqual(mcpToolNames(host.ctx, early), ['mcp__pa__x'])
   assert.deepEqual(mcpToolNames(host.ctx, late), ['mcp__pb__y'])
   await fiber.dispose()
+})
+
+test('a name already held by an mcp-client that is not ours: the project server mounts under a suffixed name', async (t) => {
+  const w = await startWorld()
+  t.after(async () => {
+    await w.dispose()
+    reapAll(w.pids)
+  })
+  await w.host.mountMcp(stdioFixtureConfig({ serverName: 'dup', tools: ['host_tool'], pidfileDir: w.pids }))
+  const a = projectWith({ dup: stdioEntry('dup', { tools: ['mine'], pidfileDir: w.pids }) })
+  const agent = (await w.host.createAgent({ cwd: a.path })).agent
+  await waitFor(() => mcpToolNames(w.host.ctx, agent).some((n) => /^mcp__dup_[0-9a-f]{6}__mine$/.test(n)), { ctx: w.host.ctx, events: ['tools/change'], timeoutMs: 8000 })
+  await w.mcp.whenIdle()
+  assert.deepEqual(mcpToolNames(w.host.ctx, agent).filter((n) => n.endsWith('__mine')).length, 1)
+  assert.ok(mcpToolNames(w.host.ctx, agent).includes('mcp__dup__host_tool'), 'the host\'s own server is never denied')
+  const row = w.mcp.snapshot().projects.find((p) => p.root === a.path)!.servers[0]!
+  assert.equal(row.state, 'mounted')
+  assert.match(row.effectiveName ?? '', /^dup_[0-9a-f]{6}$/)
 })

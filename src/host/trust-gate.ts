@@ -1,24 +1,38 @@
 /**
- * The trust gate's seam (spec §4 "Trust"): which project-layer rows may mount.
+ * The trust gate (spec §4 "Trust"): which project-layer rows may mount.
  *
- * Contract: `check(root, row)` answers `trusted | untrusted | changed` for an
- * active project-layer row (user-layer rows are never asked); `files()` names
- * the files whose change must trigger a reconcile (the trust store);
- * `refresh()` is called at the start of every reconcile so a decision reads a
- * fresh store. With `trust: 'all'` (or env `DSH_MCP_TRUST_ALL=1`) everything is
- * trusted.
- *
- * This pass ships the seam with the gate OFF in both modes: every row is
- * trusted. Wiring the real store is a change to this file only:
- * `refresh()` → `store = readTrustStore(dshHome)`, `check` →
- * `trustStateOf(store, canonicalRoot(root), row.name, trustFingerprint(row.entry))`
- * when `mode === 'require' && !trustGateOff(env)`, and `files()` →
- * `[trustFilePath(dshHome)]`.
+ * Contract:
+ * - `check(root, row)` answers `trusted | untrusted | changed` for an active
+ *   project-layer row (user-layer rows need no trust and are answered
+ *   `trusted`; a row without an entry is never trusted): `trustStateOf(store, canonicalRoot(root), row.name,
+ *   trustFingerprint(row.entry))`. The store is read with `forRoot: root`,
+ *   so a store that is a symbolic link, writable by everyone, or lies inside
+ *   the project (e.g. `DSH_HOME` in the repository) trusts nothing there — a
+ *   repository can never trust itself.
+ * - `refresh()` runs at the start of every reconcile: the next `check` of a
+ *   root reads the store file again (once per root per refresh).
+ * - `files()` is `[trustFilePath(dshHome)]` while the gate is on, so the
+ *   runtime watches the store (create, change, delete) and trusting or
+ *   untrusting takes effect live.
+ * - Off (every row trusted, no file watched) with `mode: 'all'` or env
+ *   `DSH_MCP_TRUST_ALL=1`; the env is read at each call.
+ * - Warnings: one per server and fingerprint — not per reconcile — naming
+ *   the server, its file and project, whether it is new or changed since
+ *   trusted, and the exact command to run (`dsh-mcp trust -C <root>
+ *   <name>`, quoted as needed). A server seen trusted re-arms its warning.
+ *   An ignored store is reported once per project and reason. Messages hold
+ *   names and paths only, never an env or header value.
  *
  * @module
  */
+import path from 'node:path'
+import { trustFingerprint } from '../config/fingerprint.ts'
 import type { Row } from '../config/layers.ts'
 import type { TrustFn, TrustVerdict } from '../plan/desired.ts'
+import { trustCommand } from '../trust/command.ts'
+import { needsTrust, type TrustStore, trustGateOff, trustStateOf } from '../trust/state.ts'
+import { canonicalRoot, readTrustStore, trustFilePath, trustStoreRefusal } from '../trust/store.ts'
+import type { Log } from './log.ts'
 
 export interface TrustGate {
   check: TrustFn
@@ -30,12 +44,57 @@ export interface TrustGateOptions {
   mode: 'require' | 'all'
   dshHome: string
   env: Readonly<Record<string, string | undefined>>
+  log: Pick<Log, 'warn'>
 }
 
-export function createTrustGate(_opts: TrustGateOptions): TrustGate {
+export function createTrustGate(opts: TrustGateOptions): TrustGate {
+  const off = () => opts.mode === 'all' || trustGateOff(opts.env)
+  /** Per root since the last refresh: its canonical form and the store as read for it. */
+  let seen = new Map<string, { canonical: string; store: TrustStore }>()
+  /** root\0name → verdict\0fingerprint last warned about. */
+  const warned = new Map<string, string>()
+  /** Store refusals already reported, root\0reason. */
+  const refusals = new Set<string>()
+
+  const storeFor = (root: string): { canonical: string; store: TrustStore } => {
+    let got = seen.get(root)
+    if (!got) {
+      const canonical = canonicalRoot(root)
+      const refused = trustStoreRefusal(opts.dshHome, canonical)
+      if (refused && !refusals.has(`${canonical}\0${refused}`)) {
+        refusals.add(`${canonical}\0${refused}`)
+        opts.log.warn('the trust store is ignored for %s: %s', canonical, refused)
+      }
+      got = { canonical, store: readTrustStore(opts.dshHome, { forRoot: canonical }) }
+      seen.set(root, got)
+    }
+    return got
+  }
+
+  const warn = (root: string, row: Row, verdict: Exclude<TrustVerdict, 'trusted'>, fingerprint: string) => {
+    const key = `${root}\0${row.name}`
+    const state = `${verdict}\0${fingerprint}`
+    if (warned.get(key) === state) return
+    warned.set(key, state)
+    const where = `${row.scope} server "${row.name}" (${path.relative(root, row.file) || row.file} in ${root})`
+    const what = verdict === 'changed' ? 'changed since trusted: it is stopped until trusted again' : 'is not trusted, so it was not started'
+    opts.log.warn('%s %s; review it, then run: %s', where, what, trustCommand(root, row.name))
+  }
+
   return {
-    check: (_root: string, _row: Row): TrustVerdict => 'trusted',
-    files: () => [],
-    refresh: () => {},
+    check(root: string, row: Row): TrustVerdict {
+      if (off() || !needsTrust(row.scope)) return 'trusted'
+      if (!row.entry) return 'untrusted'
+      const { canonical, store } = storeFor(root)
+      const fingerprint = trustFingerprint(row.entry)
+      const verdict = trustStateOf(store, canonical, row.name, fingerprint)
+      if (verdict === 'trusted') warned.delete(`${root}\0${row.name}`)
+      else warn(root, row, verdict, fingerprint)
+      return verdict
+    },
+    files: () => (off() ? [] : [trustFilePath(opts.dshHome)]),
+    refresh() {
+      seen = new Map()
+    },
   }
 }

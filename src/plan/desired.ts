@@ -19,6 +19,7 @@ import { mountKey } from '../config/fingerprint.ts'
 import { type LayerInput, mergeLayers, type Row, type Scope } from '../config/layers.ts'
 import { type OfficialConfig, OfficialConfigSchema, toOfficialConfig } from '../config/official.ts'
 import type { Entry } from '../config/schema.ts'
+import { trustCommand } from '../trust/command.ts'
 import type { ToolFilter } from './filter.ts'
 
 export type TrustVerdict = 'trusted' | 'untrusted' | 'changed'
@@ -101,8 +102,8 @@ function judgeRow(row: Row, root: string | null, input: PlanInput, mounts: Map<s
     if (root === null) return { ...base, want: 'invalid', reason: 'a project row outside a project' }
     const verdict = input.trust(root, row)
     if (verdict !== 'trusted') {
-      const why = verdict === 'changed' ? 'changed since it was trusted' : 'not trusted'
-      return { ...base, want: 'untrusted', trust: verdict, reason: `${why}: run \`dsh-mcp trust ${row.name}\` in ${root}` }
+      const why = verdict === 'changed' ? 'changed since trusted' : 'not trusted'
+      return { ...base, want: 'untrusted', trust: verdict, reason: `${why}: review it, then run ${trustCommand(root, row.name)}` }
     }
     base.trust = verdict
   }

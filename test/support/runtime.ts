@@ -57,6 +57,7 @@ export interface RuntimeWorld {
   dispose(): Promise<void>
 }
 
+/** Plugin options of a world; `trust` defaults to `'all'` here (tests of the gate pass `trust: 'require'`). */
 export interface WorldOptions extends Omit<OptionsInput, 'dshHome' | 'cwd'> {
   /** Content of `$DSH_HOME/mcp.yml`. */
   userFile?: string
@@ -72,7 +73,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<RuntimeWor
   if (options.userFile !== undefined) home.write('mcp.yml', options.userFile)
   const host = await createHost({ cwd: hostDir.path, echoLogs: process.env.ECHO_LOGS === "1" })
   const { userFile: _u, cwd, ...rest } = options
-  const fiber = host.ctx.plugin(plugin, { dshHome: home.path, cwd: cwd ?? hostDir.path, ...rest })
+  const fiber = host.ctx.plugin(plugin, { dshHome: home.path, cwd: cwd ?? hostDir.path, trust: 'all', ...rest })
   await fiber
   const mcp = host.ctx.get('projectMcp') as ProjectMcp
   let stopped: Promise<void> | undefined

@@ -25,6 +25,7 @@ import { debounce } from '../watch/debounce.ts'
 import { type FileWatcher, watchFiles } from '../watch/files.ts'
 import { createQueue } from '../watch/queue.ts'
 import { projectOf, watchAgents } from './agents.ts'
+import { createSettle } from './settle.ts'
 import { holdFirstStep } from './first-step.ts'
 import { createLog } from './log.ts'
 import { createMountTable } from './mounts.ts'
@@ -67,6 +68,8 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
   const renames = new Map<string, number>()
   let disposed = false
 
+  /** The placements an agent of `root` sees (a project not planned yet sees the global view). */
+  const viewOf = (root: string | null) => (root === null ? plan.global : (plan.projects.get(root) ?? plan.global))
   const rootOfDir = (dir: string) => projectRootOf(canonicalRoot(dir), loc).root
   const hostRoot = rootOfDir(hostCwd)
 
@@ -102,7 +105,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     ctx,
     {
       ownership: () => ownership(mounts.owners()),
-      visibleFor: (root) => visibleOf(root === null ? plan.global : (plan.projects.get(root) ?? plan.global)),
+      visibleFor: (root) => visibleOf(viewOf(root)),
     },
     log,
   )
@@ -221,26 +224,13 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
 
   // First turn bookkeeping.
   const firstPending = new WeakSet<Agent>()
-  const pendingFor = (root: string | null): Promise<void> | undefined => {
-    const keys = [...visibleOf(root === null ? plan.global : (plan.projects.get(root) ?? plan.global)).keys()]
-    const mounting = keys.some((k) => mounts.mounts.get(k)?.state === 'mounting')
-    if (!queue.busy && !debounced.pending && !mounting) return undefined
-    return (async () => {
-      for (;;) {
-        await debounced.settled()
-        await queue.idle()
-        const ks = [...visibleOf(root === null ? plan.global : (plan.projects.get(root) ?? plan.global)).keys()]
-        const waiting = ks.map((k) => mounts.mounts.get(k)).filter((m) => m?.state === 'mounting')
-        if (waiting.length === 0 && !queue.busy && !debounced.pending) return
-        await Promise.all(waiting.map((m) => m!.settled))
-      }
-    })()
-  }
+  const settle = createSettle({ debounced, queue, mounts, status })
+  const keysOf = (root: string | null) => visibleOf(viewOf(root)).keys()
   holdFirstStep(ctx, {
     waitMs: options.firstStepWaitMs,
     isFirst: (agent) => firstPending.has(agent),
     markDone: (agent) => firstPending.delete(agent),
-    pending: (agent) => pendingFor(visibility.rootOf(agent) ?? null),
+    pending: (agent) => settle.pendingFor(() => keysOf(visibility.rootOf(agent) ?? null)),
     log,
   })
 
@@ -268,18 +258,6 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
   projects.ensure(hostRoot, { pinned: true })
   void queue.request()
 
-  const whenIdle = async () => {
-    for (let i = 0; i < 100; i++) {
-      await debounced.settled()
-      await queue.idle()
-      await mounts.settledAll()
-      await Promise.allSettled([...mounts.drains])
-      await new Promise<void>((r) => setImmediate(r))
-      await status.settled()
-      if (!debounced.pending && !queue.busy && ![...mounts.mounts.values()].some((m) => m.state === 'mounting')) return
-    }
-  }
-
   return {
     service: {
       snapshot,
@@ -287,7 +265,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
         retryFailed = true
         await queue.request()
       },
-      whenIdle,
+      whenIdle: settle.whenIdle,
     },
     async dispose() {
       disposed = true

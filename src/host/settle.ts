@@ -1,0 +1,60 @@
+/**
+ * Settling: what "nothing is pending" means, for a project and for the host.
+ *
+ * Contract: `pendingFor(keys)` is undefined when no debounced edit, no
+ * reconcile and no mount of the given mount keys is outstanding — the
+ * first-step hold then does not wait at all; otherwise a promise that
+ * resolves once they have all settled (keys are re-read after each
+ * reconcile, so a mount a reconcile starts is waited for too). `whenIdle()`
+ * resolves once debounced edits, reconciles, mounts, the unmounts of healthy
+ * mounts and status writes have all settled (a hung dispose of an abandoned
+ * fork is not waited for). Neither ever rejects.
+ *
+ * @module
+ */
+import type { Debounced } from '../watch/debounce.ts'
+import type { ReconcileQueue } from '../watch/queue.ts'
+import type { MountTable } from './mounts.ts'
+import type { StatusWriter } from './status.ts'
+
+export interface SettleDeps {
+  debounced: Debounced
+  queue: ReconcileQueue
+  mounts: MountTable
+  status: StatusWriter
+}
+
+export interface Settle {
+  pendingFor(keys: () => Iterable<string>): Promise<void> | undefined
+  whenIdle(): Promise<void>
+}
+
+export function createSettle({ debounced, queue, mounts, status }: SettleDeps): Settle {
+  const mountingOf = (keys: Iterable<string>) => [...keys].map((k) => mounts.mounts.get(k)).filter((m) => m?.state === 'mounting')
+  const anyMounting = () => [...mounts.mounts.values()].some((m) => m.state === 'mounting')
+  return {
+    pendingFor(keys) {
+      if (!queue.busy && !debounced.pending && mountingOf(keys()).length === 0) return undefined
+      return (async () => {
+        for (;;) {
+          await debounced.settled()
+          await queue.idle()
+          const waiting = mountingOf(keys())
+          if (waiting.length === 0 && !queue.busy && !debounced.pending) return
+          await Promise.all(waiting.map((m) => m!.settled))
+        }
+      })()
+    },
+    async whenIdle() {
+      for (let i = 0; i < 100; i++) {
+        await debounced.settled()
+        await queue.idle()
+        await mounts.settledAll()
+        await Promise.allSettled([...mounts.drains])
+        await new Promise<void>((r) => setImmediate(r))
+        await status.settled()
+        if (!debounced.pending && !queue.busy && !anyMounting()) return
+      }
+    },
+  }
+}

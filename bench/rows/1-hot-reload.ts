@@ -124,7 +124,9 @@ await runRow('1', 'Hot reload', async (r) => {
     ours: fmt(coarse, 'ms'),
     baseline: `${fmt(median(ours), 'ms')} − ${fmt(directP50, 'ms')} − ${DEBOUNCE_MS} ms`,
     ratio: '-',
-    target: '≤ 20 ms',
-    met: coarse <= 20,
+    // Two independent medians of spawn-dominated times: their difference carries the spawn jitter
+    // (±20 ms here), so it is a cross-check of the split above, not the verdict.
+    target: '(cross-check)',
+    met: null,
   })
 })

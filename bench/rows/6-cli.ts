@@ -34,7 +34,11 @@ const DOCTOR_SERVERS = 8
 const INIT_DELAY_MS = 300
 
 function check(t: Timed, what: string): Timed {
-  if (t.code !== 0) throw new Error(`${what} exited ${t.code}: ${t.stderr.trim().split('\n')[0] ?? ''}`)
+  if (t.code !== 0) {
+    const lines = t.stderr.trim().split('\n')
+    const why = lines.find((l) => /error/i.test(l)) ?? lines[0] ?? ''
+    throw new Error(`${what} exited ${t.code}: ${why.trim()}`)
+  }
   return t
 }
 

@@ -10,7 +10,8 @@
  * the background; until that dispose resolves the fork's name stays *held*
  * (the official client still reserves it) and its tools belong to nobody.
  * A hung dispose therefore never blocks a caller; the stdio server of a
- * timed-out mount is ended (see reap.ts) so its fork can let go. Connection errors the
+ * timed-out mount, or of one unmounted while still mounting, is ended (see
+ * reap.ts) so its fork can let go. Connection errors the
  * official client only logs are picked up from its log records (by fiber) as
  * `lastError`, with every secret value of the server redacted.
  *
@@ -210,6 +211,8 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
         m.state = 'failed'
         m.error = 'unmounted before it finished mounting'
         settlers.get(m)?.()
+        // Its fork cannot be disposed before activation settles (~60 s for a server that never answers): end its server.
+        if (m.spec.config.transport === 'stdio') reapStdioChild(m.spec.config)
       }
       const p = fiber ? drain(fiber, m.effectiveName, healthy) : Promise.resolve()
       opts.onChange()

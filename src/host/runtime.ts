@@ -189,7 +189,10 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     const ident = (s: { name: string; origin: string }) => ({ name: s.name, origin: s.origin })
     const current = new Map([...mounts.mounts].map(([k, m]) => [k, ident(m.spec)]))
     const desired = new Map([...plan.mounts].map(([k, s]) => [k, ident(s)]))
-    const retry = new Set([...mounts.mounts].filter(([k, m]) => m.state === 'failed' && (retryFailed || retryKeys.has(k))).map(([k]) => k))
+    // A fork that is up but holds no tools while its client reports an error reads as failed (status.ts): reload() retries it too.
+    const counts = retryFailed ? currentCounts() : undefined
+    const failed = (k: string, m: { state: string; error: string | null }) => m.state === 'failed' || (m.state === 'mounted' && m.error !== null && !counts?.get(k))
+    const retry = new Set([...mounts.mounts].filter(([k, m]) => (m.state === 'failed' && retryKeys.has(k)) || (retryFailed && failed(k, m))).map(([k]) => k))
     retryFailed = false
     retryKeys.clear()
     const diff = diffMounts(current, desired, retry)

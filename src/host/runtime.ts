@@ -65,6 +65,8 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
   let retryFailed = false
   /** Failed keys to mount again (under a new name: another mcp-client holds theirs), and how often that happened. */
   const retryKeys = new Set<string>()
+  /** HTTP mounts whose server lost their session: remounted on the next reconcile. */
+  const lostKeys = new Set<string>()
   const renames = new Map<string, number>()
   let disposed = false
 
@@ -192,9 +194,10 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     // A fork that is up but holds no tools while its client reports an error reads as failed (status.ts): reload() retries it too.
     const counts = retryFailed ? currentCounts() : undefined
     const failed = (k: string, m: { state: string; error: string | null }) => m.state === 'failed' || (m.state === 'mounted' && m.error !== null && !counts?.get(k))
-    const retry = new Set([...mounts.mounts].filter(([k, m]) => (m.state === 'failed' && retryKeys.has(k)) || (retryFailed && failed(k, m))).map(([k]) => k))
+    const retry = new Set([...mounts.mounts].filter(([k, m]) => (m.state === 'failed' && retryKeys.has(k)) || (retryFailed && failed(k, m)) || lostKeys.has(k)).map(([k]) => k))
     retryFailed = false
     retryKeys.clear()
+    lostKeys.clear()
     const diff = diffMounts(current, desired, retry)
     const changed = new Set(diff.changed.map((c) => `${c.origin}\0${c.name}`))
     const releases = diff.remove.map((k) => {
@@ -220,6 +223,22 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
   }
 
   const queue = createQueue(reconcile, (error) => log.error('reconcile failed: %s', String(error)))
+
+  // The official client never opens a new session when an HTTP server has lost its own (it restarted:
+  // every call then fails with 404 "Session not found"): remount such a server on the first such result.
+  ctx.on('tools/result', (exec, result) => {
+    if (disposed || !result.isError || !/session not found/i.test(result.error.message)) return
+    const own = ownership(mounts.owners())
+    const server = own.index.ownerOf(exec.name)
+    const key = server === undefined ? undefined : own.owners.get(server)
+    const m = key ? mounts.mounts.get(key) : undefined
+    if (!key || !m || m.state !== 'mounted' || m.spec.config.transport !== 'streamable-http' || lostKeys.has(key)) return
+    lostKeys.add(key)
+    m.error = 'the server no longer knows this session (it restarted?): reconnecting'
+    log.warn('"%s" lost its session on the server: remounting it', m.effectiveName)
+    scheduleStatus()
+    void queue.request()
+  })
   const debounced = debounce(() => void queue.request(), options.debounceMs)
   const watcher: FileWatcher | undefined = options.watch
     ? watchFiles({ onChange: () => debounced.trigger(), onError: (e) => log.debug('watcher: %s', String(e)) })

@@ -19,16 +19,15 @@
  */
 import { existsSync } from 'node:fs'
 import { cpus } from 'node:os'
+import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { makeProject } from '../../test/support/tmp.ts'
-import { cliNode, type Timed, timeRun } from '../support/proc.ts'
+import { cliNode, snapshotCli, type Timed, timeRun } from '../support/proc.ts'
 import { fixtureEntry, friendlyYaml, isolatedEnv, plainServers } from '../support/projects.ts'
 import { runRow } from '../support/report.ts'
 import { fmt, median, ratio, sum } from '../support/stats.ts'
 
-const BIN = fileURLToPath(new URL('../../bin/dsh-mcp.js', import.meta.url))
 const SLOW_SERVER = fileURLToPath(new URL('../support/slow-server.mjs', import.meta.url))
-const DOCTOR_BUILT = fileURLToPath(new URL('../../lib/cli/commands/doctor.js', import.meta.url))
 const LIST_ROUNDS = 21
 const DOCTOR_SERVERS = 8
 const INIT_DELAY_MS = 300
@@ -46,10 +45,12 @@ await runRow('6', 'CLI', async (r) => {
   const node = cliNode()
   r.note(`CLI node: ${node.path} ${node.version} (${node.system ? 'system' : 'no system node found: the bench node'})`)
   const { env } = isolatedEnv()
+  const bin = snapshotCli()
+  const doctorBuilt = path.join(path.dirname(bin), '..', 'lib', 'cli', 'commands', 'doctor.js')
 
   // (a) list vs node -e 0
   const project = makeProject({ '.dsh/mcp.yml': friendlyYaml(plainServers(20)) })
-  const list = () => check(timeRun(node.path, [BIN, 'list', '-C', project.path], { env }), 'dsh-mcp list')
+  const list = () => check(timeRun(node.path, [bin, 'list', '-C', project.path], { env }), 'dsh-mcp list')
   const bare = () => check(timeRun(node.path, ['-e', '0'], { env }), 'node -e 0')
   const rows = list().stdout.trim().split('\n').length - 1
   if (rows !== 20) throw new Error(`dsh-mcp list printed ${rows} rows, expected 20`)
@@ -82,7 +83,7 @@ await runRow('6', 'CLI', async (r) => {
   })
 
   // (b) doctor, 8 slow servers at once vs one at a time
-  if (!existsSync(DOCTOR_BUILT)) {
+  if (!existsSync(doctorBuilt)) {
     r.metric({ metric: 'doctor, 8 × 300 ms servers', ours: 'n/a', baseline: '-', ratio: '-', target: '≤ 1.3× slowest single', met: null })
     r.note('doctor is not built yet (lib/cli/commands/doctor.js missing)')
     return
@@ -96,9 +97,9 @@ await runRow('6', 'CLI', async (r) => {
   ]
   for (const c of cases) {
     const project = makeProject({ '.dsh/mcp.yml': friendlyYaml(Object.fromEntries(names.map((n) => [n, c.entry(n)]))) })
-    check(timeRun(node.path, [BIN, 'trust', '--all', '--yes', '-C', project.path], { env }), 'dsh-mcp trust --all')
+    check(timeRun(node.path, [bin, 'trust', '--all', '--yes', '-C', project.path], { env }), 'dsh-mcp trust --all')
     const doctor = (only: string[]) => {
-      const t = check(timeRun(node.path, [BIN, 'doctor', '--json', '-C', project.path, ...only], { env, timeoutMs: 30_000 }), 'dsh-mcp doctor')
+      const t = check(timeRun(node.path, [bin, 'doctor', '--json', '-C', project.path, ...only], { env, timeoutMs: 30_000 }), 'dsh-mcp doctor')
       const report = JSON.parse(t.stdout) as { name: string; state: string }[]
       const bad = report.filter((s) => s.state !== 'ok')
       if (bad.length > 0 || report.length !== (only.length || DOCTOR_SERVERS)) throw new Error(`doctor: ${JSON.stringify(report.map((s) => [s.name, s.state]))}`)

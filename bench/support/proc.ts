@@ -1,6 +1,6 @@
 /**
  * Child processes for the CLI rows: find the system Node (the CLI's target,
- * Node 20 here) and time one command's wall clock.
+ * Node 20 here), snapshot the built CLI, and time one command's wall clock.
  *
  * Contract: `timeRun` blocks until the child exits (spawnSync: a row runs in
  * its own process, so blocking its loop disturbs nothing) and never throws;
@@ -9,8 +9,10 @@
  * @module
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, realpathSync } from 'node:fs'
+import { cpSync, existsSync, realpathSync, symlinkSync } from 'node:fs'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { makeTempDir } from '../../test/support/tmp.ts'
 
 export interface NodeBinary {
   path: string
@@ -33,6 +35,19 @@ export function cliNode(): NodeBinary {
     } catch {}
   }
   return { path: process.execPath, version: process.version, system: false }
+}
+
+/**
+ * A private copy of the built CLI (`bin/`, `lib/`, `package.json`, with a link to
+ * `node_modules`): parallel work in the same tree rebuilds `lib/` at any moment, and a
+ * row must time one consistent build. Returns the path of the copied `bin/dsh-mcp.js`.
+ */
+export function snapshotCli(): string {
+  const root = fileURLToPath(new URL('../..', import.meta.url))
+  const copy = makeTempDir('dsh-mcp-bench-cli-')
+  for (const part of ['bin', 'lib', 'package.json']) cpSync(path.join(root, part), copy.join(part), { recursive: true })
+  symlinkSync(path.join(root, 'node_modules'), copy.join('node_modules'))
+  return copy.join('bin', 'dsh-mcp.js')
 }
 
 export interface Timed {

@@ -89,7 +89,8 @@ export function parseConfigText(input: string, opts: ParseOptions): ParsedFile {
   const lines = new LineCounter()
   let doc: Document.Parsed
   try {
-    doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false, logLevel: 'error', strict: true, schema: format === 'mcpServers' ? 'json' : 'core', customTags: [] })
+    // uniqueKeys: false — duplicates are found in linear time by inspectDocument (the parser's check is quadratic).
+    doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false, logLevel: 'error', strict: true, schema: format === 'mcpServers' ? 'json' : 'core', customTags: [] })
   } catch (err) {
     return fail({ code: 'syntax', message: `cannot parse: ${(err as Error).message}`, line: 0, col: 0, path: '' })
   }

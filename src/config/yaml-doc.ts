@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { type Document, isAlias, isCollection, isMap, isNode, isPair, isScalar, isSeq, type Node, visit } from 'yaml'
+import { type Document, isAlias, isCollection, isMap, isNode, isPair, isScalar, isSeq, type Node, type Pair, visit } from 'yaml'
 import type { DiagnosticCode } from './diagnostics.ts'
 
 export type At = (offset: number) => { line: number; col: number }
@@ -94,30 +94,24 @@ export function inspectDocument(doc: Document.Parsed, text: string, at: At, root
     if (server === undefined) out.file ??= p
     else if (!out.entries.has(server)) out.entries.set(server, p)
   }
-  const duplicates = new Map<number, Located>()
   for (const e of doc.errors) {
-    if (e.code === 'DUPLICATE_KEY') duplicates.set(e.pos[0], { code: 'duplicate-key', message: 'duplicate key', ...at(e.pos[0]), segments: [] })
-    else {
-      const deep = /call stack/i.test(e.message)
-      out.file ??= { code: deep ? 'too-deep' : 'syntax', message: yamlMessage(e.message, maxDepth), ...at(e.pos[0]), segments: [] }
-    }
+    const deep = /call stack/i.test(e.message)
+    out.file ??= { code: deep ? 'too-deep' : 'syntax', message: yamlMessage(e.message, maxDepth), ...at(e.pos[0]), segments: [] }
   }
   if (out.file) return out
+  const duplicates = duplicatePairs(doc)
   visit(doc, {
     Pair(_k, pair, ancestors) {
       if (isCollection(pair.key)) {
         add({ code: 'syntax', message: 'a key must be plain text, not a list or mapping', ...at(pair.key.range?.[0] ?? 0), segments: segmentsOf(ancestors, pair).slice(0, -1) })
         return visit.SKIP
       }
-      const offset = isNode(pair.key) ? pair.key.range?.[0] : undefined
-      const dup = offset === undefined ? undefined : duplicates.get(offset)
-      if (!dup) return undefined
-      duplicates.delete(offset!)
-      const parent = ancestors[ancestors.length - 1]
+      const first = duplicates.get(pair)
+      if (!first) return undefined
       const name = keyText(pair.key)
-      const first = isMap(parent) ? parent.items.find((p) => keyText(p.key) === name) : undefined
-      const where = first && isNode(first.key) && first.key.range ? ` (first at line ${at(first.key.range[0]).line})` : ''
-      add({ ...dup, message: `duplicate key "${name}"${where}`, segments: segmentsOf(ancestors, pair) })
+      const where = isNode(first.key) && first.key.range ? ` (first at line ${at(first.key.range[0]).line})` : ''
+      const offset = isNode(pair.key) ? (pair.key.range?.[0] ?? 0) : 0
+      add({ code: 'duplicate-key', message: `duplicate key "${name}"${where}`, ...at(offset), segments: segmentsOf(ancestors, pair) })
       return undefined
     },
     Node(_k, node: Node, ancestors) {
@@ -140,8 +134,28 @@ export function inspectDocument(doc: Document.Parsed, text: string, at: At, root
       return undefined
     },
   })
-  // A duplicate the visitor could not place (a complex key): the file's.
-  for (const d of duplicates.values()) out.file ??= d
+  return out
+}
+
+/**
+ * Every pair whose key repeats an earlier key of the same mapping, with that
+ * earlier pair — the parser's own `uniqueKeys` rule (equal scalar values),
+ * in linear time: the parser's check compares each key with every earlier
+ * one, which takes seconds to minutes on a hostile file with 10^4-10^5 keys.
+ */
+function duplicatePairs(doc: Document.Parsed): Map<Pair, Pair> {
+  const out = new Map<Pair, Pair>()
+  visit(doc, {
+    Map(_k, map) {
+      const seen = new Map<unknown, Pair>()
+      for (const pair of map.items) {
+        const key = isScalar(pair.key) ? pair.key.value : pair.key
+        const first = seen.get(key)
+        if (first) out.set(pair, first)
+        else seen.set(key, pair)
+      }
+    },
+  })
   return out
 }
 

@@ -7,16 +7,32 @@
  * the project's layer files fresh; a file that does not parse contributes its
  * last good generation (per file) and its diagnostics are logged once per
  * distinct text as `file:line:col`; a missing file contributes nothing. The
- * user layer is read the same way. Reads never throw.
+ * user layer is read the same way. A file whose stat signature (mtime, ctime,
+ * size, inode) is unchanged since a read made well after its mtime (past any
+ * timestamp granularity — the "racy git" rule) is not read or parsed again.
+ * Reads never throw.
  *
  * @module
  */
+import { statSync } from 'node:fs'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { formatDiagnostic } from '../config/diagnostics.ts'
 import { type LayerFile, type LayerInput, projectLayerFiles, userLayerFile } from '../config/layers.ts'
 import { allDiagnostics } from '../config/parse.ts'
 import { type Locations, readConfigFile } from '../files/read.ts'
 import type { Log } from './log.ts'
+
+/** A read this long after the file's mtime cannot have raced a same-timestamp write. */
+const RACY_MS = 2000
+
+function statOf(file: string): { sig: string; mtimeMs?: number } {
+  try {
+    const st = statSync(file)
+    return { sig: `${st.mtimeMs}:${st.ctimeMs}:${st.size}:${st.ino}:${st.mode}`, mtimeMs: Math.max(st.mtimeMs, st.ctimeMs) }
+  } catch (error) {
+    return { sig: `error:${(error as NodeJS.ErrnoException).code ?? 'unknown'}` }
+  }
+}
 
 export interface Project {
   readonly root: string
@@ -55,9 +71,19 @@ export interface Projects {
 export function createProjects(opts: ProjectsOptions): Projects {
   const projects = new Map<string, Project>()
   const lastGood = new Map<string, LayerInput>()
+  const reads = new Map<string, { sig: string; safe: boolean; value: LayerInput | undefined }>()
   const userFile = userLayerFile(opts.loc.dshHome)
 
   const readLayer = (layer: LayerFile): LayerInput | undefined => {
+    const stat = statOf(layer.file)
+    const cached = reads.get(layer.file)
+    if (cached && cached.safe && cached.sig === stat.sig) return cached.value
+    const value = readFresh(layer)
+    reads.set(layer.file, { sig: stat.sig, safe: stat.mtimeMs === undefined || Date.now() - stat.mtimeMs > RACY_MS, value })
+    return value
+  }
+
+  const readFresh = (layer: LayerFile): LayerInput | undefined => {
     const key = `file:${layer.file}`
     const r = readConfigFile(layer, { allowPartial: layer.scope === 'local' })
     if (r.absent) {
@@ -122,6 +148,7 @@ export function createProjects(opts: ProjectsOptions): Projects {
         projects.delete(root)
         for (const l of layerFiles(root)) {
           lastGood.delete(l.file)
+          reads.delete(l.file)
           opts.log.forget(`file:${l.file}`)
         }
         opts.onExpire(root)

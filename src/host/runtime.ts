@@ -16,7 +16,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { type Locations, defaultLocations, projectRootOf } from '../files/read.ts'
-import { type Plan, desiredState } from '../plan/desired.ts'
+import { type Plan, desiredState, withProject } from '../plan/desired.ts'
 import { diffMounts } from '../plan/diff.ts'
 import { assignNames } from '../plan/names.ts'
 import { ownership, toolsByKey, visibleOf } from '../plan/visibility.ts'
@@ -30,7 +30,7 @@ import { holdFirstStep } from './first-step.ts'
 import { createLog } from './log.ts'
 import { createMountTable } from './mounts.ts'
 import type { Options } from './options.ts'
-import { createProjects } from './projects.ts'
+import { createProjects, type Project } from './projects.ts'
 import { createStatusWriter, type Snapshot, serverSnapshots } from './status.ts'
 import { createTrustGate } from './trust-gate.ts'
 import { createVisibility } from './visibility.ts'
@@ -126,9 +126,9 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
   })
   let userLayers = projects.loadUser()
 
-  const computePlan = (): Plan =>
+  const computePlan = (only?: readonly Project[]): Plan =>
     desiredState({
-      projects: projects.list().map((p) => ({ root: p.root, layers: p.layers })),
+      projects: (only ?? projects.list()).map((p) => ({ root: p.root, layers: p.layers })),
       user: userLayers,
       env: process.env,
       dshHome: loc.dshHome,
@@ -136,10 +136,8 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     })
 
   const currentCounts = () => {
-    const names: string[] = []
-    for (const s of ctx.tools.schemas()) if (s.name.startsWith('mcp__')) names.push(s.name)
     const counts = new Map<string, number>()
-    for (const [key, list] of toolsByKey(names, ownership(mounts.owners()))) counts.set(key, list.length)
+    for (const [key, list] of toolsByKey(visibility.registered(), ownership(mounts.owners()))) counts.set(key, list.length)
     return counts
   }
 
@@ -246,7 +244,9 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
 
   // First turn bookkeeping.
   const firstPending = new WeakSet<Agent>()
-  const settle = createSettle({ debounced, queue, mounts, status })
+  // A new project's reconcile starts from a macrotask, not inside `ctx.agents.create`.
+  const kick = debounce(() => void queue.request(), 0)
+  const settle = createSettle({ delays: [debounced, kick], queue, mounts, status })
   const keysOf = (root: string | null) => visibleOf(viewOf(root)).keys()
   holdFirstStep(ctx, {
     waitMs: options.firstStepWaitMs,
@@ -263,11 +263,12 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
       const root = projectOf(ctx, agent, { rootOfDir, rootOfAgent: (a) => visibility.rootOf(a), hostRoot: () => hostRoot })
       const isNew = projects.ensure(root)
       projects.attach(root, agent)
-      if (isNew) plan = computePlan()
+      // Plan just the new project now (its agents' first view must be right); the full reconcile follows.
+      if (isNew) plan = withProject(plan, computePlan([projects.get(root)!]), root)
       firstPending.add(agent)
       visibility.track(agent, root)
       log.debug('agent %s joined project %s', agent.id, root)
-      if (isNew) void queue.request()
+      if (isNew) kick.trigger()
     },
     remove(agent) {
       const root = visibility.rootOf(agent)
@@ -292,6 +293,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     async dispose() {
       disposed = true
       debounced.cancel()
+      kick.cancel()
       queue.close()
       visibility.dispose()
       for (const p of projects.list()) writeReleased(p.root)

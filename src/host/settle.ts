@@ -18,7 +18,8 @@ import type { MountTable } from './mounts.ts'
 import type { StatusWriter } from './status.ts'
 
 export interface SettleDeps {
-  debounced: Debounced
+  /** Delayed reconcile requests (the edit debounce, the new-project kick). */
+  delays: readonly Debounced[]
   queue: ReconcileQueue
   mounts: MountTable
   status: StatusWriter
@@ -29,31 +30,33 @@ export interface Settle {
   whenIdle(): Promise<void>
 }
 
-export function createSettle({ debounced, queue, mounts, status }: SettleDeps): Settle {
+export function createSettle({ delays, queue, mounts, status }: SettleDeps): Settle {
+  const delayed = () => delays.some((d) => d.pending)
+  const undelayed = () => Promise.all(delays.map((d) => d.settled()))
   const mountingOf = (keys: Iterable<string>) => [...keys].map((k) => mounts.mounts.get(k)).filter((m) => m?.state === 'mounting')
   const anyMounting = () => [...mounts.mounts.values()].some((m) => m.state === 'mounting')
   return {
     pendingFor(keys) {
-      if (!queue.busy && !debounced.pending && mountingOf(keys()).length === 0) return undefined
+      if (!queue.busy && !delayed() && mountingOf(keys()).length === 0) return undefined
       return (async () => {
         for (;;) {
-          await debounced.settled()
+          await undelayed()
           await queue.idle()
           const waiting = mountingOf(keys())
-          if (waiting.length === 0 && !queue.busy && !debounced.pending) return
+          if (waiting.length === 0 && !queue.busy && !delayed()) return
           await Promise.all(waiting.map((m) => m!.settled))
         }
       })()
     },
     async whenIdle() {
       for (let i = 0; i < 100; i++) {
-        await debounced.settled()
+        await undelayed()
         await queue.idle()
         await mounts.settledAll()
         await Promise.allSettled([...mounts.drains])
         await new Promise<void>((r) => setImmediate(r))
         await status.settled()
-        if (!debounced.pending && !queue.busy && !anyMounting()) return
+        if (!delayed() && !queue.busy && !anyMounting()) return
       }
     },
   }

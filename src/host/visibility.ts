@@ -45,6 +45,8 @@ export interface VisibilityGuard {
   tracked(): IterableIterator<[Agent, string | null]>
   /** Re-derive every agent's deny set now. */
   refresh(): void
+  /** Registered MCP tool names (cached between registry changes). */
+  registered(): string[]
   dispose(): void
 }
 
@@ -56,11 +58,25 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
   let again = false
   let depth = 0
   let disposed = false
+  /** >0 while our own restrict/lift runs: the emissions it causes never change the registered set. */
+  let selfDepth = 0
+  /** Registered MCP tool names; dropped on every `tools/change` we did not cause (`schemas()` clones every schema). */
+  let cache: string[] | undefined
 
   const registered = (): string[] => {
+    if (cache) return cache
     const names: string[] = []
     for (const s of ctx.tools.schemas()) if (s.name.startsWith('mcp__')) names.push(s.name)
+    cache = names
     return names
+  }
+  const asSelf = <T>(fn: () => T): T => {
+    selfDepth++
+    try {
+      return fn()
+    } finally {
+      selfDepth--
+    }
   }
 
   /** The update `agent` needs, or undefined when its restriction is already right. */
@@ -74,11 +90,11 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
     return () => {
       if (agents.get(agent) !== t) return
       try {
-        const lift = deny.length > 0 ? agent.ctx.tools.restrict({ deny }) : undefined
+        const lift = deny.length > 0 ? asSelf(() => agent.ctx.tools.restrict({ deny })) : undefined
         const old = t.lift
         t.lift = lift
         t.denied = next
-        old?.()
+        if (old) asSelf(old)
       } catch (error) {
         log.debug('could not restrict agent %s: %s', agent.id, String(error))
       }
@@ -111,6 +127,16 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
     }
   }
 
+  /** `tools/change`: our own restrict/lift needs no new pass (the registered set did not change). */
+  const onChange = () => {
+    if (selfDepth > 0) {
+      if (running && depth < MAX_NESTING) drain()
+      return
+    }
+    cache = undefined
+    refresh()
+  }
+
   const refresh = () => {
     if (disposed) return
     if (running) {
@@ -134,7 +160,7 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
     }
   }
 
-  ctx.on('tools/change', refresh)
+  ctx.on('tools/change', onChange)
 
   return {
     track(agent, root) {
@@ -155,9 +181,10 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
       if (!t) return
       agents.delete(agent)
       try {
-        t.lift?.()
+        if (t.lift) asSelf(t.lift)
       } catch {}
     },
+    registered: () => registered(),
     rootOf: (agent) => agents.get(agent)?.root,
     *tracked() {
       for (const [a, t] of agents) yield [a, t.root]
@@ -168,7 +195,7 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
       work.length = 0
       for (const t of agents.values()) {
         try {
-          t.lift?.()
+          if (t.lift) asSelf(t.lift)
         } catch {}
       }
       agents.clear()

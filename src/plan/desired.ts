@@ -150,3 +150,13 @@ export function redact(text: string, secrets: readonly string[]): string {
   for (const s of secrets) out = out.split(s).join('***')
   return out
 }
+
+/** `plan` with `root`'s placements (and the mounts they need) taken from `extra`, a plan of that project. */
+export function withProject(plan: Plan, extra: Plan, root: string): Plan {
+  const placements = extra.projects.get(root)
+  if (!placements) return plan
+  const projects = new Map(plan.projects).set(root, placements)
+  const mounts = new Map(plan.mounts)
+  for (const p of placements) if (p.key && !mounts.has(p.key)) mounts.set(p.key, extra.mounts.get(p.key)!)
+  return { global: plan.global, projects, mounts }
+}

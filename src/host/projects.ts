@@ -77,7 +77,7 @@ export function createProjects(opts: ProjectsOptions): Projects {
   const readLayer = (layer: LayerFile): LayerInput | undefined => {
     const stat = statOf(layer.file)
     const cached = reads.get(layer.file)
-    if (cached && cached.safe && cached.sig === stat.sig) return cached.value
+    if (cached?.safe && cached.sig === stat.sig) return cached.value
     const value = readFresh(layer)
     reads.set(layer.file, { sig: stat.sig, safe: stat.mtimeMs === undefined || Date.now() - stat.mtimeMs > RACY_MS, value })
     return value

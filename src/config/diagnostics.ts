@@ -14,6 +14,7 @@ export type Severity = 'error' | 'warning'
 export type DiagnosticCode =
   | 'read-failed'
   | 'too-large'
+  | 'too-many-servers'
   | 'not-a-file'
   | 'syntax'
   | 'duplicate-key'

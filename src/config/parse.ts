@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { type Document, LineCounter, parseDocument } from 'yaml'
+import { type Document, isMap, LineCounter, parseDocument } from 'yaml'
 import { type Diagnostic, formatPath } from './diagnostics.ts'
 import { type CheckOptions, checkEntry, kindOf, type Problem, unknownKeyProblem } from './entry.ts'
 import { checkJsonSyntax } from './json-check.ts'
@@ -23,6 +23,8 @@ export type FileFormat = 'friendly' | 'mcpServers'
 
 export const MAX_CONFIG_BYTES = 1024 * 1024
 const MAX_ALIAS_COUNT = 100
+/** Servers one file may define: each is a process or a connection (and its tools go to the model); far above any real config. */
+export const MAX_SERVERS = 256
 const MAX_DEPTH = 64
 /** Flow nesting refused before parsing (deeper than the entry-level limit, far below the parser's stack). */
 const MAX_FLOW_DEPTH = 256
@@ -102,6 +104,10 @@ export function parseConfigText(input: string, opts: ParseOptions): ParsedFile {
   if (inspection.file) {
     const { segments, ...rest } = inspection.file
     return fail({ ...rest, path: formatPath(segments) })
+  }
+  const listed = doc.get(format === 'friendly' ? 'servers' : 'mcpServers', true)
+  if (isMap(listed) && listed.items.length > MAX_SERVERS) {
+    return fail({ code: 'too-many-servers', message: `defines ${listed.items.length} servers; a config file may define at most ${MAX_SERVERS}`, ...at(listed.range?.[0] ?? 0), path: format === 'friendly' ? 'servers' : 'mcpServers' })
   }
   let value: unknown
   try {

@@ -193,9 +193,43 @@ export function checkEntry(raw: unknown, opts: CheckOptions = {}): CheckedEntry 
     } catch {}
     if (!ok) problems.push({ severity: 'error', code: 'bad-value', message: 'must be an http:// or https:// URL', path: ['url'] })
   }
+  problems.push(...unsafeValueProblems(entry))
   checkReconnect(entry, problems)
   const failed = problems.some((p) => p.severity === 'error')
   return failed ? { partial, problems } : { entry, partial, problems }
+}
+
+/** RFC 9110 token: what a header name may be. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+
+/**
+ * Values no process or HTTP request can carry: a NUL anywhere (spawn refuses
+ * it), `=` in an env name, a line break in a header (fetch refuses it). Both
+ * refusals quote the value in their error, which the official client then
+ * logs — so they are caught here, on the written entry and (by the planner)
+ * on the expanded one. Messages name the field, never the value.
+ */
+export function unsafeValueProblems(entry: Entry): Problem[] {
+  const out: Problem[] = []
+  const bad = (path: (string | number)[], message: string, atKey = false) => {
+    out.push({ severity: 'error', code: 'bad-value', message, path, ...(atKey ? { atKey } : {}) })
+  }
+  const nul = (v: string | undefined, path: (string | number)[]) => {
+    if (v?.includes('\u0000')) bad(path, 'contains a NUL character, which no process or request can carry')
+  }
+  nul(entry.command, ['command'])
+  for (const [i, a] of (entry.args ?? []).entries()) nul(a, ['args', i])
+  nul(entry.cwd, ['cwd'])
+  nul(entry.url, ['url'])
+  for (const [k, v] of Object.entries(entry.env ?? {})) {
+    if (k === '' || /[=\u0000]/.test(k)) bad(['env', k], 'an environment variable name must be non-empty, without "=" or a NUL character', true)
+    nul(v, ['env', k])
+  }
+  for (const [k, v] of Object.entries(entry.headers ?? {})) {
+    if (!HEADER_NAME.test(k)) bad(['headers', k], 'a header name must be a token: letters, digits and !#$%&\'*+-.^_`|~', true)
+    if (/[\u0000\r\n]/.test(v)) bad(['headers', k], 'contains a line break or a NUL character, which an HTTP header cannot carry')
+  }
+  return out
 }
 
 /** The official client refuses (at mount) a first reconnect delay above the backoff ceiling, defaults included. */

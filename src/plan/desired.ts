@@ -13,8 +13,9 @@
  *
  * @module
  */
-import { formatDiagnostic } from '../config/diagnostics.ts'
+import { formatDiagnostic, formatPath } from '../config/diagnostics.ts'
 import { type Env, expandEntry, templateSites, templateVariables } from '../config/expand.ts'
+import { unsafeValueProblems } from '../config/entry.ts'
 import { mountKey } from '../config/fingerprint.ts'
 import { type LayerInput, mergeLayers, type Row, type Scope } from '../config/layers.ts'
 import { type OfficialConfig, OfficialConfigSchema, toOfficialConfig } from '../config/official.ts'
@@ -110,6 +111,11 @@ function judgeRow(row: Row, root: string | null, input: PlanInput, mounts: Map<s
   const expanded = expandEntry(row.entry, input.env)
   if ('errors' in expanded) {
     return { ...base, want: 'skipped', reason: `server "${row.name}": ${expanded.errors.map((e) => e.message).join('; ')}` }
+  }
+  // A variable may bring what the written text could not (a line break in a header value).
+  const unsafe = unsafeValueProblems(expanded.entry)
+  if (unsafe.length) {
+    return { ...base, want: 'skipped', reason: `server "${row.name}": ${unsafe.map((p) => `${formatPath(p.path)} ${p.message} once its variables are expanded`).join('; ')}` }
   }
   const origin = row.scope === 'user' ? input.dshHome : (root as string)
   let config: OfficialConfig

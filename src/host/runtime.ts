@@ -296,7 +296,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
       kick.cancel()
       queue.close()
       visibility.dispose()
-      for (const p of projects.list()) writeReleased(p.root)
+      // Status files keep what this host last had mounted; their pid tells a reader it has exited.
       projects.dispose()
       await watcher?.close()
       await queue.idle()

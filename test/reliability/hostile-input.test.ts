@@ -1,0 +1,206 @@
+/**
+ * Hostile input through a real host: oversized, alias-bomb, bracket-bomb,
+ * deeply nested and 10,000-server files, 50,000+ keys in one mapping, env
+ * values with newlines and NULs, server and tool names that collide once
+ * normalised, and a `cwd` that leaves the project. Each is refused (with a
+ * `file:line:col` line, the last good generation kept) or handled, within a
+ * measured time bound and with a measured, bounded growth of peak memory.
+ *
+ * Decisions: a file over 1 MiB, more than 100 alias expansions, nesting
+ * deeper than 64 and more than 256 servers in one file are refused as a
+ * whole; deep nesting inside one entry costs only that entry; a NUL is
+ * refused wherever it would reach a process or request; a newline in an env
+ * value is data and reaches the server intact; `cwd: ../../..` is resolved
+ * against the project root, runs there, and is shown resolved by `get`
+ * (and the trust review) before anyone trusts it.
+ */
+import assert from 'node:assert/strict'
+import { writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { after, before, test } from 'node:test'
+import { execTool, mcpToolNames, resultText, waitFor } from '../support/host.ts'
+import { readMarker, reapAll } from '../support/procs.ts'
+import { friendly, projectWith, type RuntimeWorld, startWorld, stdioEntry } from '../support/runtime.ts'
+import { cleanupAll } from '../support/tmp.ts'
+import { ensureBuilt, runCli } from '../cli/read-support.ts'
+import { statesOf, trackRejections, untilTools } from './support.ts'
+
+let w: RuntimeWorld
+const rejections = trackRejections()
+before(async () => {
+  w = await startWorld({ trust: 'all', debounceMs: 30 })
+})
+after(async () => {
+  await w.dispose()
+  reapAll(w.pids)
+  cleanupAll()
+  rejections.stop()
+  assert.deepEqual(rejections.list.map(String), [], 'no unhandled rejection')
+})
+
+const MiB = 1024 * 1024
+const maxRssBytes = () => process.resourceUsage().maxRSS * 1024
+
+function aliasBomb(): string {
+  const lines = ['a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+  for (let i = 1; i < 9; i++) lines.push(`a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(',')}]`)
+  return `${lines.join('\n')}\nservers:\n  x: {command: node, args: *a8}\n`
+}
+
+function manyServers(n: number): string {
+  let t = 'servers:\n'
+  for (let i = 0; i < n; i++) t += `  s${i}: {command: node, args: [s${i}.js]}\n`
+  return t
+}
+
+const HOSTILE: { name: string; text: () => string; problem: RegExp }[] = [
+  { name: '10 MiB file', text: () => `servers: {}\n# ${'x'.repeat(10 * MiB)}\n`, problem: /10\.0 MiB; config files are limited to 1024 KiB/ },
+  { name: 'alias bomb (9^9 expansions)', text: aliasBomb, problem: /too many alias expansions/ },
+  { name: 'bracket bomb (100,000 open brackets)', text: () => `servers: ${'['.repeat(100_000)}\n`, problem: /nested more than 64 levels deep/ },
+  { name: '10,000 servers in one file', text: () => manyServers(10_000), problem: /defines 10000 servers; a config file may define at most 256/ },
+]
+
+test('hostile files are refused within a bound: last good kept, peak memory bounded, nothing thrown', async (t) => {
+  const marker = w.home.join('marker-h.log')
+  const keep = stdioEntry('h', { tools: ['k'], marker, pidfileDir: w.pids })
+  const a = projectWith({ h: keep })
+  const file = a.join('.dsh', 'mcp.yml')
+  const agent = (await w.host.createAgent({ cwd: a.path })).agent
+  await w.mcp.whenIdle()
+  let round = 0
+  for (const c of HOSTILE) {
+    const text = c.text()
+    const rss0 = maxRssBytes()
+    const t0 = performance.now()
+    writeFileSync(file, text)
+    await waitFor(() => w.host.logsMatching(file).some((l) => c.problem.test(l.text)), { timeoutMs: 10_000, intervalMs: 5, message: `${c.name} is reported` })
+    const ms = performance.now() - t0
+    await w.mcp.whenIdle()
+    const grew = (maxRssBytes() - rss0) / MiB
+    t.diagnostic(`${c.name}: ${(text.length / MiB).toFixed(2)} MiB of text, refused in ${Math.round(ms)} ms, peak RSS +${grew.toFixed(1)} MiB`)
+    assert.ok(ms < 3000, `${c.name}: refused in ${Math.round(ms)} ms`)
+    assert.ok(grew < 256, `${c.name}: peak RSS grew by ${grew.toFixed(1)} MiB`)
+    assert.deepEqual(mcpToolNames(w.host.ctx, agent), ['mcp__h__k'], `${c.name}: the last good generation stays mounted`)
+    // Restore the good file (plus a disabled row, so the restore is observable without a process).
+    writeFileSync(file, friendly({ h: keep, [`r${++round}`]: { command: 'node', enabled: false } }))
+    await waitFor(() => statesOf(w, a.path)[`r${round}`] === 'disabled', { timeoutMs: 5000, message: `restore after ${c.name}` })
+  }
+  assert.equal(readMarker(marker).length, 1, 'the working server was never restarted')
+})
+
+test('deep nesting inside one entry and 50,000+ keys in one mapping cost only their entry, within a bound', async (t) => {
+  const a = projectWith({ ok: stdioEntry('ok2', { tools: ['o'], pidfileDir: w.pids }) })
+  const file = a.join('.dsh', 'mcp.yml')
+  const agent = (await w.host.createAgent({ cwd: a.path })).agent
+  await w.mcp.whenIdle()
+  let deep = '    env:\n'
+  for (let i = 0; i < 200; i++) deep += `${'  '.repeat(i + 3)}k${i}:\n`
+  let keys = ''
+  for (let i = 0; keys.length < 900_000; i++) keys += `      K${i}: v\n`
+  const body = `servers:\n  ok: ${JSON.stringify(stdioEntry('ok2', { tools: ['o'], pidfileDir: w.pids }))}\n  deep:\n    command: node\n${deep}  wide:\n    command: node\n    enabled: false\n    env:\n${keys}`
+  const rss0 = maxRssBytes()
+  const t0 = performance.now()
+  writeFileSync(file, body)
+  await waitFor(() => statesOf(w, a.path).deep === 'invalid' && statesOf(w, a.path).wide === 'disabled', { timeoutMs: 10_000, intervalMs: 5, message: 'the file is read' })
+  const ms = performance.now() - t0
+  const grew = (maxRssBytes() - rss0) / MiB
+  t.diagnostic(`${(body.length / MiB).toFixed(2)} MiB with a 200-deep entry and ${keys.split('\n').length - 1} keys: read in ${Math.round(ms)} ms, peak RSS +${grew.toFixed(1)} MiB`)
+  assert.ok(ms < 3000, `read in ${Math.round(ms)} ms`)
+  assert.ok(grew < 256)
+  const deepRow = w.mcp.snapshot().projects.find((p) => p.root === a.path)!.servers.find((s) => s.name === 'deep')!
+  assert.match(deepRow.lastError ?? '', /mcp\.yml:\d+:\d+: error: .*nested more than 64 levels deep/)
+  await w.mcp.whenIdle()
+  assert.deepEqual(mcpToolNames(w.host.ctx, agent), ['mcp__ok__o'], 'the sound entry beside them mounts')
+})
+
+test('env values: a newline is data and reaches the server intact; a NUL is refused and never logged', async () => {
+  const canary = 'nul-canary-7f3a'
+  const args = (n: string) => stdioEntry(n, { tools: ['echo'], extraArgs: ['--echo-env', 'V'] }).args
+  const text = [
+    'servers:',
+    '  nl:',
+    `    command: ${JSON.stringify(process.execPath)}`,
+    `    args: ${JSON.stringify(args('nl'))}`,
+    '    env:',
+    '      V: "line one\\nline two\\r\\nline three"',
+    '  nul:',
+    `    command: ${JSON.stringify(process.execPath)}`,
+    `    args: ${JSON.stringify(args('nul'))}`,
+    '    env:',
+    `      V: "before\\0${canary}"`,
+    '  nularg:',
+    `    command: ${JSON.stringify(process.execPath)}`,
+    `    args: ["x\\0${canary}"]`,
+    '',
+  ].join('\n')
+  const a = projectWith({}, { '.dsh/mcp.yml': text })
+  const agent = (await w.host.createAgent({ cwd: a.path })).agent
+  await w.mcp.whenIdle()
+  assert.deepEqual(mcpToolNames(w.host.ctx, agent), ['mcp__nl__echo', 'mcp__nl__echo_env'])
+  assert.equal(resultText(await execTool(w.host.ctx, agent, 'mcp__nl__echo_env', {})), '[nl] env V=line one\nline two\r\nline three')
+  const states = statesOf(w, a.path)
+  assert.equal(states.nul, 'invalid')
+  assert.equal(states.nularg, 'invalid')
+  const servers = w.mcp.snapshot().projects.find((p) => p.root === a.path)!.servers
+  assert.match(servers.find((s) => s.name === 'nul')!.lastError ?? '', /servers\.nul\.env\.V: contains a NUL character/)
+  assert.match(servers.find((s) => s.name === 'nularg')!.lastError ?? '', /servers\.nularg\.args\[0\]: contains a NUL character/)
+  const all = w.host.logs.map((l) => l.text).join('\n')
+  assert.ok(!all.includes(canary), 'the value next to the NUL never reaches a log line')
+})
+
+test('a header value that gains a line break from its variable is skipped, naming the field, never the value', async () => {
+  process.env.DSH_MCP_REL_HDR = 'Bearer hdr-canary-19c\r\nX-Evil: 1'
+  try {
+    const a = projectWith({ web: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: '$'.concat('{DSH_MCP_REL_HDR}') } } })
+    await w.host.createAgent({ cwd: a.path })
+    await w.mcp.whenIdle()
+    const row = w.mcp.snapshot().projects.find((p) => p.root === a.path)!.servers.find((s) => s.name === 'web')!
+    assert.equal(row.state, 'failed')
+    assert.match(row.lastError ?? '', /headers\.Authorization contains a line break .* once its variables are expanded/)
+    assert.ok(!w.host.logs.some((l) => l.text.includes('hdr-canary-19c')))
+  } finally {
+    delete process.env.DSH_MCP_REL_HDR
+  }
+})
+
+test('server and tool names that collide once normalised stay distinct: each call reaches its own server', async () => {
+  const entry = (label: string, tools: string[]) => stdioEntry(label, { tools, label, pidfileDir: w.pids })
+  const a = projectWith({
+    Docs: entry('Docs', ['q']),
+    docs: entry('docs', ['q']),
+    'my-srv': entry('my-srv', ['q']),
+    my_srv: entry('my_srv', ['q']),
+    a: entry('a', ['b__x']),
+    a__b: entry('a__b', ['x']),
+    dots: entry('dots', ['get.item', 'get_item']),
+  })
+  const agent = (await w.host.createAgent({ cwd: a.path })).agent
+  await w.mcp.whenIdle()
+  const names = mcpToolNames(w.host.ctx, agent)
+  assert.equal(names.length, 8, `eight distinct tools: ${names.join(', ')}`)
+  assert.equal(new Set(names).size, 8)
+  const answers = new Set<string>()
+  for (const n of names) {
+    const r = await execTool(w.host.ctx, agent, n, n.endsWith('__x') || n.includes('b__x') ? {} : { k: 1 })
+    assert.equal(r.isError, false, `${n}: ${resultText(r)}`)
+    answers.add(`${n} → ${/^\[([^\]]+)\] ([^:]+)/.exec(resultText(r))?.slice(1).join(' ')}`)
+  }
+  const servers = [...answers].map((x) => x.split(' → ')[1]!.split(' ')[0])
+  assert.deepEqual([...new Set(servers)].sort(), ['Docs', 'a', 'a__b', 'docs', 'dots', 'my-srv', 'my_srv'], [...answers].join('\n'))
+  const effective = w.mcp.snapshot().projects.find((p) => p.root === a.path)!.servers.map((s) => s.effectiveName)
+  assert.equal(new Set(effective).size, 7, `effective names: ${effective.join(', ')}`)
+})
+
+test('cwd: ../../.. is resolved against the project root, runs there, and get shows where', async () => {
+  await ensureBuilt()
+  const a = projectWith({ up: stdioEntry('up', { tools: ['cwd'], pidfileDir: w.pids, extra: { cwd: '../../..' } }) })
+  const agent = (await w.host.createAgent({ cwd: a.path })).agent
+  await untilTools(w, agent, ['mcp__up__cwd'], 'mounts')
+  const where = path.resolve(a.path, '../../..')
+  assert.equal(resultText(await execTool(w.host.ctx, agent, 'mcp__up__cwd', {})), `[up] cwd: ${where}`)
+  const get = await runCli(['get', 'up'], { cwd: a.path, dshHome: w.home.path })
+  assert.equal(get.code, 0, get.stderr)
+  assert.match(get.stdout, new RegExp(`cwd:\\s+${where.replace(/[/.]/g, '\\$&')}\\n`))
+  const review = await runCli(['trust', 'up', '--yes'], { cwd: a.path, dshHome: w.home.path })
+  assert.match(review.stdout, new RegExp(`cwd:\\s+${where.replace(/[/.]/g, '\\$&')}\\n`), 'the trust review shows the resolved directory')
+})

@@ -94,3 +94,17 @@ export async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: nu
   const value = await fn()
   return { value, ms: performance.now() - t0 }
 }
+
+/** Pids of this process's live direct children (from /proc). */
+export function childPids(): number[] {
+  const out: number[] = []
+  for (const entry of readdirSafe('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      if (Number(fields[1]) === process.pid && fields[0] !== 'Z') out.push(Number(entry))
+    } catch {}
+  }
+  return out.sort((a, b) => a - b)
+}

@@ -5,7 +5,10 @@
  * admits only matching names; `exclude` always wins. Globs are picomatch
  * globs (`*`, `?`, `[...]`, `{a,b}`), matched against the whole raw name,
  * case-sensitively, with `/` not special (tool names are not paths). Pure and
- * memoized per filter object.
+ * memoized per filter object. `normalizedFilter` is the same filter with every
+ * glob normalized the way the official client normalizes public tool names
+ * (characters outside `[A-Za-z0-9_-]` become `_`, glob syntax kept): it judges
+ * a tool whose raw name only survives normalized (`get.item` → `get_item`).
  *
  * @module
  */
@@ -39,6 +42,22 @@ export function admits(filter: ToolFilter | undefined, raw: string): boolean {
     cache.set(filter, m)
   }
   return m(raw)
+}
+
+const normalized = new WeakMap<ToolFilter, ToolFilter>()
+const normalizeGlob = (g: string) => g.replace(/[^A-Za-z0-9_\-*?[\]{},!\\]/g, '_')
+
+/** `filter` with its globs normalized like public tool names (memoized per filter object). */
+export function normalizedFilter(filter: ToolFilter): ToolFilter {
+  let n = normalized.get(filter)
+  if (!n) {
+    n = {
+      ...(filter.include ? { include: filter.include.map(normalizeGlob) } : {}),
+      ...(filter.exclude ? { exclude: filter.exclude.map(normalizeGlob) } : {}),
+    }
+    normalized.set(filter, n)
+  }
+  return n
 }
 
 /** Whether a filter can hide anything at all (a cheap skip for the common case). */

@@ -11,9 +11,9 @@
  *
  * @module
  */
-import { admits, isRestrictive, type ToolFilter } from './filter.ts'
+import { admits, isRestrictive, normalizedFilter, type ToolFilter } from './filter.ts'
 import type { Placement } from './desired.ts'
-import { type OwnerIndex, ownerIndex, rawNameOf } from './tool-names.ts'
+import { type OwnerIndex, ownerIndex, publicToolName, rawNameOf } from './tool-names.ts'
 
 /** key → filter of the mounts one viewer uses. */
 export type Visible = ReadonlyMap<string, ToolFilter | undefined>
@@ -49,7 +49,10 @@ export function denySet(registered: readonly string[], own: Ownership, visible: 
       continue
     }
     const filter = visible.get(key)
-    if (isRestrictive(filter) && !admits(filter, rawNameOf(name, server))) deny.push(name)
+    if (!isRestrictive(filter)) continue
+    // A raw name that only survives normalized (the public name carries a hash) is judged by normalized globs.
+    const raw = rawNameOf(name, server)
+    if (!admits(publicToolName(server, raw) === name ? filter : normalizedFilter(filter!), raw)) deny.push(name)
   }
   return deny
 }

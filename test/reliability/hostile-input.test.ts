@@ -204,3 +204,16 @@ test('cwd: ../../.. is resolved against the project root, runs there, and get sh
   const review = await runCli(['trust', 'up', '--yes'], { cwd: a.path, dshHome: w.home.path })
   assert.match(review.stdout, new RegExp(`cwd:\\s+${where.replace(/[/.]/g, '\\$&')}\\n`), 'the trust review shows the resolved directory')
 })
+
+test('tools filters match raw names that only survive normalised (get.item → mcp__s__get_item_<hash>)', async () => {
+  const a = projectWith({
+    ex: stdioEntry('ex', { tools: ['get.item', 'get_item', 'list.all', 'keep'], pidfileDir: w.pids, extra: { tools: { exclude: ['get.item', 'list.*'] } } }),
+    inc: stdioEntry('inc', { tools: ['get.item', 'other'], pidfileDir: w.pids, extra: { tools: { include: ['get.item'] } } }),
+  })
+  const agent = (await w.host.createAgent({ cwd: a.path })).agent
+  await w.mcp.whenIdle()
+  const names = mcpToolNames(w.host.ctx, agent)
+  assert.deepEqual(names.filter((n) => n.startsWith('mcp__ex__')), ['mcp__ex__get_item', 'mcp__ex__keep'], 'exclude hides get.item and list.all, not get_item')
+  assert.equal(names.filter((n) => n.startsWith('mcp__inc__')).length, 1, 'include keeps get.item only')
+  assert.match(names.find((n) => n.startsWith('mcp__inc__'))!, /^mcp__inc__get_item_[0-9a-f]{12}$/)
+})

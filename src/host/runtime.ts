@@ -7,19 +7,23 @@
  * project), waits briefly for those forks to let go of their names, mounts
  * what is new under effective names, re-derives every agent's deny set and
  * writes the status files. Mounts run in parallel and are never awaited by
- * the reconcile. A new agent is tracked synchronously: a new project's files
- * are read and planned on the spot so its very first view is right, and a
- * reconcile is queued. Everything is released by `dispose`.
+ * the reconcile. Planning goes through a memo (plan/memo.ts), so only the
+ * projects whose files, variables or trust changed are judged again. A new
+ * agent is tracked synchronously: a new project's files are read and planned
+ * on the spot so its very first view is right, and a reconcile is queued
+ * from a macrotask (never inside `ctx.agents.create`). Everything is
+ * released by `dispose`.
  *
  * @module
  */
 import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { type Locations, defaultLocations, projectRootOf } from '../files/read.ts'
-import { type Plan, desiredState, withProject } from '../plan/desired.ts'
+import type { Placement, Plan } from '../plan/desired.ts'
 import { diffMounts } from '../plan/diff.ts'
+import { createPlanMemo } from '../plan/memo.ts'
 import { assignNames } from '../plan/names.ts'
-import { ownership, toolsByKey, visibleOf } from '../plan/visibility.ts'
+import { ownership, type Visible, visibleOf } from '../plan/visibility.ts'
 import { canonicalRoot } from '../trust/store.ts'
 import { debounce } from '../watch/debounce.ts'
 import { type FileWatcher, watchFiles } from '../watch/files.ts'
@@ -30,8 +34,9 @@ import { holdFirstStep } from './first-step.ts'
 import { createLog } from './log.ts'
 import { createMountTable } from './mounts.ts'
 import type { Options } from './options.ts'
-import { createProjects, type Project } from './projects.ts'
-import { createStatusWriter, type Snapshot, serverSnapshots } from './status.ts'
+import { createProjects } from './projects.ts'
+import { createReports } from './report.ts'
+import { createStatusWriter, type Snapshot } from './status.ts'
 import { createTrustGate } from './trust-gate.ts'
 import { createVisibility } from './visibility.ts'
 
@@ -70,21 +75,21 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
   const renames = new Map<string, number>()
   let disposed = false
 
-  /** The placements an agent of `root` sees (a project not planned yet sees the global view). */
-  const viewOf = (root: string | null) => (root === null ? plan.global : (plan.projects.get(root) ?? plan.global))
+  /** What an agent of `root` may see (a project not planned yet sees the global view); one map per placement list. */
+  const visibleMaps = new WeakMap<readonly Placement[], Visible>()
+  const visibleFor = (root: string | null): Visible => {
+    const placements = root === null ? plan.global : (plan.projects.get(root) ?? plan.global)
+    let visible = visibleMaps.get(placements)
+    if (!visible) {
+      visible = visibleOf(placements)
+      visibleMaps.set(placements, visible)
+    }
+    return visible
+  }
   const rootOfDir = (dir: string) => projectRootOf(canonicalRoot(dir), loc).root
   const hostRoot = rootOfDir(hostCwd)
 
   const status = createStatusWriter(loc.dshHome, log)
-  let statusQueued = false
-  const scheduleStatus = () => {
-    if (statusQueued || disposed) return
-    statusQueued = true
-    queueMicrotask(() => {
-      statusQueued = false
-      if (!disposed) writeStatus()
-    })
-  }
 
   const mounts = createMountTable(ctx, {
     mountTimeoutMs: options.mountTimeoutMs,
@@ -92,7 +97,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     onChange: () => {
       if (disposed) return
       visibility.refresh()
-      scheduleStatus()
+      reports.schedule()
     },
     onNameTaken: (key) => {
       const n = (renames.get(key) ?? 0) + 1
@@ -107,7 +112,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     ctx,
     {
       ownership: () => ownership(mounts.owners()),
-      visibleFor: (root) => visibleOf(viewOf(root)),
+      visibleFor,
     },
     log,
   )
@@ -120,62 +125,23 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     log,
     onExpire: (root) => {
       log.info('project %s has had no agent for %d ms: releasing its servers', root, options.graceMs)
-      writeReleased(root)
+      reports.released(root)
       void queue.request()
     },
   })
   let userLayers = projects.loadUser()
 
-  const computePlan = (only?: readonly Project[]): Plan =>
-    desiredState({
-      projects: (only ?? projects.list()).map((p) => ({ root: p.root, layers: p.layers })),
+  const memo = createPlanMemo()
+  const computePlan = (): Plan =>
+    memo.plan({
+      projects: projects.list().map((p) => ({ root: p.root, layers: p.layers })),
       user: userLayers,
       env: process.env,
       dshHome: loc.dshHome,
       trust: gate.check,
     })
 
-  const currentCounts = () => {
-    const counts = new Map<string, number>()
-    for (const [key, list] of toolsByKey(visibility.registered(), ownership(mounts.owners()))) counts.set(key, list.length)
-    return counts
-  }
-
-  const snapshot = (): Snapshot => {
-    const counts = currentCounts()
-    return {
-      projects: projects.list().map((p) => ({
-        root: p.root,
-        agents: p.agents.size,
-        servers: serverSnapshots(plan.projects.get(p.root) ?? [], mounts.mounts, counts),
-      })),
-      global: serverSnapshots(plan.global, mounts.mounts, counts),
-    }
-  }
-
-  const writeStatus = () => {
-    const snap = snapshot()
-    for (const p of snap.projects) status.write(p.root, p.servers)
-  }
-
-  /** A project this host no longer serves: every row it would mount reads `idle`. */
-  const writeReleased = (root: string) => {
-    const placements = plan.projects.get(root)
-    if (placements) status.write(root, serverSnapshots(placements, new Map(), new Map()))
-  }
-
-  const logPlacements = () => {
-    const views: [string, typeof plan.global][] = [['', plan.global], ...[...plan.projects].map(([r, ps]) => [r, ps] as [string, typeof ps])]
-    for (const [root, placements] of views) {
-      for (const p of placements) {
-        const key = `skip:${root}\0${p.layer}\0${p.name}`
-        // Untrusted rows are warned about by the trust gate (once per fingerprint, with the command to run).
-        if (p.want === 'skipped' || p.want === 'invalid') {
-          log.once(key, 'warn', `skipped "${p.name}" (${p.layer}${root ? `, ${root}` : ''}): ${p.reason ?? p.want}`)
-        } else log.forget(key)
-      }
-    }
-  }
+  const reports = createReports({ plan: () => plan, projects, mounts, visibility, status, log, disposed: () => disposed })
 
   const reconcile = async () => {
     if (disposed) return
@@ -185,12 +151,12 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     for (const p of projects.list()) projects.load(p.root)
     userLayers = projects.loadUser()
     plan = computePlan()
-    logPlacements()
+    reports.logPlacements()
     const ident = (s: { name: string; origin: string }) => ({ name: s.name, origin: s.origin })
     const current = new Map([...mounts.mounts].map(([k, m]) => [k, ident(m.spec)]))
     const desired = new Map([...plan.mounts].map(([k, s]) => [k, ident(s)]))
     // A fork that is up but holds no tools while its client reports an error reads as failed (status.ts): reload() retries it too.
-    const counts = retryFailed ? currentCounts() : undefined
+    const counts = retryFailed ? reports.counts() : undefined
     const failed = (k: string, m: { state: string; error: string | null }) => m.state === 'failed' || (m.state === 'mounted' && m.error !== null && !counts?.get(k))
     const retry = new Set([...mounts.mounts].filter(([k, m]) => (m.state === 'failed' && retryKeys.has(k)) || (retryFailed && failed(k, m)) || lostKeys.has(k)).map(([k]) => k))
     retryFailed = false
@@ -217,15 +183,16 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     const names = assignNames(mounts.held(), requests)
     for (const k of diff.add) mounts.mount(plan.mounts.get(k)!, names.get(k)!)
     visibility.refresh()
-    writeStatus()
+    reports.write()
   }
 
   const queue = createQueue(reconcile, (error) => log.error('reconcile failed: %s', String(error)))
 
   // The official client never opens a new session when an HTTP server has lost its own (it restarted:
   // every call then fails with 404 "Session not found"): remount such a server on the first such result.
+  // Only the SDK's transport error counts, never a tool's own error result that happens to say so.
   ctx.on('tools/result', (exec, result) => {
-    if (disposed || !result.isError || !/session not found/i.test(result.error.message)) return
+    if (disposed || !result.isError || !/^Streamable HTTP error: Error POSTing to endpoint: .*session not found/is.test(result.error.message)) return
     const own = ownership(mounts.owners())
     const server = own.index.ownerOf(exec.name)
     const key = server === undefined ? undefined : own.owners.get(server)
@@ -234,7 +201,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     lostKeys.add(key)
     m.error = 'the server no longer knows this session (it restarted?): reconnecting'
     log.warn('"%s" lost its session on the server: remounting it', m.effectiveName)
-    scheduleStatus()
+    reports.schedule()
     void queue.request()
   })
   const debounced = debounce(() => void queue.request(), options.debounceMs)
@@ -244,10 +211,10 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
 
   // First turn bookkeeping.
   const firstPending = new WeakSet<Agent>()
-  // A new project's reconcile starts from a macrotask, not inside `ctx.agents.create`.
-  const kick = debounce(() => void queue.request(), 0)
+  // A new project's reconcile starts from a macrotask, not inside `ctx.agents.create` (kept alive: it is awaited).
+  const kick = debounce(() => void queue.request(), 0, { keepAlive: true })
   const settle = createSettle({ delays: [debounced, kick], queue, mounts, status })
-  const keysOf = (root: string | null) => visibleOf(viewOf(root)).keys()
+  const keysOf = (root: string | null) => visibleFor(root).keys()
   holdFirstStep(ctx, {
     waitMs: options.firstStepWaitMs,
     isFirst: (agent) => firstPending.has(agent),
@@ -263,8 +230,13 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
       const root = projectOf(ctx, agent, { rootOfDir, rootOfAgent: (a) => visibility.rootOf(a), hostRoot: () => hostRoot })
       const isNew = projects.ensure(root)
       projects.attach(root, agent)
-      // Plan just the new project now (its agents' first view must be right); the full reconcile follows.
-      if (isNew) plan = withProject(plan, computePlan([projects.get(root)!]), root)
+      // Plan the new project now (its agents' first view must be right; the memo judges only it); the full reconcile follows.
+      if (isNew) {
+        const before = plan
+        plan = computePlan()
+        // Did another view move meanwhile (a variable or a verdict changed)? Then its agents are re-derived too.
+        if (plan.global !== before.global || [...before.projects].some(([r, ps]) => plan.projects.get(r) !== ps)) visibility.refresh()
+      }
       firstPending.add(agent)
       visibility.track(agent, root)
       log.debug('agent %s joined project %s', agent.id, root)
@@ -283,7 +255,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
 
   return {
     service: {
-      snapshot,
+      snapshot: reports.snapshot,
       async reload() {
         retryFailed = true
         await queue.request()

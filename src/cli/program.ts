@@ -5,13 +5,15 @@
  * loaded only when that command runs (`import()` of `commands/<name>.ts`), so
  * `dsh-mcp list` never pays for `doctor`'s MCP SDK. Handlers receive a
  * `CliContext` and return an exit code. Commander's own parse errors become
- * exit 2. This module imports no host package (`@deepseek-ai/*`).
+ * exit 2. This module imports no host package (`@deepseek-ai/*`), and
+ * statically nothing heavier than commander: no config parser (zod, yaml),
+ * so `--version` and `--help` cost about as much as bare node.
  *
  * @module
  */
 import path from 'node:path'
 import { Command, CommanderError, Option } from 'commander'
-import { defaultLocations, type Locations } from '../files/read.ts'
+import { defaultLocations, type Locations } from '../files/locations.ts'
 import { CliError } from './errors.ts'
 import { createOutput, type Output } from './output.ts'
 

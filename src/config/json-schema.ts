@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { FriendlyFileSchema, TRANSPORT_SPELLINGS } from './schema.ts'
 
 type Json = Record<string, unknown>

@@ -29,10 +29,7 @@ export interface LayerFile {
   rank: number
 }
 
-/** Where the user layer lives: `$DSH_HOME` (default `~/.dsh`). */
-export function dshHome(env: Readonly<Record<string, string | undefined>>, homedir: string): string {
-  return env.DSH_HOME ? path.resolve(env.DSH_HOME) : path.join(homedir, '.dsh')
-}
+export { dshHome } from './home.ts'
 
 export function userLayerFile(home: string): LayerFile {
   return { scope: 'user', format: 'friendly', file: path.join(home, 'mcp.yml'), rank: 4 }

@@ -13,7 +13,7 @@
  * @module
  */
 import path from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import { transportOf } from './entry.ts'
 import { type Entry, ReconnectSchema, SERVER_NAME_PATTERN } from './schema.ts'
 import { windowsLaunch } from './windows.ts'

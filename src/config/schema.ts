@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { z } from 'zod'
+import * as z from 'zod'
 
 /** The official client's serverName rule: `[A-Za-z0-9_-]{1,32}`. */
 export const SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]{1,32}$/

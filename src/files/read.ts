@@ -11,12 +11,14 @@
  */
 import { Buffer, isUtf8 } from 'node:buffer'
 import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readSync } from 'node:fs'
-import os from 'node:os'
 import type { CheckOptions } from '../config/entry.ts'
-import { type LayerFile, type LayerInput, projectLayerFiles, userLayerFile, dshHome } from '../config/layers.ts'
+import { type LayerFile, type LayerInput, projectLayerFiles, userLayerFile } from '../config/layers.ts'
+import type { Locations } from './locations.ts'
 import { MAX_CONFIG_BYTES, type ParsedFile, parseConfigText } from '../config/parse.ts'
 import { findProjectRoot, type ProjectRoot } from '../config/root.ts'
 import { positionAt } from '../config/yaml-doc.ts'
+
+export { defaultLocations, type Locations } from './locations.ts'
 
 export type ReadResult = { absent: true } | { absent: false; parsed: ParsedFile; text?: string }
 
@@ -75,18 +77,6 @@ function isSymlink(file: string): boolean {
   } catch {
     return false
   }
-}
-
-export interface Locations {
-  /** `$DSH_HOME` (default `~/.dsh`). */
-  dshHome: string
-  /** The user's home directory (root discovery never goes above it). */
-  home: string
-}
-
-export function defaultLocations(env: NodeJS.ProcessEnv = process.env, override?: { dshHome?: string }): Locations {
-  const home = os.homedir()
-  return { home, dshHome: override?.dshHome ? override.dshHome : dshHome(env, home) }
 }
 
 export function projectRootOf(dir: string, loc: Locations): ProjectRoot {

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { z } from 'zod'
+import * as z from 'zod'
 
 const Millis = z.number().int().min(0).max(2_147_483_647)
 

@@ -13,7 +13,9 @@
  *   replace the file atomically (write + rename) with mode 0600, creating
  *   `$DSH_HOME` with mode 0700: concurrent writers from any number of
  *   processes lose no update. They refuse (throw) to write through a
- *   symbolic link or into the project they trust for.
+ *   symbolic link or into the project they trust for. The lock and
+ *   atomic-write libraries are loaded by the first write, so readers
+ *   (`list`, `get`, the host's trust gate) never pay for them.
  * - Records are keyed by `canonicalRoot(root)`: symlinked checkouts share
  *   one entry.
  *
@@ -21,8 +23,6 @@
  */
 import { lstatSync, mkdirSync, readFileSync, realpathSync } from 'node:fs'
 import path from 'node:path'
-import lockfile from 'proper-lockfile'
-import writeFileAtomic from 'write-file-atomic'
 import { dict, emptyTrustStore, sanitizeTrustStore, type TrustRecord, type TrustStore } from './state.ts'
 
 export type { TrustRecord, TrustStore } from './state.ts'
@@ -89,6 +89,7 @@ async function updateStore<T>(dshHome: string, root: string, change: (store: Tru
   const file = trustFilePath(dshHome)
   const refused = refusal(file, root)
   if (refused) throw new Error(`refusing to write the trust store: ${refused}`)
+  const [{ default: lockfile }, { default: writeFileAtomic }] = await Promise.all([import('proper-lockfile'), import('write-file-atomic')])
   const release = await lockfile.lock(file, LOCK_OPTIONS)
   try {
     let store: TrustStore

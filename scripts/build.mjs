@@ -1,29 +1,39 @@
-// Build: compile src/ with tsc into a fresh directory and swap it in as lib/ (so a CLI running from
+// Build: compile src/ with tsc into a fresh directory, bundle the CLI into its cli-bundle/
+// (scripts/bundle-cli.mjs: what bin/dsh-mcp.js runs), and swap it in as lib/ (so a CLI running from
 // lib/ during a rebuild never sees a half-empty tree), then write the JSON Schema to schema/.
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { bundleCli } from './bundle-cli.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const require = createRequire(import.meta.url)
 const lib = path.join(root, 'lib')
 const next = path.join(root, `.lib-next-${process.pid}`)
 const old = path.join(root, `.lib-old-${process.pid}`)
-let failed = false
+const failures = []
 try {
   execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json', '--outDir', next], { cwd: root, stdio: 'inherit' })
 } catch {
-  failed = true
+  failures.push('tsc reported errors')
+}
+// tsc emits despite type errors; the bundle does not depend on type checking either.
+if (existsSync(next)) {
+  try {
+    await bundleCli(path.join(next, 'cli-bundle'))
+  } catch (err) {
+    failures.push(`bundling the CLI failed: ${err.message}`)
+  }
 }
 if (existsSync(next)) {
   if (existsSync(lib)) renameSync(lib, old)
   renameSync(next, lib)
   rmSync(old, { recursive: true, force: true })
 }
-if (failed) {
-  console.error('build: tsc reported errors')
+if (failures.length > 0) {
+  for (const f of failures) console.error(`build: ${f}`)
   process.exit(1)
 }
 const { friendlyJsonSchema } = await import('../lib/config/json-schema.js')

@@ -1,15 +1,20 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: module text holds literal template imports
 /**
- * The CLI runs from a plain global install: its static import graph —
- * including the lazy `import()` of every command — reaches no host package
+ * The CLI runs from a plain global install: its import graph — including the
+ * lazy `import()` of every command — reaches no host package
  * (`@deepseek-ai/*`) and only runtime dependencies; and it runs on the
- * system's Node 20 from the built `lib/`.
+ * system's Node 20 from the built `lib/`. Both graphs are walked: the tsc
+ * output (`lib/cli/program.js`, what the bundle is built from, where every
+ * dependency is still a bare import) and what `bin/dsh-mcp.js` really loads
+ * (`lib/cli-bundle/`, where dependencies are inlined, so a host package
+ * would show as an import esbuild kept external or as an inlined
+ * `node_modules/@deepseek-ai/` module).
  */
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { builtinModules } from 'node:module'
-import { dirname, join, resolve } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { cleanupAll, makeProject, makeTempDir } from '../support/tmp.ts'
 import { ensureBuilt, REPO, runCli } from './read-support.ts'
@@ -20,8 +25,11 @@ after(cleanupAll)
 const STATIC = /^[ \t]*(?:import|export)\s+(?:[\w$*{}\s,]+?\s*from\s*)?['"]([^'"\n]+)['"]/gm
 const DYNAMIC = /\bimport\s*\(\s*(?:['"]([^'"\n]+)['"]|`([^`]*)`)|__rewriteRelativeImportExtension\(\s*(?:['"]([^'"\n]+)['"]|`([^`]*)`)/g
 
-/** Every local file and bare specifier reachable from `entry`. A template import `./dir/${x}…` reaches every .js in dir. */
-export function importGraph(entry: string): { files: Set<string>; bare: Set<string> } {
+/**
+ * Every local file and bare specifier reachable from `entry`. A template import `./dir/${x}…` reaches every .js in dir.
+ * `dynamic: false` follows static imports only: what loading `entry` itself costs.
+ */
+export function importGraph(entry: string, opts: { dynamic?: boolean } = {}): { files: Set<string>; bare: Set<string> } {
   const files = new Set<string>()
   const bare = new Set<string>()
   const queue = [resolve(entry)]
@@ -30,7 +38,10 @@ export function importGraph(entry: string): { files: Set<string>; bare: Set<stri
     if (files.has(file)) continue
     files.add(file)
     const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '')
-    const found = [...[...text.matchAll(STATIC)].map((m) => ({ spec: m[1], template: undefined as string | undefined })), ...[...text.matchAll(DYNAMIC)].map((m) => ({ spec: m[1] ?? m[3], template: m[2] ?? m[4] }))]
+    const found = [
+      ...[...text.matchAll(STATIC)].map((m) => ({ spec: m[1], template: undefined as string | undefined })),
+      ...(opts.dynamic === false ? [] : [...text.matchAll(DYNAMIC)].map((m) => ({ spec: m[1] ?? m[3], template: m[2] ?? m[4] }))),
+    ]
     for (const { spec, template } of found) {
       if (spec !== undefined) {
         if (spec.startsWith('.')) queue.push(resolve(dirname(file), spec.replace(/\.ts$/, '.js')))
@@ -77,6 +88,36 @@ describe('the CLI import graph', () => {
       if (spec.startsWith('node:') || builtins.has(spec)) continue
       assert.ok(deps.includes(packageName(spec)), `${spec} is not a runtime dependency`)
     }
+  })
+
+  test('program.js statically loads only commander (--version, --help); list and get never load the writer libraries', () => {
+    const program = importGraph(join(REPO, 'lib/cli/program.js'), { dynamic: false })
+    const builtins = new Set(builtinModules)
+    assert.deepEqual([...program.bare].filter((s) => !s.startsWith('node:') && !builtins.has(s)), ['commander'])
+    for (const command of ['list', 'get']) {
+      const { bare } = importGraph(join(REPO, `lib/cli/commands/${command}.js`), { dynamic: false })
+      for (const writer of ['proper-lockfile', 'write-file-atomic']) assert.ok(!bare.has(writer), `${command} loads ${writer}`)
+    }
+  })
+
+  test('bin/dsh-mcp.js loads lib/cli-bundle/: every chunk and a chunk per command, node builtins only, nothing of a host package inlined', () => {
+    const bundle = join(REPO, 'lib/cli-bundle')
+    const { files, bare } = importGraph(join(REPO, 'bin/dsh-mcp.js'))
+    assert.ok(files.has(join(bundle, 'program.js')), 'the bin loads lib/cli-bundle/program.js')
+    for (const f of files) assert.ok(existsSync(f), `missing module ${f}`)
+    // Every emitted chunk is reachable from the entry, so the walk saw every import esbuild wrote.
+    const chunks = readdirSync(bundle).filter((f) => f.endsWith('.js'))
+    const unreached = chunks.filter((c) => !files.has(join(bundle, c)))
+    assert.deepEqual(unreached, [], 'chunks the walk did not reach')
+    const names = new Set([...files].map((f) => basename(f)))
+    const commands = readdirSync(join(REPO, 'src/cli/commands')).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -'.ts'.length))
+    for (const c of ['list', 'get', 'validate', 'trust', 'untrust', 'schema']) assert.ok(commands.includes(c), c)
+    for (const c of commands) assert.ok([...names].some((n) => new RegExp(`^${c}-[A-Z0-9]{8}\\.js$`).test(n)), `no chunk for the command ${c}`)
+    const builtins = new Set(builtinModules)
+    const notBuiltin = [...bare].filter((s) => !s.startsWith('node:') && !builtins.has(s))
+    assert.deepEqual(notBuiltin, [], 'the bundle imports packages instead of inlining them')
+    const inlined = chunks.filter((c) => readFileSync(join(bundle, c), 'utf8').includes('node_modules/@deepseek-ai/'))
+    assert.deepEqual(inlined, [], 'chunks with host package code inlined')
   })
 })
 

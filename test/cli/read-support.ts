@@ -1,13 +1,15 @@
 /**
  * Helpers for the CLI tests of list/get/validate/trust: run the built
  * `bin/dsh-mcp.js` as a child process in a clean environment, and rebuild
- * `lib/` first when any `src/` file is newer. Parallel test files of one
- * `node --test` run (same parent pid) decide once, under a lock: the first
- * one builds if needed, the others never rebuild under a running test.
+ * `lib/` first when any `src/` file is newer (tsc in place, then the CLI
+ * bundle the bin runs, `lib/cli-bundle/`, swapped in whole). Parallel test
+ * files of one `node --test` run (same parent pid) decide once, under a
+ * lock: the first one builds if needed, the others never rebuild under a
+ * running test.
  */
 import { execFile, execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -16,6 +18,7 @@ import lockfile from 'proper-lockfile'
 export const REPO = fileURLToPath(new URL('../..', import.meta.url))
 export const BIN = join(REPO, 'bin', 'dsh-mcp.js')
 const PROGRAM = join(REPO, 'lib', 'cli', 'program.js')
+const BUNDLE = join(REPO, 'lib', 'cli-bundle')
 
 function newestSource(dir: string): number {
   let newest = 0
@@ -26,8 +29,19 @@ function newestSource(dir: string): number {
   return newest
 }
 
-function stale(): boolean {
-  return !existsSync(PROGRAM) || statSync(PROGRAM).mtimeMs < newestSource(join(REPO, 'src'))
+function olderThan(file: string, newest: number): boolean {
+  return !existsSync(file) || statSync(file).mtimeMs < newest
+}
+
+/** Bundle the CLI into a fresh directory and swap it in as `lib/cli-bundle/`. */
+async function rebundle(): Promise<void> {
+  const { bundleCli } = (await import(join(REPO, 'scripts', 'bundle-cli.mjs'))) as { bundleCli: (outdir: string) => Promise<unknown> }
+  const next = join(REPO, 'lib', `.cli-bundle-next-${process.pid}`)
+  const old = join(REPO, 'lib', `.cli-bundle-old-${process.pid}`)
+  await bundleCli(next)
+  if (existsSync(BUNDLE)) renameSync(BUNDLE, old)
+  renameSync(next, BUNDLE)
+  rmSync(old, { recursive: true, force: true })
 }
 
 /** Stamps of runs whose runner is gone, or older than 30 minutes (a recycled pid), are removed. */
@@ -54,13 +68,15 @@ export async function ensureBuilt(): Promise<void> {
   try {
     forgetOldRuns(lockDir)
     if (existsSync(stamp)) return
-    if (stale()) {
+    const newest = newestSource(join(REPO, 'src'))
+    if (olderThan(PROGRAM, newest)) {
       try {
-        // tsc alone rewrites lib/ in place (scripts/build.mjs first deletes it, which would pull lib/ away from CLI tests of other runs).
+        // tsc alone rewrites lib/ in place (scripts/build.mjs swaps in a new lib/, which would pull it away from CLI tests of other runs).
         execFileSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: REPO, stdio: 'ignore' })
       } catch {}
       if (!existsSync(PROGRAM)) throw new Error('build did not produce lib/cli/program.js')
     }
+    if (olderThan(join(BUNDLE, 'program.js'), newest)) await rebundle()
     writeFileSync(stamp, '')
   } finally {
     await release()

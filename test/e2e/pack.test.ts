@@ -1,8 +1,9 @@
 /**
  * npm pack hygiene: the real tarball (built from a staged copy of this
- * checkout, see tarball.ts) ships exactly the runtime, the CLI, the schema,
- * the bundle patch and the docs the contract lists — no sources, tests,
- * fixtures or source maps — and its `dsh-mcp` bin works when installed from
+ * checkout, see tarball.ts) ships exactly the runtime, the CLI (the bin and
+ * the esbuild output it runs, `lib/cli-bundle/`), the schema, the bundle
+ * patch and the docs the contract lists — no sources, tests, fixtures or
+ * source maps — and its `dsh-mcp` bin works when installed from
  * the tarball and run through the symlinked `node_modules/.bin` entry, with
  * no host package installed (the host packages are optional peers).
  */
@@ -34,6 +35,7 @@ test('the tarball ships the runtime, CLI, schema, bundle patch and docs', (t) =>
     'lib/index.js',
     'lib/index.d.ts',
     'bin/dsh-mcp.js',
+    'lib/cli-bundle/program.js',
     'schema/dsh-mcp.schema.json',
     'cordis.patch.yml',
     'README.md',

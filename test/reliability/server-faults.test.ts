@@ -113,7 +113,8 @@ test('a server that hangs on initialize: removing it mid-mount does not block th
   writeFileSync(a.join('.dsh', 'mcp.yml'), friendly({ fine: stdioEntry('fine', { tools: ['f'], pidfileDir: w.pids }), extra: stdioEntry('extra', { tools: ['e'], pidfileDir: w.pids }) }))
   await untilTools(w, agent, ['mcp__extra__e', 'mcp__fine__f'], 'the edit applies while the hung fork is let go')
   const applied = performance.now() - t0
-  assert.ok(applied < 1200, `edit applied ${Math.round(applied)} ms after the write`)
+  // Well under the reconcile's 3 s drain wait (which a hung fork used to hold in full) even on a busy machine.
+  assert.ok(applied < 2500, `edit applied ${Math.round(applied)} ms after the write`)
   await waitFor(() => !livePids(w.pids).includes(hungPid), { timeoutMs: 4000, message: 'the hung server process is ended' })
   await w.mcp.whenIdle()
 
@@ -126,7 +127,7 @@ test('a server that hangs on initialize: removing it mid-mount does not block th
   const t1 = performance.now()
   writeFileSync(b.join('.dsh', 'mcp.yml'), friendly({ hang2: stdioEntry('hang2', { tools: ['never'], hang: true, pidfileDir: w.pids }), more: stdioEntry('more', { tools: ['m'], pidfileDir: w.pids }) }))
   await untilTools(w, other, ['mcp__more__m'], 'an edit after the timeout applies')
-  assert.ok(performance.now() - t1 < 1200, `applied in ${Math.round(performance.now() - t1)} ms`)
+  assert.ok(performance.now() - t1 < 2500, `applied in ${Math.round(performance.now() - t1)} ms`)
   await waitFor(() => countLive(w.pids) === livePids(w.pids).filter((p) => !readFileSync(`${w.pids}/${p}`, 'utf8').startsWith('hang')).length, { timeoutMs: 5000, message: 'no hung process is left' })
 })
 

@@ -3,6 +3,9 @@
  * roots with `perProject` friendly entries each, parsed once, and the plan
  * pipeline the runtime runs on a change — parse the changed file, desired
  * state over every project, effective names, diff against what is mounted.
+ * The desired state goes through the runtime's plan memo (src/plan/memo.ts:
+ * only the edited project is judged again), exactly as the runtime plans;
+ * `planFromScratch` is the unmemoized `desiredState`, for contrast.
  *
  * Contract: pure — no file is read or written, no process spawned; `trusted`
  * says every project row passes the trust gate (the costlier path: each row
@@ -12,7 +15,8 @@
  */
 import { type LayerInput, projectLayerFiles } from '../../src/config/layers.ts'
 import { type ParsedFile, parseConfigText } from '../../src/config/parse.ts'
-import { desiredState, type Plan } from '../../src/plan/desired.ts'
+import { desiredState, type Plan, type PlanInput } from '../../src/plan/desired.ts'
+import { createPlanMemo, type PlanMemo } from '../../src/plan/memo.ts'
 import { diffMounts, type MountDiff, type MountIdentity } from '../../src/plan/diff.ts'
 import { assignNames, type NameRequest } from '../../src/plan/names.ts'
 import { friendlyYaml, plainServers } from './projects.ts'
@@ -24,6 +28,7 @@ export interface Fleet {
   mounted: Map<string, MountIdentity>
   names: Map<string, string>
   entries: number
+  memo: PlanMemo
 }
 
 export const ENV = { PATH: '/usr/bin:/bin', HOME: '/home/bench' }
@@ -43,15 +48,25 @@ export function parseLayer(root: string, text: string): LayerInput {
   return { layer, parsed }
 }
 
-export function plan(fleet: Pick<Fleet, 'roots' | 'layers'>): Plan {
-  return desiredState({
+function planInput(fleet: Pick<Fleet, 'roots' | 'layers'>): PlanInput {
+  return {
     projects: fleet.roots.map((root) => ({ root, layers: [fleet.layers.get(root)!] })),
     user: [],
     env: ENV,
     dshHome: DSH_HOME,
     platform: 'linux',
     trust: () => 'trusted',
-  })
+  }
+}
+
+/** The fleet's desired state, as the runtime computes it (through its memo). */
+export function plan(fleet: Pick<Fleet, 'roots' | 'layers' | 'memo'>): Plan {
+  return fleet.memo.plan(planInput(fleet))
+}
+
+/** The same desired state judged from scratch (every row of every project). */
+export function planFromScratch(fleet: Pick<Fleet, 'roots' | 'layers'>): Plan {
+  return desiredState(planInput(fleet))
 }
 
 function identities(p: Plan): Map<string, MountIdentity> {
@@ -66,9 +81,10 @@ function requests(p: Plan): NameRequest[] {
 export function makeFleet(projects: number, perProject: number): Fleet {
   const roots = Array.from({ length: projects }, (_, i) => `/work/repos/project-${i}`)
   const layers = new Map(roots.map((root, i) => [root, parseLayer(root, projectText(i, perProject))]))
-  const first = plan({ roots, layers })
+  const memo = createPlanMemo()
+  const first = plan({ roots, layers, memo })
   const names = assignNames(new Map(), requests(first))
-  return { roots, layers, mounted: identities(first), names, entries: projects * perProject }
+  return { roots, layers, mounted: identities(first), names, entries: projects * perProject, memo }
 }
 
 export interface ReconcileTimes {

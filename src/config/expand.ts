@@ -24,6 +24,8 @@ const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 
 /** Split a template into literal and variable pieces, or say why it is malformed. */
 export function scanTemplate(template: string): Piece[] | TemplateError {
+  // Most strings hold no `$` at all: one literal piece, exactly what the loop below would build.
+  if (!template.includes('$')) return [{ text: template }]
   const pieces: Piece[] = []
   let text = ''
   let i = 0
@@ -121,24 +123,32 @@ export interface ExpansionError {
 /**
  * Expand every expandable field of `entry`. Returns the expanded entry, or
  * the list of fields that could not be expanded (messages carry no values).
+ * The input is never mutated: the result is a new entry whose expandable
+ * fields are new strings, arrays and maps; every other value (tool filters,
+ * `reconnect`) is the input's own, to be read and not written.
  */
 export function expandEntry(entry: Entry, env: Env): { entry: Entry } | { errors: ExpansionError[] } {
-  const out: Entry = structuredClone(entry)
+  const out: Entry = { ...entry }
   const errors: ExpansionError[] = []
-  for (const site of templateSites(entry)) {
-    const r = expandString(site.template, env)
-    const field = site.path.map((s) => (typeof s === 'number' ? `[${s}]` : s)).join('.').replace('.[', '[')
-    if ('value' in r) setAt(out, site.path, r.value)
-    else if ('missing' in r) {
+  const expand = (template: string, path: (string | number)[]): string => {
+    const r = expandString(template, env)
+    if ('value' in r) return r.value
+    const field = path.map((s) => (typeof s === 'number' ? `[${s}]` : s)).join('.').replace('.[', '[')
+    if ('missing' in r) {
       const names = r.missing.map((m) => '${' + m + '}').join(', ')
-      errors.push({ path: site.path, missing: r.missing, message: `${field} uses ${names}, which is not set (set it, or write \${VAR:-default})` })
-    } else errors.push({ path: site.path, missing: [], message: `${field}: ${r.message}` })
+      errors.push({ path, missing: r.missing, message: `${field} uses ${names}, which is not set (set it, or write \${VAR:-default})` })
+    } else errors.push({ path, missing: [], message: `${field}: ${r.message}` })
+    return template
+  }
+  // The same fields in the same order as templateSites, so errors keep its order.
+  const fields = out as Record<string, unknown>
+  for (const key of EXPANDABLE_KEYS) {
+    const value = entry[key]
+    if (value === undefined) continue
+    if (typeof value === 'string') fields[key] = expand(value, [key])
+    else if (Array.isArray(value)) fields[key] = value.map((v, i) => expand(v, [key, i]))
+    // fromEntries defines own keys, `__proto__` included.
+    else fields[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expand(v, [key, k])]))
   }
   return errors.length ? { errors } : { entry: out }
-}
-
-function setAt(target: Entry, path: (string | number)[], value: string): void {
-  let node: Record<string | number, unknown> = target as Record<string, unknown>
-  for (const seg of path.slice(0, -1)) node = node[seg] as Record<string | number, unknown>
-  node[path[path.length - 1]!] = value
 }

@@ -9,12 +9,15 @@
  * distinct text as `file:line:col`; a missing file contributes nothing. The
  * user layer is read the same way. A file whose stat signature (mtime, ctime,
  * size, inode) is unchanged since a read made well after its mtime (past any
- * timestamp granularity — the "racy git" rule) is not read or parsed again.
- * Reads never throw.
+ * timestamp granularity — the "racy git" rule) is not read or parsed again;
+ * any other file whose bytes equal those of its last parse is read but not
+ * parsed again (its last result, and its last log line, stand). Reads never
+ * throw.
  *
  * @module
  */
-import { statSync } from 'node:fs'
+import { Buffer } from 'node:buffer'
+import { readFileSync, statSync } from 'node:fs'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { formatDiagnostic } from '../config/diagnostics.ts'
 import { type LayerFile, type LayerInput, projectLayerFiles, userLayerFile } from '../config/layers.ts'
@@ -25,12 +28,23 @@ import type { Log } from './log.ts'
 /** A read this long after the file's mtime cannot have raced a same-timestamp write. */
 const RACY_MS = 2000
 
-function statOf(file: string): { sig: string; mtimeMs?: number } {
+function statOf(file: string): { sig: string; mtimeMs?: number; size?: number; regular?: boolean } {
   try {
-    const st = statSync(file)
-    return { sig: `${st.mtimeMs}:${st.ctimeMs}:${st.size}:${st.ino}:${st.mode}`, mtimeMs: Math.max(st.mtimeMs, st.ctimeMs) }
+    // No throw for a missing file (most layer files are): an exception per file per reconcile is the costly part.
+    const st = statSync(file, { throwIfNoEntry: false })
+    if (!st) return { sig: 'error:ENOENT' }
+    return { sig: `${st.mtimeMs}:${st.ctimeMs}:${st.size}:${st.ino}:${st.mode}`, mtimeMs: Math.max(st.mtimeMs, st.ctimeMs), size: st.size, regular: st.isFile() }
   } catch (error) {
     return { sig: `error:${(error as NodeJS.ErrnoException).code ?? 'unknown'}` }
+  }
+}
+
+/** Whether `file` holds exactly `bytes` now (unreadable: no). */
+function sameBytes(file: string, bytes: Buffer): boolean {
+  try {
+    return readFileSync(file).equals(bytes)
+  } catch {
+    return false
   }
 }
 
@@ -71,38 +85,45 @@ export interface Projects {
 export function createProjects(opts: ProjectsOptions): Projects {
   const projects = new Map<string, Project>()
   const lastGood = new Map<string, LayerInput>()
-  const reads = new Map<string, { sig: string; safe: boolean; value: LayerInput | undefined }>()
+  /** Per file: its stat signature, whether that signature can be trusted, the bytes last parsed (UTF-8 text only) and the result. */
+  const reads = new Map<string, { sig: string; safe: boolean; bytes: Buffer | undefined; value: LayerInput | undefined }>()
   const userFile = userLayerFile(opts.loc.dshHome)
 
   const readLayer = (layer: LayerFile): LayerInput | undefined => {
     const stat = statOf(layer.file)
+    const safe = stat.mtimeMs === undefined || Date.now() - stat.mtimeMs > RACY_MS
     const cached = reads.get(layer.file)
     if (cached?.safe && cached.sig === stat.sig) return cached.value
-    const value = readFresh(layer)
-    reads.set(layer.file, { sig: stat.sig, safe: stat.mtimeMs === undefined || Date.now() - stat.mtimeMs > RACY_MS, value })
+    // The same bytes as last time: reading is cheap, parsing is not (a regular file only: a FIFO would block).
+    if (cached?.bytes && stat.regular && cached.bytes.length === stat.size && sameBytes(layer.file, cached.bytes)) {
+      reads.set(layer.file, { ...cached, sig: stat.sig, safe })
+      return cached.value
+    }
+    const { value, text } = readFresh(layer)
+    reads.set(layer.file, { sig: stat.sig, safe, bytes: text === undefined ? undefined : Buffer.from(text, 'utf8'), value })
     return value
   }
 
-  const readFresh = (layer: LayerFile): LayerInput | undefined => {
+  const readFresh = (layer: LayerFile): { value: LayerInput | undefined; text?: string } => {
     const key = `file:${layer.file}`
     const r = readConfigFile(layer, { allowPartial: layer.scope === 'local' })
     if (r.absent) {
       lastGood.delete(layer.file)
       opts.log.forget(key)
-      return undefined
+      return { value: undefined }
     }
     const problems = allDiagnostics(r.parsed).map((d) => formatDiagnostic(d))
     if (!r.parsed.ok) {
       const prev = lastGood.get(layer.file)
       const tail = prev ? 'keeping its last good version mounted' : 'nothing from it is mounted'
       opts.log.once(key, 'warn', `${problems.join('\n')}\n(${layer.file} does not parse; ${tail})`)
-      return prev
+      return { value: prev, ...(r.text === undefined ? {} : { text: r.text }) }
     }
     if (problems.length) opts.log.once(key, 'warn', problems.join('\n'))
     else opts.log.forget(key)
     const input: LayerInput = { layer, parsed: r.parsed }
     lastGood.set(layer.file, input)
-    return input
+    return { value: input, ...(r.text === undefined ? {} : { text: r.text }) }
   }
 
   const layerFiles = (root: string) => projectLayerFiles(root, { legacyMcpJson: opts.legacyMcpJson })

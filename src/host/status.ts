@@ -8,8 +8,10 @@
  * connection error reads as `failed` (the client keeps reconnecting; we never
  * tear it down). `effectiveName` is null unless mounted. The status writer
  * writes `$DSH_HOME/mcp-status/<hash>.json` atomically, coalescing bursts
- * (one write in flight per file, the latest content wins), and never throws;
- * it only ever receives names, states, counts and redacted errors.
+ * (one write in flight per file, the latest content wins), skips a write
+ * whose servers are what it last wrote there (the file's `updatedAt` is the
+ * last change: its pid says whether the host is still running), and never
+ * throws; it only ever receives names, states, counts and redacted errors.
  *
  * @module
  */
@@ -72,6 +74,8 @@ export interface StatusWriter {
 interface Slot {
   writing: Promise<void> | undefined
   next: string | undefined
+  /** The servers of the last content queued; dropped when a write fails, so the next one retries. */
+  last: string | undefined
 }
 
 export function createStatusWriter(dshHome: string, log: Log): StatusWriter {
@@ -97,6 +101,7 @@ export function createStatusWriter(dshHome: string, log: Log): StatusWriter {
         mkdirSync(path.dirname(file), { recursive: true })
         await writeFileAtomic(file, text)
       } catch (error) {
+        slot.last = undefined
         log.once(`status:${file}`, 'warn', `could not write the status file ${file}: ${String((error as Error).message ?? error)}`)
       }
     })().finally(() => {
@@ -110,30 +115,28 @@ export function createStatusWriter(dshHome: string, log: Log): StatusWriter {
 
   return {
     write(root, servers) {
-      const now = new Date().toISOString()
-      const doc = {
-        version: 1,
-        root,
-        pid: process.pid,
-        updatedAt: now,
-        servers: servers.map((s) => ({
-          name: s.name,
-          effectiveName: s.effectiveName,
-          layer: s.layer,
-          file: s.file,
-          state: s.state,
-          toolCount: s.toolCount,
-          error: s.lastError,
-          updatedAt: stamp(root, s, now),
-        })),
-      }
       const file = statusFilePath(dshHome, root)
       let slot = slots.get(file)
       if (!slot) {
-        slot = { writing: undefined, next: undefined }
+        slot = { writing: undefined, next: undefined, last: undefined }
         slots.set(file, slot)
       }
-      slot.next = `${JSON.stringify(doc, null, 2)}\n`
+      // Unchanged servers: unchanged stamps too, so nothing to write.
+      const body = JSON.stringify(servers)
+      if (body === slot.last) return
+      slot.last = body
+      const now = new Date().toISOString()
+      const rows = servers.map((s) => ({
+        name: s.name,
+        effectiveName: s.effectiveName,
+        layer: s.layer,
+        file: s.file,
+        state: s.state,
+        toolCount: s.toolCount,
+        error: s.lastError,
+        updatedAt: stamp(root, s, now),
+      }))
+      slot.next = `${JSON.stringify({ version: 1, root, pid: process.pid, updatedAt: now, servers: rows }, null, 2)}\n`
       pump(file, slot)
     },
     async settled() {

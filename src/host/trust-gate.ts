@@ -9,8 +9,10 @@
  *   so a store that is a symbolic link, writable by everyone, or lies inside
  *   the project (e.g. `DSH_HOME` in the repository) trusts nothing there — a
  *   repository can never trust itself.
- * - `refresh()` runs at the start of every reconcile: the next `check` of a
- *   root reads the store file again (once per root per refresh).
+ * - `refresh()` runs at the start of every reconcile: the next `check`
+ *   reads the store file again (once per refresh; whether it may be used
+ *   is judged once per root per refresh). A fingerprint is computed once
+ *   per entry object (parsed entries are never mutated).
  * - `files()` is `[trustFilePath(dshHome)]` while the gate is on, so the
  *   runtime watches the store (create, change, delete) and trusting or
  *   untrusting takes effect live.
@@ -30,7 +32,7 @@ import { trustFingerprint } from '../config/fingerprint.ts'
 import type { Row } from '../config/layers.ts'
 import type { TrustFn, TrustVerdict } from '../plan/desired.ts'
 import { trustCommand } from '../trust/command.ts'
-import { needsTrust, type TrustStore, trustGateOff, trustStateOf } from '../trust/state.ts'
+import { emptyTrustStore, needsTrust, type TrustStore, trustGateOff, trustStateOf } from '../trust/state.ts'
 import { canonicalRoot, readTrustStore, trustFilePath, trustStoreRefusal } from '../trust/store.ts'
 import type { Log } from './log.ts'
 
@@ -51,6 +53,17 @@ export function createTrustGate(opts: TrustGateOptions): TrustGate {
   const off = () => opts.mode === 'all' || trustGateOff(opts.env)
   /** Per root since the last refresh: its canonical form and the store as read for it. */
   let seen = new Map<string, { canonical: string; store: TrustStore }>()
+  /** The store as read since the last refresh (refusals are judged per root, above). */
+  let shared: TrustStore | undefined
+  const fingerprints = new WeakMap<object, string>()
+  const fingerprintOf = (entry: NonNullable<Row['entry']>) => {
+    let fp = fingerprints.get(entry)
+    if (fp === undefined) {
+      fp = trustFingerprint(entry)
+      fingerprints.set(entry, fp)
+    }
+    return fp
+  }
   /** root\0name → verdict\0fingerprint last warned about. */
   const warned = new Map<string, string>()
   /** Store refusals already reported, root\0reason. */
@@ -65,7 +78,8 @@ export function createTrustGate(opts: TrustGateOptions): TrustGate {
         refusals.add(`${canonical}\0${refused}`)
         opts.log.warn('the trust store is ignored for %s: %s', canonical, refused)
       }
-      got = { canonical, store: readTrustStore(opts.dshHome, { forRoot: canonical }) }
+      shared ??= readTrustStore(opts.dshHome)
+      got = { canonical, store: refused ? emptyTrustStore() : shared }
       seen.set(root, got)
     }
     return got
@@ -86,7 +100,7 @@ export function createTrustGate(opts: TrustGateOptions): TrustGate {
       if (off() || !needsTrust(row.scope)) return 'trusted'
       if (!row.entry) return 'untrusted'
       const { canonical, store } = storeFor(root)
-      const fingerprint = trustFingerprint(row.entry)
+      const fingerprint = fingerprintOf(row.entry)
       const verdict = trustStateOf(store, canonical, row.name, fingerprint)
       if (verdict === 'trusted') warned.delete(`${root}\0${row.name}`)
       else warn(root, row, verdict, fingerprint)
@@ -95,6 +109,7 @@ export function createTrustGate(opts: TrustGateOptions): TrustGate {
     files: () => (off() ? [] : [trustFilePath(opts.dshHome)]),
     refresh() {
       seen = new Map()
+      shared = undefined
     },
   }
 }

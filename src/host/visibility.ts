@@ -3,7 +3,9 @@
  * project's (spec §4 "Visibility"), on creation and after every registry change.
  *
  * Contract: `track` applies the agent's deny set synchronously (from inside
- * `agent/created`, so the agent never sees a foreign tool); a `tools/change`
+ * `agent/created`, so the agent never sees a foreign tool), deriving that
+ * agent's set alone (every other agent is re-derived by the change that
+ * concerns it, not by a new neighbour); a `tools/change`
  * listener re-derives every agent's set, so a tool registered later is denied
  * inside the very `register()` call that added it. An update applies the new
  * restriction before lifting the old one, so no instant exists in which
@@ -12,7 +14,9 @@
  * observes an agent that is still waiting for its update (up to
  * `MAX_NESTING` agents deep; beyond that the rest follow iteratively, still
  * inside the same `register()` call). Only currently registered names are
- * ever denied.
+ * ever denied. The registered MCP names are listed once per `tools/change`
+ * we did not cause ourselves (rc.8 lists names only through `schemas()`,
+ * which copies every schema), and not at all while no agent is tracked.
  * Nothing here throws: a failing restrict is logged and the agent retried on
  * the next change. Restrictions die with their agent, or on `dispose`.
  *
@@ -118,10 +122,13 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
     }
   }
 
-  const plan = () => {
+  /** Queue the updates of every agent, or of `only` (a new agent: nothing else changed). */
+  const plan = (only?: Agent) => {
+    // No agent: nothing to derive, and no listing (it is built again on demand).
+    if (agents.size === 0) return
     const names = registered()
     const own = model.ownership()
-    for (const [agent, t] of agents) {
+    for (const [agent, t] of only ? ([[only, agents.get(only)!]] as const) : agents) {
       const job = updateFor(agent, t, names, own)
       if (job) work.push(job)
     }
@@ -137,7 +144,8 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
     refresh()
   }
 
-  const refresh = () => {
+  /** A full pass; with `only`, its first round covers just that agent (later rounds, after a change mid-pass, cover all). */
+  const refresh = (only?: Agent) => {
     if (disposed) return
     if (running) {
       again = true
@@ -148,7 +156,7 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
     try {
       for (let round = 0; round < 8; round++) {
         again = false
-        plan()
+        plan(round === 0 ? only : undefined)
         drain()
         if (!again) break
       }
@@ -174,7 +182,8 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
         if (depth < MAX_NESTING) drain()
         return
       }
-      refresh()
+      // Every other agent is current: each registry, mount and plan change runs its own pass.
+      refresh(agent)
     },
     untrack(agent) {
       const t = agents.get(agent)
@@ -189,7 +198,7 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
     *tracked() {
       for (const [a, t] of agents) yield [a, t.root]
     },
-    refresh,
+    refresh: () => refresh(),
     dispose() {
       disposed = true
       work.length = 0

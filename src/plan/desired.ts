@@ -10,6 +10,9 @@
  * a reason never carries an env or header value. A mount's key covers its
  * written name and its resolved official config, so equal keys share one
  * mount and tuning keys (`tools`, `description`) never change a key.
+ * `desiredState` is `assemblePlan` over `judgeView` of every view: each view
+ * is judged on its own, so a caller may reuse a view whose inputs did not
+ * change (memo.ts) and get the very plan a full judgement gives.
  *
  * @module
  */
@@ -80,16 +83,51 @@ export interface Plan {
   mounts: Map<string, MountSpec>
 }
 
-export function desiredState(input: PlanInput): Plan {
-  const mounts = new Map<string, MountSpec>()
-  const judge = (rows: Row[], root: string | null): Placement[] => rows.map((row) => judgeRow(row, root, input, mounts))
-  const global = judge(mergeLayers(input.user), null)
-  const projects = new Map<string, Placement[]>()
-  for (const p of input.projects) projects.set(p.root, judge(mergeLayers([...p.layers, ...input.user]), p.root))
-  return { global, projects, mounts }
+/** The inputs that judge one view's rows (a plan's input without its projects). */
+export type ViewInput = Omit<PlanInput, 'projects' | 'user'>
+
+/** One view judged: its placements and the mounts they need (the first row of each key names it). */
+export interface ViewJudgement {
+  placements: Placement[]
+  mounts: MountSpec[]
 }
 
-function judgeRow(row: Row, root: string | null, input: PlanInput, mounts: Map<string, MountSpec>): Placement {
+export function desiredState(input: PlanInput): Plan {
+  const global = judgeView(mergeLayers(input.user), null, input)
+  return assemblePlan(
+    global,
+    input.projects.map((p) => [p.root, judgeView(projectRows(p, input.user), p.root, input)]),
+  )
+}
+
+/** A project's rows: its layers merged with the user layer. */
+export function projectRows(project: ProjectInput, user: readonly LayerInput[]): Row[] {
+  return mergeLayers([...project.layers, ...user])
+}
+
+/** Judge one view's rows (`root` null: the global view). Asks `input.trust` once per active project row, in row order. */
+export function judgeView(rows: readonly Row[], root: string | null, input: ViewInput): ViewJudgement {
+  const own = new Map<string, MountSpec>()
+  const placements = rows.map((row) => judgeRow(row, root, input, own))
+  return { placements, mounts: [...own.values()] }
+}
+
+/** The plan of judged views: the global view first, then each project; a key shared by views keeps the first view's spec. */
+export function assemblePlan(global: ViewJudgement, projects: Iterable<readonly [string, ViewJudgement]>): Plan {
+  const mounts = new Map<string, MountSpec>()
+  const add = (v: ViewJudgement) => {
+    for (const m of v.mounts) if (!mounts.has(m.key)) mounts.set(m.key, m)
+  }
+  add(global)
+  const views = new Map<string, Placement[]>()
+  for (const [root, v] of projects) {
+    views.set(root, v.placements)
+    add(v)
+  }
+  return { global: global.placements, projects: views, mounts }
+}
+
+function judgeRow(row: Row, root: string | null, input: ViewInput, mounts: Map<string, MountSpec>): Placement {
   const base: Placement = { name: row.name, layer: row.scope, file: row.file, want: 'invalid' }
   if (row.entry?.tools) base.filter = row.entry.tools
   if (row.entry?.description !== undefined) base.description = row.entry.description
@@ -157,12 +195,3 @@ export function redact(text: string, secrets: readonly string[]): string {
   return out
 }
 
-/** `plan` with `root`'s placements (and the mounts they need) taken from `extra`, a plan of that project. */
-export function withProject(plan: Plan, extra: Plan, root: string): Plan {
-  const placements = extra.projects.get(root)
-  if (!placements) return plan
-  const projects = new Map(plan.projects).set(root, placements)
-  const mounts = new Map(plan.mounts)
-  for (const p of placements) if (p.key && !mounts.has(p.key)) mounts.set(p.key, extra.mounts.get(p.key)!)
-  return { global: plan.global, projects, mounts }
-}

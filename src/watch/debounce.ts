@@ -4,8 +4,11 @@
  * Contract: `trigger()` (re)starts the quiet period; `fn` runs once when
  * `ms` pass with no further trigger. `pending` is true from a trigger until
  * `fn` has been called; `settled()` resolves when it is no longer pending.
- * `cancel()` drops a pending call. The timer is unref'd:
- * a pending debounce never keeps the process alive.
+ * `cancel()` drops a pending call. The timer is unref'd — a pending
+ * debounce never keeps the process alive — unless `keepAlive` is set (for a
+ * delay someone may await with nothing else pending, e.g. `whenIdle()` right
+ * after an agent joined a new project: an unref'd timer would let the process
+ * exit under that await).
  *
  * @module
  */
@@ -17,7 +20,7 @@ export interface Debounced {
   cancel(): void
 }
 
-export function debounce(fn: () => void, ms: number): Debounced {
+export function debounce(fn: () => void, ms: number, opts: { keepAlive?: boolean } = {}): Debounced {
   let timer: NodeJS.Timeout | undefined
   let waiters: (() => void)[] = []
   const release = () => {
@@ -36,7 +39,7 @@ export function debounce(fn: () => void, ms: number): Debounced {
           release()
         }
       }, ms)
-      timer.unref?.()
+      if (!opts.keepAlive) timer.unref?.()
     },
     get pending() {
       return timer !== undefined

@@ -1,0 +1,92 @@
+/**
+ * Plan memo: the desired state, re-judging only the views whose inputs changed.
+ *
+ * Contract: `plan(input)` returns exactly what `desiredState(input)` returns
+ * (the same placements, mounts and order) and asks `input.trust` about the
+ * same rows in the same order — a reused view asks them again to learn it is
+ * still current, a view judged again may ask a row twice. A view (the global
+ * one, or one project) is reused when all of these are unchanged since it was
+ * judged: its `LayerInput`s and the user layer's (by identity, in order),
+ * `dshHome` and the platform, the value of every variable its rows read from
+ * `env`, and every trust verdict its rows got. So callers must hand in a new
+ * `LayerInput` whenever a file's content changes, and never mutate one. A
+ * project missing from an input is forgotten. Pure apart from its own cache.
+ *
+ * @module
+ */
+import type { Env } from '../config/expand.ts'
+import { type LayerInput, mergeLayers, type Row } from '../config/layers.ts'
+import { assemblePlan, judgeView, type Plan, type PlanInput, projectRows, type TrustVerdict, type ViewInput, type ViewJudgement } from './desired.ts'
+
+export interface PlanMemo {
+  plan(input: PlanInput): Plan
+}
+
+interface View {
+  layers: readonly LayerInput[]
+  user: readonly LayerInput[]
+  dshHome: string
+  platform: string
+  rows: Row[]
+  /** Every variable the judgement read, with the value it read. */
+  read: Map<string, string | undefined>
+  /** Every trust verdict the judgement got, in order. */
+  asked: [Row, TrustVerdict][]
+  judged: ViewJudgement
+}
+
+const same = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((x, i) => x === b[i])
+
+export function createPlanMemo(): PlanMemo {
+  let global: View | undefined
+  let projects = new Map<string, View>()
+
+  const view = (prev: View | undefined, root: string | null, layers: readonly LayerInput[], input: PlanInput, rowsOf: () => Row[]): View => {
+    const platform = input.platform ?? process.platform
+    const sameFiles = prev !== undefined && same(prev.layers, layers) && same(prev.user, input.user)
+    if (
+      sameFiles &&
+      prev.dshHome === input.dshHome &&
+      prev.platform === platform &&
+      [...prev.read].every(([name, value]) => input.env[name] === value) &&
+      prev.asked.every(([row, verdict]) => input.trust(root as string, row) === verdict)
+    ) {
+      return prev
+    }
+    const rows = sameFiles ? prev.rows : rowsOf()
+    const read = new Map<string, string | undefined>()
+    const asked: [Row, TrustVerdict][] = []
+    const env: Env = new Proxy(input.env, {
+      get(target, name) {
+        const value = Reflect.get(target, name)
+        if (typeof name === 'string') read.set(name, value)
+        return value
+      },
+    })
+    const judging: ViewInput = {
+      env,
+      dshHome: input.dshHome,
+      platform,
+      trust(r, row) {
+        const verdict = input.trust(r, row)
+        asked.push([row, verdict])
+        return verdict
+      },
+    }
+    return { layers, user: input.user, dshHome: input.dshHome, platform, rows, read, asked, judged: judgeView(rows, root, judging) }
+  }
+
+  return {
+    plan(input) {
+      global = view(global, null, [], input, () => mergeLayers(input.user))
+      const next = new Map<string, View>()
+      const judged = input.projects.map((p) => {
+        const v = view(next.get(p.root) ?? projects.get(p.root), p.root, p.layers, input, () => projectRows(p, input.user))
+        next.set(p.root, v)
+        return [p.root, v.judged] as const
+      })
+      projects = next
+      return assemblePlan(global.judged, judged)
+    },
+  }
+}

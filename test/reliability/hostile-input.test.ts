@@ -23,7 +23,7 @@ import { readMarker, reapAll } from '../support/procs.ts'
 import { friendly, projectWith, type RuntimeWorld, startWorld, stdioEntry } from '../support/runtime.ts'
 import { cleanupAll } from '../support/tmp.ts'
 import { ensureBuilt, runCli } from '../cli/read-support.ts'
-import { statesOf, trackRejections, untilTools } from './support.ts'
+import { cpuMsOf, statesOf, trackRejections, untilTools } from './support.ts'
 
 let w: RuntimeWorld
 const rejections = trackRejections()
@@ -72,13 +72,16 @@ test('hostile files are refused within a bound: last good kept, peak memory boun
     const text = c.text()
     const rss0 = maxRssBytes()
     const t0 = performance.now()
+    const cpu0 = cpuMsOf()
     writeFileSync(file, text)
     await waitFor(() => w.host.logsMatching(file).some((l) => c.problem.test(l.text)), { timeoutMs: 10_000, intervalMs: 5, message: `${c.name} is reported` })
     const ms = performance.now() - t0
+    const cpu = cpuMsOf() - cpu0
     await w.mcp.whenIdle()
     const grew = (maxRssBytes() - rss0) / MiB
-    t.diagnostic(`${c.name}: ${(text.length / MiB).toFixed(2)} MiB of text, refused in ${Math.round(ms)} ms, peak RSS +${grew.toFixed(1)} MiB`)
-    assert.ok(ms < 3000, `${c.name}: refused in ${Math.round(ms)} ms`)
+    t.diagnostic(`${c.name}: ${(text.length / MiB).toFixed(2)} MiB of text, refused in ${Math.round(ms)} ms (${Math.round(cpu)} ms CPU), peak RSS +${grew.toFixed(1)} MiB`)
+    // CPU time of this process bounds the work whatever else runs on the machine; wall time is reported.
+    assert.ok(cpu < 3000, `${c.name}: refused with ${Math.round(cpu)} ms of CPU`)
     assert.ok(grew < 256, `${c.name}: peak RSS grew by ${grew.toFixed(1)} MiB`)
     assert.deepEqual(mcpToolNames(w.host.ctx, agent), ['mcp__h__k'], `${c.name}: the last good generation stays mounted`)
     // Restore the good file (plus a disabled row, so the restore is observable without a process).
@@ -100,12 +103,14 @@ test('deep nesting inside one entry and 50,000+ keys in one mapping cost only th
   const body = `servers:\n  ok: ${JSON.stringify(stdioEntry('ok2', { tools: ['o'], pidfileDir: w.pids }))}\n  deep:\n    command: node\n${deep}  wide:\n    command: node\n    enabled: false\n    env:\n${keys}`
   const rss0 = maxRssBytes()
   const t0 = performance.now()
+  const cpu0 = cpuMsOf()
   writeFileSync(file, body)
   await waitFor(() => statesOf(w, a.path).deep === 'invalid' && statesOf(w, a.path).wide === 'disabled', { timeoutMs: 10_000, intervalMs: 5, message: 'the file is read' })
   const ms = performance.now() - t0
+  const cpu = cpuMsOf() - cpu0
   const grew = (maxRssBytes() - rss0) / MiB
-  t.diagnostic(`${(body.length / MiB).toFixed(2)} MiB with a 200-deep entry and ${keys.split('\n').length - 1} keys: read in ${Math.round(ms)} ms, peak RSS +${grew.toFixed(1)} MiB`)
-  assert.ok(ms < 3000, `read in ${Math.round(ms)} ms`)
+  t.diagnostic(`${(body.length / MiB).toFixed(2)} MiB with a 200-deep entry and ${keys.split('\n').length - 1} keys: read in ${Math.round(ms)} ms (${Math.round(cpu)} ms CPU), peak RSS +${grew.toFixed(1)} MiB`)
+  assert.ok(cpu < 3000, `read with ${Math.round(cpu)} ms of CPU (the quadratic duplicate-key check took ~8 s here)`)
   assert.ok(grew < 256)
   const deepRow = w.mcp.snapshot().projects.find((p) => p.root === a.path)!.servers.find((s) => s.name === 'deep')!
   assert.match(deepRow.lastError ?? '', /mcp\.yml:\d+:\d+: error: .*nested more than 64 levels deep/)

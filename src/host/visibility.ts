@@ -22,7 +22,7 @@
  *
  * @module
  */
-import type { Context } from '@deepseek-ai/cordis'
+import { type Context, symbols } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { denySet, type Ownership, type Visible } from '../plan/visibility.ts'
 import type { Log } from './log.ts'
@@ -67,10 +67,21 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
   /** Registered MCP tool names; dropped on every `tools/change` we did not cause (`schemas()` clones every schema). */
   let cache: string[] | undefined
 
+  /**
+   * The registry itself (cordis `symbols.original`), not the per-access proxy `ctx.tools` hands out:
+   * the same `schemas()`, at half the cost (the proxy is re-entered for every tool). Fetched per
+   * listing, so a reloaded tools service is followed; the proxy serves when there is no original.
+   */
+  const tools = (): Pick<Context['tools'], 'schemas'> => {
+    const proxy = ctx.tools
+    const raw = (proxy as unknown as Record<symbol, Partial<Context['tools']> | undefined>)[symbols.original]
+    return typeof raw?.schemas === 'function' ? (raw as Pick<Context['tools'], 'schemas'>) : proxy
+  }
+
   const registered = (): string[] => {
     if (cache) return cache
     const names: string[] = []
-    for (const s of ctx.tools.schemas()) if (s.name.startsWith('mcp__')) names.push(s.name)
+    for (const s of tools().schemas()) if (s.name.startsWith('mcp__')) names.push(s.name)
     cache = names
     return names
   }

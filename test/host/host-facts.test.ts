@@ -10,6 +10,7 @@ import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { after, test } from 'node:test'
+import { symbols } from '@deepseek-ai/cordis'
 import type { Agent, PreStepDecision } from '@deepseek-ai/dsh-agent'
 import { startHttpServer } from '../fixtures/servers/http-server.ts'
 import {
@@ -527,4 +528,22 @@ test('(g2) a child does not inherit the parent scope (tools, restrictions); disp
   await parent.dispose()
   await childGone
   assert.deepEqual(disposed, ['c', 'p'], 'child torn down before its owner')
+})
+
+test('(h) ctx.tools[symbols.original] is the tool registry itself: its schemas() lists exactly what ctx.tools.schemas() lists', async (t) => {
+  const host = await createHost()
+  t.after(() => host.dispose())
+  const { ctx } = host
+  for (let i = 0; i < 200; i++) ctx.tools.register(testTool(`mcp__s__t${i}`))
+  const agent = (await host.createAgent()).agent
+  agent.ctx.tools.restrict({ deny: ['mcp__s__t0'] })
+  const raw = (ctx.tools as unknown as Record<symbol, typeof ctx.tools>)[symbols.original]!
+  assert.equal(typeof raw.schemas, 'function')
+  const names = (list: { name: string }[]) => list.map((s) => s.name)
+  assert.deepEqual(names(raw.schemas()), names(ctx.tools.schemas()), 'the global view, in registration order')
+  assert.equal(names(raw.schemas()).length, 200, 'an agent restriction is not in the global view')
+  const off = ctx.tools.register(testTool('mcp__s__late'))
+  assert.deepEqual(names(raw.schemas()), names(ctx.tools.schemas()), 'a registration is seen at once')
+  off()
+  assert.equal(names(raw.schemas()).includes('mcp__s__late'), false)
 })

@@ -14,27 +14,19 @@ import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { after, before, test } from 'node:test'
+import { test } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { statusFilePath } from '../../src/host/status-path.ts'
 import type { Agent } from '../support/host.ts'
 import { execTool, mcpToolNames, resultText, waitFor } from '../support/host.ts'
-import { countLive, readMarker, reapAll } from '../support/procs.ts'
-import { friendly, type RuntimeWorld, startWorld, stdioEntry } from '../support/runtime.ts'
-import { cleanupAll, makeProject, type TempDir } from '../support/tmp.ts'
-import { statesOf, trackRejections, untilTools } from './support.ts'
+import { countLive, readMarker, } from '../support/procs.ts'
+import { friendly, type RuntimeWorld, stdioEntry } from '../support/runtime.ts'
+import { makeProject, type TempDir } from '../support/tmp.ts'
+import { statesOf, untilTools, useFaultWorld } from './support.ts'
 
 let w: RuntimeWorld
-const rejections = trackRejections()
-before(async () => {
-  w = await startWorld({ trust: 'all', debounceMs: 30 })
-})
-after(async () => {
-  await w.dispose()
-  reapAll(w.pids)
-  cleanupAll()
-  rejections.stop()
-  assert.deepEqual(rejections.list.map(String), [], 'no unhandled rejection in any fault')
+useFaultWorld({ trust: 'all', debounceMs: 30 }, (world) => {
+  w = world
 })
 
 interface Case {

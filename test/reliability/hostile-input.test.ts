@@ -17,25 +17,16 @@
 import assert from 'node:assert/strict'
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { after, before, test } from 'node:test'
+import { test } from 'node:test'
 import { execTool, mcpToolNames, resultText, waitFor } from '../support/host.ts'
-import { readMarker, reapAll } from '../support/procs.ts'
-import { friendly, projectWith, type RuntimeWorld, startWorld, stdioEntry } from '../support/runtime.ts'
-import { cleanupAll } from '../support/tmp.ts'
+import { readMarker, } from '../support/procs.ts'
+import { friendly, projectWith, type RuntimeWorld, stdioEntry } from '../support/runtime.ts'
 import { ensureBuilt, runCli } from '../cli/read-support.ts'
-import { cpuMsOf, statesOf, trackRejections, untilTools } from './support.ts'
+import { cpuMsOf, statesOf, untilTools, useFaultWorld } from './support.ts'
 
 let w: RuntimeWorld
-const rejections = trackRejections()
-before(async () => {
-  w = await startWorld({ trust: 'all', debounceMs: 30 })
-})
-after(async () => {
-  await w.dispose()
-  reapAll(w.pids)
-  cleanupAll()
-  rejections.stop()
-  assert.deepEqual(rejections.list.map(String), [], 'no unhandled rejection')
+useFaultWorld({ trust: 'all', debounceMs: 30 }, (world) => {
+  w = world
 })
 
 const MiB = 1024 * 1024

@@ -10,26 +10,17 @@
  */
 import assert from 'node:assert/strict'
 import { readFileSync, writeFileSync } from 'node:fs'
-import { after, before, test } from 'node:test'
+import { test } from 'node:test'
 import { statusFilePath } from '../../src/host/status-path.ts'
 import { startHttpServer } from '../fixtures/servers/http-server.ts'
 import { execTool, mcpToolNames, resultText, waitFor } from '../support/host.ts'
-import { countLive, livePids, readMarker, reapAll } from '../support/procs.ts'
-import { friendly, projectWith, type RuntimeWorld, startWorld, stdioEntry } from '../support/runtime.ts'
-import { cleanupAll } from '../support/tmp.ts'
-import { cpuMsOf, trackRejections, untilTools } from './support.ts'
+import { countLive, livePids, readMarker, } from '../support/procs.ts'
+import { friendly, projectWith, type RuntimeWorld, stdioEntry } from '../support/runtime.ts'
+import { cpuMsOf, untilTools, useFaultWorld } from './support.ts'
 
 let w: RuntimeWorld
-const rejections = trackRejections()
-before(async () => {
-  w = await startWorld({ trust: 'all', debounceMs: 30, mountTimeoutMs: 1500 })
-})
-after(async () => {
-  await w.dispose()
-  reapAll(w.pids)
-  cleanupAll()
-  rejections.stop()
-  assert.deepEqual(rejections.list.map(String), [], 'no unhandled rejection')
+useFaultWorld({ trust: 'all', debounceMs: 30, mountTimeoutMs: 1500 }, (world) => {
+  w = world
 })
 
 const serverOf = (root: string, name: string) => w.mcp.snapshot().projects.find((p) => p.root === root)?.servers.find((s) => s.name === name)

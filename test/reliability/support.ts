@@ -4,10 +4,14 @@
  * real host, CPU sampling of this process, and a seeded PRNG so a failing
  * storm can be replayed.
  */
+import assert from 'node:assert/strict'
 import { readdirSync, readFileSync } from 'node:fs'
+import { after, before } from 'node:test'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { mcpToolNames, waitFor } from '../support/host.ts'
-import type { RuntimeWorld } from '../support/runtime.ts'
+import { reapAll } from '../support/procs.ts'
+import { type RuntimeWorld, startWorld, type WorldOptions } from '../support/runtime.ts'
+import { cleanupAll } from '../support/tmp.ts'
 
 /** Collect every `unhandledRejection` until `stop()` (the listener also stops the default crash). */
 export function trackRejections(): { list: unknown[]; stop(): void } {
@@ -17,6 +21,29 @@ export function trackRejections(): { list: unknown[]; stop(): void } {
   }
   process.on('unhandledRejection', on)
   return { list, stop: () => process.off('unhandledRejection', on) }
+}
+
+/**
+ * One real host with the plugin for a whole test file (`before`), torn down in
+ * `after` with every fixture reaped, and the file failing if any fault caused
+ * an unhandled rejection. `started` receives the world once it is up.
+ */
+export function useFaultWorld(options: WorldOptions, started: (w: RuntimeWorld) => void): void {
+  let w: RuntimeWorld | undefined
+  const rejections = trackRejections()
+  before(async () => {
+    w = await startWorld(options)
+    started(w)
+  })
+  after(async () => {
+    if (w) {
+      await w.dispose()
+      reapAll(w.pids)
+    }
+    cleanupAll()
+    rejections.stop()
+    assert.deepEqual(rejections.list.map(String), [], 'no unhandled rejection')
+  })
 }
 
 /** `name → state` of a project's rows, from the snapshot. */

@@ -25,6 +25,7 @@ import type { OfficialConfig } from '../config/official.ts'
 import { childEnv, redact } from './env.ts'
 import { explain, type Phase } from './hints.ts'
 import { TextTail } from './tail.ts'
+import type { DoctorResult, DoctorState } from './types.ts'
 
 export interface ProbeOptions {
   /** The environment the host would inherit (scrubbed before use). */
@@ -35,14 +36,9 @@ export interface ProbeOptions {
   secrets: readonly string[]
 }
 
-export interface ProbeOutcome {
-  state: 'ok' | 'failed' | 'timeout' | 'skipped'
-  tools: string[]
-  latencyMs: number | null
-  error: string | null
-  hint: string | null
-  server: { name: string; version: string } | null
-  stderrTail: string[]
+/** What one connection found: a doctor result without the row's identity or the derived count. */
+export type ProbeOutcome = Omit<DoctorResult, 'name' | 'scope' | 'file' | 'toolCount' | 'state'> & {
+  state: Extract<DoctorState, 'ok' | 'failed' | 'timeout' | 'skipped'>
 }
 
 const CLIENT_INFO = { name: 'dsh-mcp-doctor', version: '1' }

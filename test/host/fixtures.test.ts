@@ -79,6 +79,8 @@ test('--hang never answers initialize and exits 0 when stdin closes; pidfile rem
   // Compare with a normal fixture answering the same request: once it has answered,
   // the hanging one (sent earlier) has had at least as long and stayed silent.
   const normal = spawn(process.execPath, stdioFixtureArgs({ serverName: 'ok' }), { stdio: ['pipe', 'pipe', 'inherit'] })
+  // Listen for its exit now: it may exit before the hanging one is checked.
+  const normalExited = once(normal, 'exit')
   let normalOut = ''
   normal.stdout.setEncoding('utf8').on('data', (c: string) => {
     normalOut += c
@@ -92,7 +94,7 @@ test('--hang never answers initialize and exits 0 when stdin closes; pidfile rem
   const [code] = await exited
   assert.equal(code, 0)
   assert.equal(countLive(pids), 0)
-  await once(normal, 'exit')
+  await normalExited
 })
 
 test('--exit-after-ms ends the server after connecting; SIGTERM exits cleanly and removes the pidfile', async () => {

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import lockfile from 'proper-lockfile'
+import type { ServerView } from '../../src/cli/present.ts'
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url))
 export const BIN = join(REPO, 'bin', 'dsh-mcp.js')
@@ -116,27 +117,8 @@ export async function listJson(opts: RunCliOptions, extra: string[] = []): Promi
   return { rows: JSON.parse(r.stdout) as ListRow[], stderr: r.stderr }
 }
 
-export interface ListRow {
-  name: string
-  scope: string
-  file: string
-  transport: string | null
-  state: string
-  effectiveName: string | null
-  issues: string[]
-  description: string | null
-  command: string | null
-  args: string[]
-  url: string | null
-  cwd: string | null
-  envKeys: string[]
-  headerKeys: string[]
-  enabled: boolean
-  shadowedBy: { scope: string; file: string } | null
-  overriddenBy: string | null
-  tools: { include?: string[]; exclude?: string[] } | null
-  trust: string | null
-}
+/** One row of `list --json` (the presenter's view, as JSON). */
+export type ListRow = Omit<ServerView, 'check'>
 
 /** The one row of `name` from `scope` (throws when absent or ambiguous). */
 export function rowOf(rows: readonly ListRow[], name: string, scope: string, file?: string): ListRow {

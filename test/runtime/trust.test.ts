@@ -163,34 +163,27 @@ test('a symlink at $DSH_HOME/mcp-trust.json pointing into the repository is neve
   assert.equal(readMarker(m).length, 1)
 })
 
-test('DSH_MCP_TRUST_ALL=1 mounts project servers without a store', async (t) => {
-  process.env.DSH_MCP_TRUST_ALL = '1'
-  t.after(() => {
-    delete process.env.DSH_MCP_TRUST_ALL
+for (const gateOff of ['env DSH_MCP_TRUST_ALL=1', "plugin option trust: 'all'"] as const) {
+  test(`${gateOff} mounts project servers without a store`, async (t) => {
+    const byEnv = gateOff.startsWith('env')
+    if (byEnv) {
+      process.env.DSH_MCP_TRUST_ALL = '1'
+      t.after(() => {
+        delete process.env.DSH_MCP_TRUST_ALL
+      })
+    }
+    const m = marker(byEnv ? 'env' : 'all')
+    const w = await startWorld({ trust: byEnv ? 'require' : 'all' })
+    t.after(() => w.dispose())
+    const p = projectWith({ s: entry('s', ['t'], m) })
+    const agent = (await w.host.createAgent({ cwd: p.path })).agent
+    await w.mcp.whenIdle()
+    assert.deepEqual(mcpToolNames(w.host.ctx, agent), ['mcp__s__t'])
+    assert.equal(readMarker(m).length, 1)
+    assert.equal(serverOf(w, p.path, 's').state, 'mounted')
+    assert.deepEqual(statusStates(w, p.path), [['s', 'mounted']])
+    assert.equal(existsSync(w.home.join('mcp-trust.json')), false)
+    assert.ok(!statusText(w, p.path).includes('untrusted'))
+    assert.equal(w.host.logsMatching('dsh-mcp trust').length, 0)
   })
-  const m = marker('env')
-  const w = await startWorld({ trust: 'require' })
-  t.after(() => w.dispose())
-  const p = projectWith({ s: entry('s', ['t'], m) })
-  const agent = (await w.host.createAgent({ cwd: p.path })).agent
-  await w.mcp.whenIdle()
-  assert.deepEqual(mcpToolNames(w.host.ctx, agent), ['mcp__s__t'])
-  assert.equal(readMarker(m).length, 1)
-  assert.equal(serverOf(w, p.path, 's').state, 'mounted')
-  assert.equal(existsSync(w.home.join('mcp-trust.json')), false)
-  assert.equal(w.host.logsMatching('dsh-mcp trust').length, 0)
-})
-
-test("plugin option trust: 'all' mounts project servers without a store", async (t) => {
-  const m = marker('all')
-  const w = await startWorld({ trust: 'all' })
-  t.after(() => w.dispose())
-  const p = projectWith({ s: entry('s', ['t'], m) })
-  const agent = (await w.host.createAgent({ cwd: p.path })).agent
-  await w.mcp.whenIdle()
-  assert.deepEqual(mcpToolNames(w.host.ctx, agent), ['mcp__s__t'])
-  assert.equal(readMarker(m).length, 1)
-  assert.deepEqual(statusStates(w, p.path), [['s', 'mounted']])
-  assert.equal(existsSync(w.home.join('mcp-trust.json')), false)
-  assert.ok(!statusText(w, p.path).includes('untrusted'))
-})
+}

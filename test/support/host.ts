@@ -1,19 +1,18 @@
 /**
  * A real DSH host (rc.8 packages) booted in-process, exactly as in
  * /work/shared/host-facts.md ("A real host in a test"), plus helpers for
- * tool calls, MCP fixture configs, a scripted stub model and event-driven waits.
+ * tool calls. MCP fixture configs, the scripted stub model and event-driven
+ * waits live beside it and are re-exported here.
  *
  * No model key is needed: agents only talk to a model when a message is sent,
- * and {@link installStubModel} registers an in-process adapter for that case.
+ * and `installStubModel` registers an in-process adapter for that case.
  */
-import { fileURLToPath } from 'node:url'
 import { Context, Logger } from '@deepseek-ai/cordis'
 import type { Fiber } from '@deepseek-ai/cordis'
 import AgentRegistry from '@deepseek-ai/dsh-agent'
 import type { Agent, AgentHandle, AgentOptions, AgentSetup, CreateAgentOptions } from '@deepseek-ai/dsh-agent'
 import AgentLoop from '@deepseek-ai/dsh-agent-loop'
-import LlmRuntime, { CallId, LlmAdapter, createUserMessage } from '@deepseek-ai/dsh-llm'
-import type { GenerateOptions, StreamChunk, UserMessage } from '@deepseek-ai/dsh-llm'
+import LlmRuntime, { CallId, } from '@deepseek-ai/dsh-llm'
 import * as mcpClient from '@deepseek-ai/dsh-mcp-client'
 import type { Config as McpClientConfig, StdioConfig, StreamableHttpConfig } from '@deepseek-ai/dsh-mcp-client'
 import SessionStore, { SessionId } from '@deepseek-ai/dsh-session'
@@ -22,6 +21,9 @@ import ToolRuntime from '@deepseek-ai/dsh-tools'
 import type { ToolDefinition, ToolExecutionResult, ToolRunContext } from '@deepseek-ai/dsh-tools'
 
 export { mcpClient }
+export * from './fixture-config.ts'
+export * from './stub-model.ts'
+export * from './wait.ts'
 export type { Agent, AgentHandle, McpClientConfig, StdioConfig, StreamableHttpConfig, ToolDefinition, ToolExecutionResult }
 
 // ---------------------------------------------------------------------------
@@ -252,268 +254,4 @@ export function resultText(result: ToolExecutionResult): string {
   return result.content
     .map((b) => (b.type === 'text' ? (b as { text: string }).text : ''))
     .join('')
-}
-
-// ---------------------------------------------------------------------------
-// MCP fixture configs
-
-const here = (rel: string) => fileURLToPath(new URL(rel, import.meta.url))
-/** Absolute path of the stdio MCP fixture. */
-export const STDIO_FIXTURE = here('../fixtures/servers/stdio-server.ts')
-/** Absolute path of the streamable-HTTP MCP fixture (child-process mode). */
-export const HTTP_FIXTURE = here('../fixtures/servers/http-server.ts')
-
-export interface StdioFixtureOptions {
-  /** mcp-client serverName and fixture `--name`. */
-  readonly serverName: string
-  /** Tools to expose; default `['echo']`. */
-  readonly tools?: readonly string[]
-  /** Child cwd (set it: the default `""` means the host's cwd). Default `process.cwd()`. */
-  readonly cwd?: string
-  readonly marker?: string
-  readonly pidfileDir?: string
-  readonly initDelayMs?: number
-  readonly hang?: boolean
-  readonly crash?: boolean
-  readonly echoEnv?: string
-  readonly exitAfterMs?: number
-  /** Extra env for the child (mcp-client scrubs KEY/TOKEN/SECRET/PASSWORD/DSH_* from the inherited env). */
-  readonly env?: Record<string, string>
-  readonly toolCallTimeoutMs?: number
-  readonly failOnStartupError?: boolean
-  readonly reconnect?: StdioConfig['reconnect']
-}
-
-/** Fixture argv (after the node binary): `--no-warnings <fixture> --name … ` */
-export function stdioFixtureArgs(o: Omit<StdioFixtureOptions, 'cwd' | 'env' | 'toolCallTimeoutMs' | 'failOnStartupError' | 'reconnect'>): string[] {
-  const args = ['--no-warnings', STDIO_FIXTURE, '--name', o.serverName, '--tools', (o.tools ?? ['echo']).join(',')]
-  if (o.marker !== undefined) args.push('--marker', o.marker)
-  if (o.pidfileDir !== undefined) args.push('--pidfile-dir', o.pidfileDir)
-  if (o.initDelayMs !== undefined) args.push('--init-delay-ms', String(o.initDelayMs))
-  if (o.hang) args.push('--hang')
-  if (o.crash) args.push('--crash')
-  if (o.echoEnv !== undefined) args.push('--echo-env', o.echoEnv)
-  if (o.exitAfterMs !== undefined) args.push('--exit-after-ms', String(o.exitAfterMs))
-  return args
-}
-
-/** A complete mcp-client stdio config that runs the fixture with this Node binary. */
-export function stdioFixtureConfig(o: StdioFixtureOptions): StdioConfig {
-  return {
-    transport: 'stdio',
-    serverName: o.serverName,
-    command: process.execPath,
-    args: stdioFixtureArgs(o),
-    env: o.env ?? {},
-    cwd: o.cwd ?? process.cwd(),
-    toolCallTimeoutMs: o.toolCallTimeoutMs ?? 10_000,
-    failOnStartupError: o.failOnStartupError ?? false,
-    ...(o.reconnect === undefined ? {} : { reconnect: o.reconnect }),
-  }
-}
-
-/** A complete mcp-client streamable-http config. */
-export function httpFixtureConfig(
-  serverName: string,
-  url: string,
-  options: { headers?: Record<string, string>; toolCallTimeoutMs?: number; failOnStartupError?: boolean } = {},
-): StreamableHttpConfig {
-  return {
-    transport: 'streamable-http',
-    serverName,
-    url,
-    headers: options.headers ?? {},
-    toolCallTimeoutMs: options.toolCallTimeoutMs ?? 10_000,
-    failOnStartupError: options.failOnStartupError ?? false,
-  }
-}
-
-// ---------------------------------------------------------------------------
-// Stub model (drives agent turns without a network or a key)
-
-/** One scripted model response: chunks, or a function of the request. */
-export type StubResponse = readonly StreamChunk[] | ((request: GenerateOptions, index: number) => readonly StreamChunk[] | Promise<readonly StreamChunk[]>)
-
-export interface StubModel {
-  /** Provider route, default `stub`. */
-  readonly provider: string
-  /** Model id, default `stub-model`. */
-  readonly model: string
-  /** `{ provider, model }` to pass as `agentOptions`. */
-  readonly agentOptions: AgentOptions
-  /** Every request the loop sent, in order (`tools` = what the model is offered). */
-  readonly requests: GenerateOptions[]
-  /** Queue responses; when the queue is empty the model answers `text('ok')`. */
-  push(...responses: StubResponse[]): void
-  /** Release the adapter route. */
-  dispose(): void
-}
-
-/** Chunks of a plain text answer that stops the turn. */
-export function textResponse(text: string): StreamChunk[] {
-  return [
-    { type: 'text-delta', index: 0, text },
-    { type: 'finish', reason: { kind: 'stop' } },
-  ]
-}
-
-/** Chunks of one tool call (the loop executes it, then asks the model again). */
-export function toolCallResponse(name: string, args: unknown, id = `stub-call-${++callSeq}`): StreamChunk[] {
-  return [
-    { type: 'tool-call-delta', index: 0, id: CallId(id), name, argumentsDelta: JSON.stringify(args) },
-    { type: 'finish', reason: { kind: 'tool-calls' } },
-  ]
-}
-
-/** Register an in-process scripted model adapter on `ctx.llm`. */
-export function installStubModel(ctx: Context, options: { provider?: string; model?: string } = {}): StubModel {
-  const provider = options.provider ?? 'stub'
-  const model = options.model ?? 'stub-model'
-  const requests: GenerateOptions[] = []
-  const queue: StubResponse[] = []
-  class StubAdapter extends LlmAdapter {
-    async *stream(request: GenerateOptions): AsyncIterable<StreamChunk> {
-      const index = requests.push(request) - 1
-      const next = queue.shift() ?? textResponse('ok')
-      const chunks = typeof next === 'function' ? await next(request, index) : next
-      for (const chunk of chunks) {
-        request.signal?.throwIfAborted()
-        yield chunk
-      }
-    }
-  }
-  const release = ctx.llm.registerAdapter([provider], new StubAdapter())
-  return {
-    provider,
-    model,
-    agentOptions: { provider, model },
-    requests,
-    push: (...responses) => {
-      queue.push(...responses)
-    },
-    dispose: () => release(),
-  }
-}
-
-/** A user message for `agent.followup()` / `agent.steer()`. */
-export function userMessage(text: string): UserMessage {
-  return createUserMessage({ content: [{ type: 'text', text }], source: { kind: 'user' } }) as UserMessage
-}
-
-// ---------------------------------------------------------------------------
-// Waiting (never assert after fixed sleeps)
-
-export interface Deferred<T> {
-  readonly promise: Promise<T>
-  resolve(value: T): void
-  reject(error: unknown): void
-}
-
-/** `Promise.withResolvers()` without needing the ES2024 lib typings. */
-export function deferred<T = void>(): Deferred<T> {
-  let resolve!: (value: T) => void
-  let reject!: (error: unknown) => void
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res
-    reject = rej
-  })
-  return { promise, resolve, reject }
-}
-
-export interface WaitForOptions {
-  /** Give up after this long (default 5000 ms). */
-  readonly timeoutMs?: number
-  /** Fallback polling interval (default 10 ms). */
-  readonly intervalMs?: number
-  /** Re-check immediately whenever one of these events fires on `ctx`. */
-  readonly ctx?: Context
-  readonly events?: readonly string[]
-  /** Prefix for the timeout error. */
-  readonly message?: string
-}
-
-/**
- * Resolve with the first truthy value of `predicate` (sync or async). The
- * predicate is re-evaluated on every listed ctx event and on a short interval;
- * a throwing predicate counts as "not yet" (its last error is reported on timeout).
- */
-export function waitFor<T>(predicate: () => T | Promise<T>, options: WaitForOptions = {}): Promise<NonNullable<T>> {
-  const { timeoutMs = 5000, intervalMs = 10 } = options
-  return new Promise<NonNullable<T>>((resolve, reject) => {
-    let done = false
-    let running = false
-    let again = false
-    let last: unknown
-    let lastError: unknown
-    const disposers: (() => void)[] = []
-    const finish = (fn: () => void): void => {
-      done = true
-      clearInterval(interval)
-      clearTimeout(timer)
-      for (const d of disposers) d()
-      fn()
-    }
-    const check = async (): Promise<void> => {
-      if (done) return
-      if (running) {
-        again = true
-        return
-      }
-      running = true
-      try {
-        do {
-          again = false
-          try {
-            const value = await predicate()
-            last = value
-            if (value) {
-              finish(() => resolve(value as NonNullable<T>))
-              return
-            }
-          } catch (error) {
-            lastError = error
-          }
-        } while (again && !done)
-      } finally {
-        running = false
-      }
-    }
-    const interval = setInterval(check, intervalMs)
-    const timer = setTimeout(() => {
-      finish(() => {
-        const detail = lastError === undefined ? `last value: ${String(last)}` : `last error: ${String(lastError)}`
-        reject(new Error(`${options.message ?? 'waitFor'} timed out after ${timeoutMs} ms (${detail})`))
-      })
-    }, timeoutMs)
-    if (options.ctx !== undefined) {
-      for (const name of options.events ?? []) {
-        disposers.push(options.ctx.on(name as never, (() => void check()) as never))
-      }
-    }
-    void check()
-  })
-}
-
-/**
- * Resolve with the arguments of the next `name` event on `ctx` that passes
- * `filter`. Subscribe BEFORE triggering the action.
- */
-export function nextEvent<A extends unknown[] = unknown[]>(
-  ctx: Context,
-  name: string,
-  filter: (...args: A) => boolean = () => true,
-  timeoutMs = 5000,
-): Promise<A> {
-  return new Promise<A>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      off()
-      reject(new Error(`event "${name}" did not fire within ${timeoutMs} ms`))
-    }, timeoutMs)
-    const off = ctx.on(name as never, ((...args: A) => {
-      if (!filter(...args)) return
-      clearTimeout(timer)
-      off()
-      resolve(args)
-    }) as never)
-  })
 }

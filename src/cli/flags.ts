@@ -42,37 +42,66 @@ export function checkName(name: string): void {
   throw usage(`server name "${name.length > 40 ? `${name.slice(0, 40)}…` : name}" is not allowed (${why}): use 1-32 letters, digits, "_" or "-"`)
 }
 
-/** `KEY=VALUE` list → map (later keys win). */
-export function parseEnv(list: readonly string[] = []): Record<string, string> | undefined {
+interface PairSyntax {
+  /** The flag, for messages (`-e/--env`). */
+  flag: string
+  separator: '=' | ':'
+  /** How the pair is written, for messages (`KEY=VALUE`). */
+  shape: string
+  /** What the left side is, for messages (`key`, `name`). */
+  left: string
+  valid: RegExp
+  /** What a valid left side looks like, for messages. */
+  validText: string
+  /** Trim both sides (header values are trimmed; env values are taken as written). */
+  trim: boolean
+}
+
+/**
+ * Repeated `LEFT<sep>RIGHT` flag values → map (later ones win). The left side
+ * is never echoed in an error: a malformed argument may be a value pasted in
+ * the wrong place.
+ */
+function parsePairs(list: readonly string[], syntax: PairSyntax): Record<string, string> | undefined {
   if (list.length === 0) return undefined
   const out: Record<string, string> = {}
   list.forEach((item, i) => {
-    const at = `-e/--env #${i + 1}`
-    const eq = item.indexOf('=')
-    if (eq < 0) throw usage(`${at}: expected KEY=VALUE (no "=" found)`)
-    const key = item.slice(0, eq)
-    if (key === '') throw usage(`${at}: expected KEY=VALUE (the key is empty)`)
-    // The key is not echoed: a malformed argument may be a value pasted in the wrong place.
-    if (!ENV_KEY.test(key)) throw usage(`${at}: the part before "=" is not a valid variable name (letters, digits and "_", not starting with a digit)`)
-    out[key] = item.slice(eq + 1)
+    const at = `${syntax.flag} #${i + 1}`
+    const cut = item.indexOf(syntax.separator)
+    if (cut < 0) throw usage(`${at}: expected ${syntax.shape} (no "${syntax.separator}" found)`)
+    const left = syntax.trim ? item.slice(0, cut).trim() : item.slice(0, cut)
+    if (left === '') throw usage(`${at}: expected ${syntax.shape} (the ${syntax.left} is empty)`)
+    if (!syntax.valid.test(left)) throw usage(`${at}: the part before "${syntax.separator}" is not a valid ${syntax.validText}`)
+    const right = item.slice(cut + 1)
+    out[left] = syntax.trim ? right.trim() : right
   })
   return out
 }
 
+/** `KEY=VALUE` list → map (later keys win). */
+export function parseEnv(list: readonly string[] = []): Record<string, string> | undefined {
+  return parsePairs(list, {
+    flag: '-e/--env',
+    separator: '=',
+    shape: 'KEY=VALUE',
+    left: 'key',
+    valid: ENV_KEY,
+    validText: 'variable name (letters, digits and "_", not starting with a digit)',
+    trim: false,
+  })
+}
+
 /** `"Name: value"` list → map (later names win). */
 export function parseHeaders(list: readonly string[] = []): Record<string, string> | undefined {
-  if (list.length === 0) return undefined
-  const out: Record<string, string> = {}
-  list.forEach((item, i) => {
-    const at = `-H/--header #${i + 1}`
-    const colon = item.indexOf(':')
-    if (colon < 0) throw usage(`${at}: expected "Name: value" (no ":" found)`)
-    const name = item.slice(0, colon).trim()
-    if (name === '') throw usage(`${at}: expected "Name: value" (the name is empty)`)
-    if (!HEADER_NAME.test(name)) throw usage(`${at}: the part before ":" is not a valid header name (letters, digits and !#$%&'*+.^_\`|~-)`)
-    out[name] = item.slice(colon + 1).trim()
+  return parsePairs(list, {
+    flag: '-H/--header',
+    separator: ':',
+    shape: '"Name: value"',
+    left: 'name',
+    valid: HEADER_NAME,
+    validText: "header name (letters, digits and !#$%&'*+.^_`|~-)",
+    trim: true,
   })
-  return out
 }
 
 export function parseTimeout(text: string | undefined, flag = '--timeout'): number | undefined {

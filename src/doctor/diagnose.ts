@@ -29,6 +29,7 @@ import { toOfficialConfig } from '../config/official.ts'
 import { allDiagnostics } from '../config/parse.ts'
 import type { ProjectView } from '../files/project.ts'
 import { needsTrust, type TrustStore, trustGateOff, trustStateOf } from '../trust/state.ts'
+import { shellWord, trustCommand } from '../trust/command.ts'
 import { canonicalRoot, readTrustStore } from '../trust/store.ts'
 import { secretValues } from './env.ts'
 import { probe } from './probe.ts'
@@ -44,16 +45,6 @@ export interface DiagnoseOptions {
   signal?: AbortSignal
   /** Decides the win32 launcher shim; default `process.platform`. */
   platform?: string
-}
-
-/** A shell word: quoted only when it needs to be. */
-export function shellWord(s: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`
-}
-
-/** The exact command that trusts one server of a project. */
-export function trustCommand(root: string, name: string): string {
-  return `dsh-mcp trust -C ${shellWord(root)} ${shellWord(name)}`
 }
 
 /** Requested names that are no effective server of the view. */
@@ -73,7 +64,13 @@ function base(row: Row): DoctorResult {
 
 type Plan = { result: DoctorResult } | { row: Row; run: (signal?: AbortSignal) => ReturnType<typeof probe> }
 
-function plan(row: Row, opts: DiagnoseOptions, root: string, trust: () => TrustStore, trustAll: boolean): Plan {
+/** The trust store as read for this project, with the project's canonical root (both read once, on first need). */
+interface TrustView {
+  store: TrustStore
+  canonical: string
+}
+
+function plan(row: Row, opts: DiagnoseOptions, root: string, trust: () => TrustView, trustAll: boolean): Plan {
   const r = base(row)
   const errors = row.diagnostics.filter((d) => d.severity === 'error')
   if (row.state === 'invalid' || !row.entry) {
@@ -99,7 +96,7 @@ function plan(row: Row, opts: DiagnoseOptions, root: string, trust: () => TrustS
     return { result: r }
   }
   if (!trustAll && needsTrust(row.scope)) {
-    const state = trustStateOf(trust(), canonicalRoot(root), row.name, trustFingerprint(row.entry))
+    const state = trustStateOf(trust().store, trust().canonical, row.name, trustFingerprint(row.entry))
     if (state !== 'trusted') {
       r.state = 'untrusted'
       r.error = state === 'changed' ? 'changed since it was trusted: not started' : 'not trusted yet: not started'
@@ -123,8 +120,8 @@ export async function diagnoseProject(view: ProjectView, opts: DiagnoseOptions):
   const wanted = opts.names?.length ? new Set(opts.names) : undefined
   const rows = winners(view.rows).filter((r) => !wanted || wanted.has(r.name))
   const trustAll = opts.trustAll ?? trustGateOff(opts.env)
-  let store: TrustStore | undefined
-  const trust = () => (store ??= readTrustStore(opts.dshHome, { forRoot: root }))
+  let trusted: TrustView | undefined
+  const trust = () => (trusted ??= { store: readTrustStore(opts.dshHome, { forRoot: root }), canonical: canonicalRoot(root) })
   const plans = rows.map((row) => plan(row, opts, root, trust, trustAll))
   const results: (DoctorResult | undefined)[] = plans.map((p) => ('result' in p ? p.result : undefined))
   for (const r of results) if (r) opts.onResult?.(r)

@@ -23,7 +23,7 @@ import { formatDiagnostic } from '../config/diagnostics.ts'
 import { transportOf } from '../config/entry.ts'
 import { trustFingerprint } from '../config/fingerprint.ts'
 import type { LayerInput, Row, RowState, Scope } from '../config/layers.ts'
-import { canonicalRoot, readTrustStore, trustStoreRefusal } from '../trust/store.ts'
+import { canonicalRoot, loadTrustStore } from '../trust/store.ts'
 import { needsTrust, type TrustState, type TrustStore, trustGateOff, trustStateOf } from '../trust/state.ts'
 import { loadProject, type ProjectView } from '../files/project.ts'
 import type { CliContext } from './program.ts'
@@ -177,6 +177,10 @@ export function fileProblems(layers: readonly LayerInput[], display: (file: stri
 
 export interface Listing {
   project: ProjectView
+  /** The trust store as read for the project root (empty when refused). */
+  store: TrustStore
+  /** The trust gate is off (`DSH_MCP_TRUST_ALL=1`). */
+  gateOff: boolean
   views: ServerView[]
   /** File-level problem lines, and a note when the trust store is ignored (print on stderr). */
   fileProblems: string[]
@@ -188,11 +192,17 @@ export function readListing(cli: Pick<CliContext, 'dir' | 'cwd' | 'loc' | 'env'>
   const project = loadProject(cli.dir, cli.loc)
   const display = displayPath(cli.cwd)
   const gateOff = trustGateOff(cli.env)
-  const store = readTrustStore(cli.loc.dshHome, { forRoot: project.root.root })
+  const { store, refused } = loadTrustStore(cli.loc.dshHome, project.root.root)
   const views = presentRows(project.rows, project.layers, { root: project.root.root, store, gateOff, display, ...(checks ? { checks } : {}) })
-  const refused = gateOff ? undefined : trustStoreRefusal(cli.loc.dshHome, project.root.root)
-  const problems = [...fileProblems(project.layers, display), ...(refused ? [`warning: ignoring the trust store (nothing counts as trusted): ${refused}`] : [])]
-  return { project, views, fileProblems: problems, display }
+  const problems = [...fileProblems(project.layers, display), ...(refused && !gateOff ? [`warning: ignoring the trust store (nothing counts as trusted): ${refused}`] : [])]
+  return { project, store, gateOff, views, fileProblems: problems, display }
+}
+
+/** `listing` with `checks` attached to the winning rows (`list --check`), without reading anything again. */
+export function withChecks(listing: Listing, checks: ReadonlyMap<string, CheckResult>): Listing {
+  const { project, store, gateOff, display } = listing
+  const views = presentRows(project.rows, project.layers, { root: project.root.root, store, gateOff, display, checks })
+  return { ...listing, views }
 }
 
 /** The text block describing one server (`get`, and `trust`'s review). */

@@ -3,7 +3,8 @@
  * repository, keyed by canonical project root and server name.
  *
  * Contract:
- * - `readTrustStore` never throws: a missing, unreadable or malformed file
+ * - `readTrustStore` (and `loadTrustStore`, which also says why the file
+ *   was refused) never throws: a missing, unreadable or malformed file
  *   reads as an empty store. It also reads as empty — trusts nothing — when
  *   the file is a symbolic link, is writable by every user, or its real path
  *   lies inside `opts.forRoot` (a repository can never trust itself, e.g.
@@ -68,12 +69,22 @@ export function trustStoreRefusal(dshHome: string, forRoot?: string): string | u
 }
 
 export function readTrustStore(dshHome: string, opts: { forRoot?: string } = {}): TrustStore {
+  return loadTrustStore(dshHome, opts.forRoot).store
+}
+
+/**
+ * The store as `readTrustStore(dshHome, { forRoot })` reads it, and why it
+ * reads as empty although the file exists (`trustStoreRefusal`), from one
+ * refusal check.
+ */
+export function loadTrustStore(dshHome: string, forRoot?: string): { store: TrustStore; refused: string | undefined } {
   const file = trustFilePath(dshHome)
-  if (refusal(file, opts.forRoot)) return emptyTrustStore()
+  const refused = refusal(file, forRoot)
+  if (refused) return { store: emptyTrustStore(), refused }
   try {
-    return sanitizeTrustStore(JSON.parse(readFileSync(file, 'utf8')))
+    return { store: sanitizeTrustStore(JSON.parse(readFileSync(file, 'utf8'))), refused }
   } catch {
-    return emptyTrustStore()
+    return { store: emptyTrustStore(), refused }
   }
 }
 

@@ -13,7 +13,7 @@
  * @module
  */
 import { type DoctorResult, isBroken } from '../../doctor/types.ts'
-import { type CheckResult, type Listing, readListing, type ServerView, tableOf } from '../present.ts'
+import { type CheckResult, type Listing, readListing, type ServerView, tableOf, withChecks } from '../present.ts'
 import type { CliContext } from '../program.ts'
 import { parseTimeout, paintState, resultSummary, runChecks } from './doctor.ts'
 
@@ -29,7 +29,7 @@ export async function run(cli: CliContext, opts: ListOptions): Promise<number> {
   if (opts.check) {
     const checks = await checksFor(cli, listing, opts)
     if (typeof checks === 'number') return checks
-    listing = readListing(cli, checks)
+    listing = withChecks(listing, checks)
   }
   for (const line of listing.fileProblems) cli.out.err(line)
   const views = opts.scope ? listing.views.filter((v) => v.scope === opts.scope) : listing.views

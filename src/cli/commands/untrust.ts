@@ -9,7 +9,7 @@
  * @module
  */
 import { suggest } from '../../config/entry.ts'
-import { canonicalRoot, readTrustStore, untrustServers } from '../../trust/store.ts'
+import { canonicalRoot, untrustServers } from '../../trust/store.ts'
 import { failure } from '../errors.ts'
 import { readListing } from '../present.ts'
 import type { CliContext } from '../program.ts'
@@ -17,7 +17,7 @@ import type { CliContext } from '../program.ts'
 export async function run(cli: CliContext, names: string[] = []): Promise<number> {
   const listing = readListing(cli)
   const root = listing.project.root.root
-  const store = readTrustStore(cli.loc.dshHome, { forRoot: root })
+  const store = listing.store
   const key = canonicalRoot(root)
   const recorded = Object.keys(Object.hasOwn(store.projects, key) ? (store.projects[key]?.servers ?? {}) : {})
   const known = [...new Set([...recorded, ...listing.views.map((v) => v.name)])]

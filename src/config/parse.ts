@@ -21,6 +21,11 @@ import { type Entry, FRIENDLY_ROOT_KEYS, MCP_SERVERS_ROOT_KEYS, SERVER_NAME_PATT
 /** `friendly`: `servers:` (the .yml files); `mcpServers`: the JSON dialect (`.dsh/mcp.json`, `.mcp.json`). */
 export type FileFormat = 'friendly' | 'mcpServers'
 
+/** The top-level key that lists a format's servers. */
+export function rootKeyOf(format: FileFormat): 'servers' | 'mcpServers' {
+  return format === 'friendly' ? 'servers' : 'mcpServers'
+}
+
 export const MAX_CONFIG_BYTES = 1024 * 1024
 const MAX_ALIAS_COUNT = 100
 /** Servers one file may define: each is a process or a connection (and its tools go to the model); far above any real config. */
@@ -86,7 +91,8 @@ export function parseConfigText(input: string, opts: ParseOptions): ParsedFile {
     const bad = checkJsonSyntax(text, MAX_DEPTH)
     if (bad) return fail({ code: bad.tooDeep ? 'too-deep' : 'syntax', message: bad.tooDeep ? bad.message : `invalid JSON: ${bad.message}`, ...positionAt(text, bad.offset), path: '' })
   }
-  const bracketBomb = flowDepthOffset(text, MAX_FLOW_DEPTH)
+  // Strict JSON already refused nesting deeper than MAX_DEPTH; YAML flow collections are scanned here.
+  const bracketBomb = format === 'friendly' ? flowDepthOffset(text, MAX_FLOW_DEPTH) : undefined
   if (bracketBomb !== undefined) return fail({ code: 'too-deep', message: `nested more than ${MAX_DEPTH} levels deep`, ...positionAt(text, bracketBomb), path: '' })
   const lines = new LineCounter()
   let doc: Document.Parsed
@@ -100,14 +106,14 @@ export function parseConfigText(input: string, opts: ParseOptions): ParsedFile {
     const p = lines.linePos(offset)
     return { line: p.line, col: p.col }
   }
-  const inspection = inspectDocument(doc, text, at, format === 'friendly' ? 'servers' : 'mcpServers', MAX_DEPTH)
+  const inspection = inspectDocument(doc, text, at, rootKeyOf(format), MAX_DEPTH)
   if (inspection.file) {
     const { segments, ...rest } = inspection.file
     return fail({ ...rest, path: formatPath(segments) })
   }
-  const listed = doc.get(format === 'friendly' ? 'servers' : 'mcpServers', true)
+  const listed = doc.get(rootKeyOf(format), true)
   if (isMap(listed) && listed.items.length > MAX_SERVERS) {
-    return fail({ code: 'too-many-servers', message: `defines ${listed.items.length} servers; a config file may define at most ${MAX_SERVERS}`, ...at(listed.range?.[0] ?? 0), path: format === 'friendly' ? 'servers' : 'mcpServers' })
+    return fail({ code: 'too-many-servers', message: `defines ${listed.items.length} servers; a config file may define at most ${MAX_SERVERS}`, ...at(listed.range?.[0] ?? 0), path: rootKeyOf(format) })
   }
   let value: unknown
   try {
@@ -126,7 +132,7 @@ const CONTROL_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/
 
 function readDocument(doc: Document.Parsed, value: unknown, at: At, scoped: Inspection['entries'], opts: ParseOptions): ParsedFile {
   const { file, format } = opts
-  const rootKey = format === 'friendly' ? 'servers' : 'mcpServers'
+  const rootKey = rootKeyOf(format)
   const rootKeys = format === 'friendly' ? FRIENDLY_ROOT_KEYS : MCP_SERVERS_ROOT_KEYS
   const diagnostics: Diagnostic[] = []
   const base = { file, line: 1, col: 1 }

@@ -65,16 +65,9 @@ export const EntrySchema = z.object({
 })
 
 export type Entry = z.output<typeof EntrySchema>
-export type EntryInput = z.input<typeof EntrySchema>
 
 /** Every key an entry may carry, for unknown-key warnings. */
 export const ENTRY_KEYS: readonly string[] = Object.keys(EntrySchema.shape)
-
-/** Keys that decide what runs or where data goes: the trust fingerprint and partial-override rules use them. */
-export const IDENTITY_KEYS = ['transport', 'command', 'args', 'cwd', 'env', 'url', 'headers'] as const
-
-/** Keys that only tune a mounted server: changing them never reconnects. */
-export const TUNING_KEYS = ['tools', 'description'] as const
 
 /** Keys that may expand `${VAR}`. */
 export const EXPANDABLE_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'headers'] as const

@@ -14,7 +14,7 @@
  */
 import { parseDocument } from 'yaml'
 import { formatDiagnostic } from '../config/diagnostics.ts'
-import { type FileFormat, parseConfigText } from '../config/parse.ts'
+import { type FileFormat, parseConfigText, rootKeyOf } from '../config/parse.ts'
 import { deleteMember, jsonEditable, setMember } from './edit-json.ts'
 import { deletePair, setPair } from './edit-yaml.ts'
 
@@ -57,7 +57,7 @@ export function editProblem(text: string, file: string, format: FileFormat, rela
 }
 
 export function createEditor(text: string | undefined, format: FileFormat, opts: EditorOptions = {}): ConfigEditor {
-  const rootKey = format === 'friendly' ? 'servers' : 'mcpServers'
+  const rootKey = rootKeyOf(format)
   const original = text ?? (format === 'friendly' ? `${opts.header ? `${opts.header}\n` : ''}servers: {}\n` : '{\n  "mcpServers": {}\n}\n')
   const bom = original.startsWith('\uFEFF') ? '\uFEFF' : ''
   const crlf = /\r\n/.test(original)

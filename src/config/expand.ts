@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { formatPath } from './diagnostics.ts'
 import { EXPANDABLE_KEYS, type Entry } from './schema.ts'
 
 export type Env = Readonly<Record<string, string | undefined>>
@@ -133,7 +134,7 @@ export function expandEntry(entry: Entry, env: Env): { entry: Entry } | { errors
   const expand = (template: string, path: (string | number)[]): string => {
     const r = expandString(template, env)
     if ('value' in r) return r.value
-    const field = path.map((s) => (typeof s === 'number' ? `[${s}]` : s)).join('.').replace('.[', '[')
+    const field = formatPath(path)
     if ('missing' in r) {
       const names = r.missing.map((m) => '${' + m + '}').join(', ')
       errors.push({ path, missing: r.missing, message: `${field} uses ${names}, which is not set (set it, or write \${VAR:-default})` })

@@ -19,7 +19,7 @@
  * @module
  */
 import { ageText, pidAlive, type ProjectStatus, readProjectStatus, type StatusState } from '../../doctor/status.ts'
-import { loadProject } from '../../files/project.ts'
+import { projectRootOf } from '../../files/read.ts'
 import { canonicalRoot } from '../../trust/store.ts'
 import { failure } from '../errors.ts'
 import type { Output } from '../output.ts'
@@ -42,8 +42,7 @@ function paintState(state: StatusState, paint: Output['paint']): string {
 }
 
 export async function run(cli: CliContext, opts: StatusOptions = {}): Promise<number> {
-  const view = loadProject(cli.dir, cli.loc)
-  const root = canonicalRoot(view.root.root)
+  const root = canonicalRoot(projectRootOf(cli.dir, cli.loc).root)
   const read = readProjectStatus(cli.loc.dshHome, root)
   if (read.kind === 'unreadable') throw failure(`status file ${read.file} ${read.reason}`, [`project: ${root}`])
   if (read.kind === 'absent') {

@@ -15,9 +15,9 @@
  */
 import path from 'node:path'
 import { type Diagnostic, formatDiagnostic, hasErrors } from '../../config/diagnostics.ts'
-import { mergeLayers } from '../../config/layers.ts'
 import { allDiagnostics } from '../../config/parse.ts'
-import { projectRootOf, readConfigFile, readLayers } from '../../files/read.ts'
+import { loadProject } from '../../files/project.ts'
+import { readConfigFile } from '../../files/read.ts'
 import { displayPath } from '../present.ts'
 import type { CliContext } from '../program.ts'
 
@@ -48,10 +48,9 @@ function checkFiles(cli: CliContext, files: string[]): Diagnostic[] {
 }
 
 function checkProject(cli: CliContext): Diagnostic[] {
-  const root = projectRootOf(cli.dir, cli.loc)
-  const layers = readLayers(root.root, cli.loc)
+  const { layers, rows } = loadProject(cli.dir, cli.loc)
   const out = layers.flatMap((l) => allDiagnostics(l.parsed))
   // Cross-file problems exist only once the layers are merged (an orphan local override).
-  for (const row of mergeLayers(layers)) out.push(...row.diagnostics.filter((d) => d.code === 'override-orphan'))
+  for (const row of rows) out.push(...row.diagnostics.filter((d) => d.code === 'override-orphan'))
   return out
 }

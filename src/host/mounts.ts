@@ -19,7 +19,8 @@
  */
 import type { Context, Fiber } from '@deepseek-ai/cordis'
 import * as mcpClient from '@deepseek-ai/dsh-mcp-client'
-import { type MountSpec, redact } from '../plan/desired.ts'
+import { redact } from '../config/redact.ts'
+import type { MountSpec } from '../plan/desired.ts'
 import type { Log } from './log.ts'
 import { reapStdioChild } from './reap.ts'
 

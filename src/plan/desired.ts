@@ -17,14 +17,16 @@
  * @module
  */
 import { formatDiagnostic, formatPath } from '../config/diagnostics.ts'
-import { type Env, expandEntry, templateSites, templateVariables } from '../config/expand.ts'
+import { type Env, expandEntry } from '../config/expand.ts'
 import { unsafeValueProblems } from '../config/entry.ts'
 import { mountKey } from '../config/fingerprint.ts'
 import { type LayerInput, mergeLayers, type Row, type Scope } from '../config/layers.ts'
 import { type OfficialConfig, OfficialConfigSchema, toOfficialConfig } from '../config/official.ts'
-import type { Entry } from '../config/schema.ts'
+import { secretValues } from '../config/redact.ts'
 import { trustCommand } from '../trust/command.ts'
 import type { ToolFilter } from './filter.ts'
+
+export { redact } from '../config/redact.ts'
 
 export type TrustVerdict = 'trusted' | 'untrusted' | 'changed'
 
@@ -169,29 +171,9 @@ function judgeRow(row: Row, root: string | null, input: ViewInput, mounts: Map<s
   }
   const key = mountKey(config)
   if (!mounts.has(key)) {
-    mounts.set(key, { key, name: row.name, layer: row.scope, file: row.file, origin, config, secrets: secretsOf(row.entry, expanded.entry, input.env) })
+    mounts.set(key, { key, name: row.name, layer: row.scope, file: row.file, origin, config, secrets: secretValues(row.entry, expanded.entry, input.env) })
   }
   return { ...base, want: 'mount', key }
 }
 
-/** Values to redact from anything shown: env/header values and every substituted variable. */
-export function secretsOf(written: Entry, expanded: Entry, env: Env): string[] {
-  const out = new Set<string>()
-  for (const v of Object.values(expanded.env ?? {})) out.add(v)
-  for (const v of Object.values(expanded.headers ?? {})) out.add(v)
-  for (const site of templateSites(written)) {
-    for (const { name } of templateVariables(site.template)) {
-      const v = env[name]
-      if (v) out.add(v)
-    }
-  }
-  return [...out].filter((v) => v.length >= 3).sort((a, b) => b.length - a.length)
-}
-
-/** Replace every secret in `text` with `***`. */
-export function redact(text: string, secrets: readonly string[]): string {
-  let out = text
-  for (const s of secrets) out = out.split(s).join('***')
-  return out
-}
 

@@ -14,7 +14,7 @@
 import path from 'node:path'
 import { formatDiagnostic } from '../config/diagnostics.ts'
 import { suggest } from '../config/entry.ts'
-import type { LayerInput, Row } from '../config/layers.ts'
+import { type LayerInput, type Row, winners } from '../config/layers.ts'
 import type { ParsedEntry } from '../config/parse.ts'
 import { loadProject, type ProjectView } from '../files/project.ts'
 import { type CliError, failure } from './errors.ts'
@@ -34,7 +34,7 @@ export function ownEntry(view: ProjectView, file: string, name: string): ParsedE
 }
 
 export function winnerOf(view: ProjectView, name: string): Row | undefined {
-  return view.rows.find((r) => r.name === name && r.state !== 'shadowed')
+  return winners(view.rows).find((r) => r.name === name)
 }
 
 /** Fail when a layer file stronger than `rank` (all files when undefined) does not parse. */

@@ -17,9 +17,9 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type LayerFile, projectLayerFiles, userLayerFile } from '../config/layers.ts'
+import { type LayerFile, projectLayerFiles, userLayerFile, winners } from '../config/layers.ts'
 import { trustFingerprint } from '../config/fingerprint.ts'
-import { loadProject } from '../files/project.ts'
+import { loadProject, type ProjectView } from '../files/project.ts'
 import { type ConfigEditor, createEditor, editProblem } from '../files/editor.ts'
 import { updateFile, WriteError } from '../files/write.ts'
 import { failure } from './errors.ts'
@@ -114,13 +114,18 @@ export async function ensureLocalGitignore(dshDir: string): Promise<void> {
   })
 }
 
-/** Trust the effective rows of `names` that now come from `file` (project-layer scopes only). */
-export async function trustWritten(cli: CliContext, root: string, file: string, names: readonly string[]): Promise<void> {
+/**
+ * Trust the effective rows of `names` that now come from `file` (project-layer
+ * scopes only). `loaded`, when given, must be the project as read after the
+ * write; without it the project is read here.
+ */
+export async function trustWritten(cli: CliContext, root: string, file: string, names: readonly string[], loaded?: ProjectView): Promise<void> {
   if (names.length === 0) return
-  const view = loadProject(cli.dir, cli.loc)
+  const view = loaded ?? loadProject(cli.dir, cli.loc)
+  const won = winners(view.rows)
   const servers: { name: string; fingerprint: string }[] = []
   for (const name of names) {
-    const row = view.rows.find((r) => r.name === name && r.state !== 'shadowed')
+    const row = won.find((r) => r.name === name)
     if (!row?.entry || row.scope === 'user' || row.file !== file) continue
     servers.push({ name, fingerprint: trustFingerprint(row.entry) })
   }

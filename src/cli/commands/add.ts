@@ -19,6 +19,7 @@ import { loadProject } from '../../files/project.ts'
 import { projectRootOf } from '../../files/read.ts'
 import { failure } from '../errors.ts'
 import { type AddFlags, checkName, entryFromAdd, windowsNote } from '../flags.ts'
+import { winnerOf } from '../locate.ts'
 import type { CliContext } from '../program.ts'
 import { editTarget, label, scopeLayer, trustWritten, type WriteScope } from '../target.ts'
 
@@ -56,10 +57,10 @@ export async function writeEntry(cli: CliContext, name: string, entry: Record<st
   const kind = transportOf(checked) === 'stdio' ? 'stdio' : 'http'
   cli.out.err(`${outcome.value ? 'Replaced' : 'Added'} ${kind} server "${name}" ${outcome.value ? 'in' : 'to'} ${where}`)
   const view = loadProject(cli.dir, cli.loc)
-  const winner = view.rows.find((r) => r.name === name && r.state !== 'shadowed')
+  const winner = winnerOf(view, name)
   if (winner && winner.file !== layer.file) cli.out.err(`note: "${name}" in ${label(cli, root, winner.file)} takes precedence; this entry is shadowed`)
   const note = windowsNote(entry, cli.platform)
   if (note) cli.out.err(note)
-  if (opts.scope !== 'user') await trustWritten(cli, root, layer.file, [name])
+  if (opts.scope !== 'user') await trustWritten(cli, root, layer.file, [name], view)
   return 0
 }

@@ -19,6 +19,7 @@
  *
  * @module
  */
+import { winners } from '../../config/layers.ts'
 import { MAX_TIMER_DELAY_MS } from '../../config/schema.ts'
 import { loadProject, type ProjectView } from '../../files/project.ts'
 import { type DoctorResult, isBroken } from '../../doctor/types.ts'
@@ -96,13 +97,13 @@ export async function run(cli: CliContext, names: string[] = [], opts: DoctorOpt
   const { fileErrors, unknownNames } = await import('../../doctor/diagnose.ts')
   const unknown = unknownNames(view, names)
   if (unknown.length) {
-    const known = [...new Set(view.rows.filter((r) => r.state !== 'shadowed').map((r) => r.name))]
+    const known = [...new Set(winners(view.rows).map((r) => r.name))]
     throw failure(`no server named ${unknown.map((n) => `"${n}"`).join(', ')} in ${view.root.root}`, [known.length ? `servers: ${known.join(', ')}` : 'no servers are configured (dsh-mcp add …)'])
   }
   const broken = fileErrors(view)
   for (const line of broken) cli.out.err(line)
 
-  const checked = view.rows.filter((r) => r.state !== 'shadowed' && (names.length === 0 || names.includes(r.name)))
+  const checked = winners(view.rows).filter((r) => names.length === 0 || names.includes(r.name))
   if (checked.length === 0) {
     if (opts.json) cli.out.json([])
     else cli.out.out(`no MCP servers configured for ${view.root.root} (add one: dsh-mcp add <name> <command>)`)
@@ -147,7 +148,7 @@ export async function runChecks(
 ): Promise<ChecksRun> {
   // The engine (and the MCP SDK) load only when a check runs: `list` without --check stays light.
   const { diagnoseProject, killLiveChildren } = await import('../../doctor/index.ts')
-  const pending = view.rows.filter((r) => r.state !== 'shadowed' && (!opts.names?.length || opts.names.includes(r.name))).map((r) => r.name)
+  const pending = winners(view.rows).filter((r) => !opts.names?.length || opts.names.includes(r.name)).map((r) => r.name)
   const progress = createProgress(process.stderr, { enabled: Boolean(process.stderr.isTTY) && cli.env.TERM !== 'dumb' })
   const ac = new AbortController()
   let signalled: number | undefined

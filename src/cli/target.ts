@@ -21,7 +21,7 @@ import { type LayerFile, projectLayerFiles, userLayerFile, winners } from '../co
 import { trustFingerprint } from '../config/fingerprint.ts'
 import { loadProject, type ProjectView } from '../files/project.ts'
 import { type ConfigEditor, createEditor, editProblem } from '../files/editor.ts'
-import { updateFile, WriteError } from '../files/write.ts'
+import { readForEdit, updateFile, WriteError } from '../files/write.ts'
 import { failure } from './errors.ts'
 import type { CliContext } from './program.ts'
 
@@ -71,29 +71,40 @@ export interface EditOutcome<T> {
 /**
  * Edit `layer.file`: `change` gets an editor over the current text and
  * returns a value; the file is written when the editor's text changed.
+ * With `dryRun`, the file is read and checked the same way and `change`
+ * runs, but nothing is locked or written (no `.gitignore` either);
+ * `changed` and `created` then say what a write would have done.
  */
-export async function editTarget<T>(cli: CliContext, root: string, layer: LayerFile, change: (editor: ConfigEditor, exists: boolean) => T): Promise<EditOutcome<T>> {
+export async function editTarget<T>(
+  cli: CliContext,
+  root: string,
+  layer: LayerFile,
+  change: (editor: ConfigEditor, exists: boolean) => T,
+  opts: { dryRun?: boolean } = {},
+): Promise<EditOutcome<T>> {
   if (layer.scope === 'legacy') throw failure(`${label(cli, root, layer.file)} is Claude Code's file; dsh-mcp never writes it`)
   const show = (f: string) => label(cli, root, f)
   let value: T | undefined
+  const edit = (current: string | undefined): string | undefined => {
+    if (current !== undefined) {
+      const problem = editProblem(current, layer.file, layer.format, show)
+      if (problem) throw failure(problem)
+    }
+    const h = header(layer)
+    const editor = createEditor(current, layer.format, h ? { header: h } : {})
+    value = change(editor, current !== undefined)
+    const next = editor.text()
+    return current === undefined && editor.names().length === 0 ? undefined : next
+  }
   const secret = layer.scope === 'user' || layer.scope === 'local'
   let result: Awaited<ReturnType<typeof updateFile>>
   try {
-    result = await updateFile(
-      layer.file,
-      (current) => {
-        if (current !== undefined) {
-          const problem = editProblem(current, layer.file, layer.format, show)
-          if (problem) throw failure(problem)
-        }
-        const h = header(layer)
-        const editor = createEditor(current, layer.format, h ? { header: h } : {})
-        value = change(editor, current !== undefined)
-        const next = editor.text()
-        return current === undefined && editor.names().length === 0 ? undefined : next
-      },
-      { ...(secret ? { createMode: 0o600 } : {}), ...(layer.scope === 'user' ? { dirMode: 0o700 } : {}) },
-    )
+    if (opts.dryRun) {
+      const current = readForEdit(layer.file)
+      const next = edit(current)
+      return { value: value as T, changed: next !== undefined && next !== current, created: current === undefined && next !== undefined }
+    }
+    result = await updateFile(layer.file, edit, { ...(secret ? { createMode: 0o600 } : {}), ...(layer.scope === 'user' ? { dirMode: 0o700 } : {}) })
   } catch (err) {
     if (err instanceof WriteError) throw failure(`${show(err.file)}${err.message.slice(err.file.length)}`)
     throw err

@@ -18,9 +18,8 @@ import { formatPath } from '../../config/diagnostics.ts'
 import { checkEntry } from '../../config/entry.ts'
 import { canonicalJson } from '../../config/fingerprint.ts'
 import { SERVER_NAME_PATTERN } from '../../config/schema.ts'
-import { type ConfigEditor, createEditor, editProblem } from '../../files/editor.ts'
+import type { ConfigEditor } from '../../files/editor.ts'
 import { projectRootOf } from '../../files/read.ts'
-import { readForEdit, WriteError } from '../../files/write.ts'
 import { failure, usage } from '../errors.ts'
 import type { SourceResult } from '../importers/common.ts'
 import { CLIENTS, type Client, clientFile, discover, readFrom } from '../importers/sources.ts'
@@ -93,21 +92,7 @@ export async function run(cli: CliContext, opts: { from?: string; dryRun?: boole
     return steps
   }
 
-  let steps: Step[]
-  if (opts.dryRun) {
-    let current: string | undefined
-    try {
-      current = readForEdit(layer.file)
-    } catch (err) {
-      if (err instanceof WriteError) throw failure(`${where}${err.message.slice(err.file.length)}`)
-      throw err
-    }
-    const problem = current === undefined ? undefined : editProblem(current, layer.file, layer.format, show)
-    if (problem) throw failure(problem)
-    steps = plan(createEditor(current, layer.format))
-  } else {
-    steps = (await editTarget(cli, root, layer, (editor) => plan(editor))).value
-  }
+  const steps = (await editTarget(cli, root, layer, (editor) => plan(editor), { dryRun: Boolean(opts.dryRun) })).value
 
   if (steps.length > 0) {
     cli.out.table(

@@ -16,7 +16,8 @@
  * inside the same `register()` call). Only currently registered names are
  * ever denied. The registered MCP names are listed once per `tools/change`
  * we did not cause ourselves (rc.8 lists names only through `schemas()`,
- * which copies every schema), and not at all while no agent is tracked.
+ * which copies every schema), and not at all while no agent is tracked;
+ * within one pass each visible view's deny set is derived once.
  * Nothing here throws: a failing restrict is logged and the agent retried on
  * the next change. Restrictions die with their agent, or on `dispose`.
  *
@@ -39,7 +40,7 @@ const MAX_NESTING = 200
 interface Tracked {
   root: string | null
   lift: (() => void) | undefined
-  denied: Set<string>
+  denied: ReadonlySet<string>
 }
 
 export interface VisibilityGuard {
@@ -94,18 +95,33 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
     }
   }
 
+  /** One pass's inputs: the registered names (and their set), the ownership, and each visible view's deny set. */
+  interface Pass {
+    names: readonly string[]
+    current: ReadonlySet<string>
+    own: Ownership
+    /** Deny list and set per visible object (memoized by the model, so identity-stable within the pass). */
+    denied: Map<Visible, { deny: readonly string[]; next: ReadonlySet<string> }>
+  }
+
   /** The update `agent` needs, or undefined when its restriction is already right. */
-  const updateFor = (agent: Agent, t: Tracked, names: readonly string[], own: Ownership): (() => void) | undefined => {
-    const deny = denySet(names, own, model.visibleFor(t.root))
-    const next = new Set(deny)
-    const current = new Set(names)
+  const updateFor = (agent: Agent, t: Tracked, pass: Pass): (() => void) | undefined => {
+    const visible = model.visibleFor(t.root)
+    let derived = pass.denied.get(visible)
+    if (!derived) {
+      const deny = denySet(pass.names, pass.own, visible)
+      derived = { deny, next: new Set(deny) }
+      pass.denied.set(visible, derived)
+    }
+    const { deny, next } = derived
     const missing = deny.some((n) => !t.denied.has(n))
-    const stale = [...t.denied].some((n) => current.has(n) && !next.has(n))
+    const stale = [...t.denied].some((n) => pass.current.has(n) && !next.has(n))
     if (!missing && !stale) return undefined
     return () => {
       if (agents.get(agent) !== t) return
       try {
-        const lift = deny.length > 0 ? asSelf(() => agent.ctx.tools.restrict({ deny })) : undefined
+        // Each agent gets its own list: `restrict` may keep it.
+        const lift = deny.length > 0 ? asSelf(() => agent.ctx.tools.restrict({ deny: [...deny] })) : undefined
         const old = t.lift
         t.lift = lift
         t.denied = next
@@ -133,16 +149,23 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
     }
   }
 
-  /** Queue the updates of every agent, or of `only` (a new agent: nothing else changed). */
-  const plan = (only?: Agent) => {
+  /**
+   * Queue the updates of every agent, or of `only` (a new agent: nothing else
+   * changed); `front` puts them before the pass's pending updates (an agent
+   * tracked mid-pass goes first).
+   */
+  const plan = (only?: Agent, front = false) => {
     // No agent: nothing to derive, and no listing (it is built again on demand).
     if (agents.size === 0) return
     const names = registered()
-    const own = model.ownership()
+    const pass: Pass = { names, current: new Set(names), own: model.ownership(), denied: new Map() }
+    const jobs: (() => void)[] = []
     for (const [agent, t] of only ? ([[only, agents.get(only)!]] as const) : agents) {
-      const job = updateFor(agent, t, names, own)
-      if (job) work.push(job)
+      const job = updateFor(agent, t, pass)
+      if (job) jobs.push(job)
     }
+    if (front) work.unshift(...jobs)
+    else work.push(...jobs)
   }
 
   /** `tools/change`: our own restrict/lift needs no new pass (the registered set did not change). */
@@ -187,8 +210,7 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
       const t: Tracked = { root, lift: undefined, denied: new Set() }
       agents.set(agent, t)
       if (running) {
-        const job = updateFor(agent, t, registered(), model.ownership())
-        if (job) work.unshift(job)
+        plan(agent, true)
         again = true
         if (depth < MAX_NESTING) drain()
         return

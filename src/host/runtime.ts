@@ -32,11 +32,11 @@ import { projectOf, watchAgents } from './agents.ts'
 import { createSettle } from './settle.ts'
 import { holdFirstStep } from './first-step.ts'
 import { createLog } from './log.ts'
-import { createMountTable } from './mounts.ts'
+import { createMountTable, type Mount } from './mounts.ts'
 import type { Options } from './options.ts'
 import { createProjects } from './projects.ts'
 import { createReports } from './report.ts'
-import { createStatusWriter, type Snapshot } from './status.ts'
+import { createStatusWriter, readsFailed, type Snapshot } from './status.ts'
 import { createTrustGate } from './trust-gate.ts'
 import { createVisibility } from './visibility.ts'
 
@@ -157,7 +157,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     const desired = new Map([...plan.mounts].map(([k, s]) => [k, ident(s)]))
     // A fork that is up but holds no tools while its client reports an error reads as failed (status.ts): reload() retries it too.
     const counts = retryFailed ? reports.counts() : undefined
-    const failed = (k: string, m: { state: string; error: string | null }) => m.state === 'failed' || (m.state === 'mounted' && m.error !== null && !counts?.get(k))
+    const failed = (k: string, m: Mount) => m.state === 'failed' || readsFailed(m, counts?.get(k) ?? 0)
     const retry = new Set([...mounts.mounts].filter(([k, m]) => (m.state === 'failed' && retryKeys.has(k)) || (retryFailed && failed(k, m)) || lostKeys.has(k)).map(([k]) => k))
     retryFailed = false
     retryKeys.clear()

@@ -49,6 +49,14 @@ export interface Snapshot {
   global: ServerSnapshot[]
 }
 
+/**
+ * Whether a fork that is up reads as failed: mounted, holding no tools, while
+ * its client reports an error (the status file says `failed`; reload retries it).
+ */
+export function readsFailed(mount: Pick<Mount, 'state' | 'error'>, toolCount: number): boolean {
+  return mount.state === 'mounted' && toolCount === 0 && !!mount.error
+}
+
 export function serverSnapshots(placements: readonly Placement[], mounts: ReadonlyMap<string, Mount>, toolCounts: ReadonlyMap<string, number>): ServerSnapshot[] {
   return placements.map((p) => {
     const base = { name: p.name, layer: p.layer, file: p.file }
@@ -61,7 +69,7 @@ export function serverSnapshots(placements: readonly Placement[], mounts: Readon
     const toolCount = toolCounts.get(p.key) ?? 0
     if (!m || m.state === 'mounting') return { ...base, effectiveName: null, state: 'idle', toolCount: 0, lastError: m?.error ?? null }
     if (m.state === 'failed') return { ...base, effectiveName: null, state: 'failed', toolCount: 0, lastError: m.error }
-    const state: ServerState = toolCount === 0 && m.error ? 'failed' : 'mounted'
+    const state: ServerState = readsFailed(m, toolCount) ? 'failed' : 'mounted'
     return { ...base, effectiveName: state === 'mounted' ? m.effectiveName : null, state, toolCount, lastError: m.error }
   })
 }

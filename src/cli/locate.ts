@@ -11,13 +11,13 @@
  *
  * @module
  */
-import path from 'node:path'
 import { formatDiagnostic } from '../config/diagnostics.ts'
 import { suggest } from '../config/entry.ts'
 import { type LayerInput, type Row, winners } from '../config/layers.ts'
 import type { ParsedEntry } from '../config/parse.ts'
 import { loadProject, type ProjectView } from '../files/project.ts'
 import { type CliError, failure } from './errors.ts'
+import { displayPath } from './present.ts'
 import type { CliContext } from './program.ts'
 import { label } from './target.ts'
 
@@ -49,13 +49,8 @@ export function requireReadable(cli: CliContext, view: ProjectView, rank?: numbe
 
 export function notFound(view: ProjectView, name: string, where?: string): CliError {
   const elsewhere = view.rows.find((r) => r.name === name)
-  if (where && elsewhere) return failure(`"${name}" is not in ${where} (it is defined in ${label2(view, elsewhere.file)})`)
+  if (where && elsewhere) return failure(`"${name}" is not in ${where} (it is defined in ${displayPath(view.root.root)(elsewhere.file)})`)
   const names = [...new Set(view.rows.map((r) => r.name))]
   const hint = suggest(name, names)
   return failure(`no server "${name}"${where ? ` in ${where}` : ' in this project or the user file'}${hint ? `; did you mean "${hint}"?` : ''}`)
-}
-
-function label2(view: ProjectView, file: string): string {
-  const rel = path.relative(view.root.root, file)
-  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file
 }

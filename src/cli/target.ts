@@ -23,6 +23,7 @@ import { loadProject, type ProjectView } from '../files/project.ts'
 import { type ConfigEditor, createEditor, editProblem } from '../files/editor.ts'
 import { readForEdit, updateFile, WriteError } from '../files/write.ts'
 import { failure } from './errors.ts'
+import { displayPath } from './present.ts'
 import type { CliContext } from './program.ts'
 
 export type WriteScope = 'project' | 'local' | 'user'
@@ -45,12 +46,10 @@ export function scopeLayers(root: string, scope: WriteScope, dshHome: string): L
 
 /** A short label: relative to the project root, `~/…` under home, else absolute. */
 export function label(cli: CliContext, root: string, file: string): string {
-  const rel = path.relative(root, file)
-  if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) return rel
-  const home = cli.loc.home
-  const h = path.relative(home, file)
-  if (h && !h.startsWith('..') && !path.isAbsolute(h)) return `~${path.sep}${h}`
-  return file
+  const rel = displayPath(root)(file)
+  if (rel !== file) return rel
+  const h = displayPath(cli.loc.home)(file)
+  return h !== file ? `~${path.sep}${h}` : file
 }
 
 function header(layer: LayerFile): string | undefined {

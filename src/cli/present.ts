@@ -23,6 +23,7 @@ import { formatDiagnostic } from '../config/diagnostics.ts'
 import { transportOf } from '../config/entry.ts'
 import { trustFingerprint } from '../config/fingerprint.ts'
 import type { LayerInput, Row, RowState, Scope } from '../config/layers.ts'
+import { shellWord } from '../trust/command.ts'
 import { canonicalRoot, loadTrustStore } from '../trust/store.ts'
 import { needsTrust, type TrustState, type TrustStore, trustGateOff, trustStateOf } from '../trust/state.ts'
 import { loadProject, type ProjectView } from '../files/project.ts'
@@ -83,11 +84,9 @@ export function displayPath(cwd: string): (file: string) => string {
   }
 }
 
-const PLAIN_ARG = /^[A-Za-z0-9_@%+=:,./-]+$/
-
 /** A command line for display: arguments quoted when a shell would split or expand them. */
 export function commandLine(command: string, args: readonly string[] = []): string {
-  return [command, ...args].map((a) => (PLAIN_ARG.test(a) ? a : `'${a.replaceAll("'", `'\\''`)}'`)).join(' ')
+  return [command, ...args].map(shellWord).join(' ')
 }
 
 export function presentRows(rows: readonly Row[], layers: readonly LayerInput[], opts: PresentOptions): ServerView[] {

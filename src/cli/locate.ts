@@ -7,19 +7,21 @@
  * entries), strongest first. `requireReadable` fails (exit 1, file:line:col)
  * when a file stronger than the one about to be edited does not parse — it
  * might define the name, so the command cannot tell what it would change.
- * `notFound` is the one-line "no such server" failure with a did-you-mean.
+ * `inScope` is the same lookup limited to one `-s` scope's files (each must
+ * parse). `notFound` is the one-line "no such server" failure with a
+ * did-you-mean.
  *
  * @module
  */
 import { formatDiagnostic } from '../config/diagnostics.ts'
 import { suggest } from '../config/entry.ts'
-import { type LayerInput, type Row, winners } from '../config/layers.ts'
+import { type LayerFile, type LayerInput, type Row, winners } from '../config/layers.ts'
 import type { ParsedEntry } from '../config/parse.ts'
 import { loadProject, type ProjectView } from '../files/project.ts'
 import { type CliError, failure } from './errors.ts'
 import { displayPath } from './present.ts'
 import type { CliContext } from './program.ts'
-import { label } from './target.ts'
+import { label, scopeLayers, type WriteScope } from './target.ts'
 
 export function load(cli: CliContext): ProjectView {
   return loadProject(cli.dir, cli.loc)
@@ -35,6 +37,17 @@ export function ownEntry(view: ProjectView, file: string, name: string): ParsedE
 
 export function winnerOf(view: ProjectView, name: string): Row | undefined {
   return winners(view.rows).find((r) => r.name === name)
+}
+
+/**
+ * `-s scope`: the scope's writable files, and the strongest of them whose text
+ * defines `name` (undefined when none does). Fails when one of them does not parse.
+ */
+export function inScope(cli: CliContext, view: ProjectView, name: string, scope: WriteScope): { files: LayerFile[]; hit: LayerInput | undefined } {
+  const files = scopeLayers(view.root.root, scope, cli.loc.dshHome)
+  const ofScope = (l: LayerInput) => files.some((f) => f.file === l.layer.file)
+  requireReadable(cli, { ...view, layers: view.layers.filter(ofScope) })
+  return { files, hit: definingLayers(view, name).find(ofScope) }
 }
 
 /** Fail when a layer file stronger than `rank` (all files when undefined) does not parse. */

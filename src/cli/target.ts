@@ -32,9 +32,7 @@ export const SCHEMA_IN_PROJECT = 'node_modules/dsh-project-mcp/schema/dsh-mcp.sc
 
 /** The file a write scope names (project: `.dsh/mcp.yml`). */
 export function scopeLayer(root: string, scope: WriteScope, dshHome: string): LayerFile {
-  if (scope === 'user') return userLayerFile(dshHome)
-  const files = projectLayerFiles(root, { legacyMcpJson: false })
-  return scope === 'local' ? files[0]! : files[1]!
+  return scopeLayers(root, scope, dshHome)[0]!
 }
 
 /** All writable layer files of a scope (project: `.dsh/mcp.yml`, then `.dsh/mcp.json`). */

@@ -13,12 +13,12 @@
  *
  * @module
  */
-import { type LayerFile, projectLayerFiles, type Row } from '../config/layers.ts'
+import type { LayerFile, Row } from '../config/layers.ts'
 import type { ConfigEditor } from '../files/editor.ts'
 import { failure } from './errors.ts'
-import { definingLayers, load, notFound, ownEntry, requireReadable, winnerOf } from './locate.ts'
+import { definingLayers, inScope, load, notFound, ownEntry, requireReadable, winnerOf } from './locate.ts'
 import type { CliContext } from './program.ts'
-import { editTarget, label, scopeLayers, type WriteScope } from './target.ts'
+import { editTarget, label, scopeLayer, type WriteScope } from './target.ts'
 
 function isEmptyEntry(value: unknown): boolean {
   return value === null || value === undefined || (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0)
@@ -36,16 +36,14 @@ export async function toggle(cli: CliContext, name: string, want: boolean, scope
   const view = load(cli)
   const root = view.root.root
   const show = (f: string) => label(cli, root, f)
-  const localLayer = projectLayerFiles(root)[0]!
+  const localLayer = scopeLayer(root, 'local', cli.loc.dshHome)
   const winner = winnerOf(view, name)
   const verb = want ? 'Enabled' : 'Disabled'
   const layerAt = (file: string): LayerFile => view.layers.find((l) => l.layer.file === file)!.layer
   const done = (file: string, extra = '') => cli.out.err(`${verb} "${name}" in ${show(file)}${extra}`)
 
   if (scope) {
-    const files = scopeLayers(root, scope, cli.loc.dshHome)
-    requireReadable(cli, { ...view, layers: view.layers.filter((l) => files.some((f) => f.file === l.layer.file)) })
-    const hit = definingLayers(view, name).find((l) => files.some((f) => f.file === l.layer.file))
+    const { files, hit } = inScope(cli, view, name, scope)
     if (!hit && !(scope === 'local' && winner)) throw notFound(view, name, files.map((f) => show(f.file)).join(' or '))
     const layer: LayerFile = hit?.layer ?? localLayer
     const own = hit?.parsed.entries.find((e) => e.name === name)

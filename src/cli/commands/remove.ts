@@ -12,9 +12,9 @@
  */
 import type { LayerFile } from '../../config/layers.ts'
 import { failure } from '../errors.ts'
-import { definingLayers, load, notFound, requireReadable, winnerOf } from '../locate.ts'
+import { definingLayers, inScope, load, notFound, requireReadable, winnerOf } from '../locate.ts'
 import type { CliContext } from '../program.ts'
-import { editTarget, label, scopeLayers, type WriteScope } from '../target.ts'
+import { editTarget, label, type WriteScope } from '../target.ts'
 
 export async function run(cli: CliContext, name: string, opts: { scope?: WriteScope }): Promise<number> {
   const view = load(cli)
@@ -22,9 +22,7 @@ export async function run(cli: CliContext, name: string, opts: { scope?: WriteSc
   const show = (f: string) => label(cli, root, f)
   let target: LayerFile
   if (opts.scope) {
-    const files = scopeLayers(root, opts.scope, cli.loc.dshHome)
-    requireReadable(cli, { ...view, layers: view.layers.filter((l) => files.some((f) => f.file === l.layer.file)) })
-    const hit = definingLayers(view, name).find((l) => files.some((f) => f.file === l.layer.file))
+    const { files, hit } = inScope(cli, view, name, opts.scope)
     if (!hit) throw notFound(view, name, files.map((f) => show(f.file)).join(' or '))
     target = hit.layer
   } else {

@@ -20,7 +20,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { type Locations, defaultLocations, projectRootOf } from '../files/read.ts'
 import type { Placement, Plan } from '../plan/desired.ts'
-import { diffMounts } from '../plan/diff.ts'
+import { diffMountsDetail } from '../plan/diff.ts'
 import { createPlanMemo } from '../plan/memo.ts'
 import { assignNames } from '../plan/names.ts'
 import { ownership, type Visible, visibleOf } from '../plan/visibility.ts'
@@ -152,9 +152,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     userLayers = projects.loadUser()
     plan = computePlan()
     reports.logPlacements()
-    const ident = (s: { name: string; origin: string }) => ({ name: s.name, origin: s.origin })
-    const current = new Map([...mounts.mounts].map(([k, m]) => [k, ident(m.spec)]))
-    const desired = new Map([...plan.mounts].map(([k, s]) => [k, ident(s)]))
+    const current = new Map([...mounts.mounts].map(([k, m]) => [k, m.spec]))
     // A fork that is up but holds no tools while its client reports an error reads as failed (status.ts): reload() retries it too.
     const counts = retryFailed ? reports.counts() : undefined
     const failed = (k: string, m: Mount) => m.state === 'failed' || readsFailed(m, counts?.get(k) ?? 0)
@@ -162,11 +160,9 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     retryFailed = false
     retryKeys.clear()
     lostKeys.clear()
-    const diff = diffMounts(current, desired, retry)
-    const changed = new Set(diff.changed.map((c) => `${c.origin}\0${c.name}`))
+    const diff = diffMountsDetail(current, plan.mounts, retry)
     const releases = diff.remove.map((k) => {
-      const m = mounts.mounts.get(k)!
-      const why = retry.has(k) ? 'retrying' : changed.has(`${m.spec.origin}\0${m.spec.name}`) ? 'config changed' : 'no longer configured or used'
+      const why = retry.has(k) ? 'retrying' : diff.changedKeys.has(k) ? 'config changed' : 'no longer configured or used'
       return mounts.unmount(k, why)
     })
     visibility.refresh()

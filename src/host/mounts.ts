@@ -61,8 +61,6 @@ export interface MountTable {
   settledAll(): Promise<void>
   /** Disposes of forks that were mounted (prompt unless the server misbehaves); abandoned forks are not listed. */
   readonly drains: ReadonlySet<Promise<void>>
-  /** Every dispose still running, abandoned ones (failed or timed-out forks) included. */
-  readonly allDrains: ReadonlySet<Promise<void>>
   /** Unmount everything and wait for every dispose, at most `boundMs` (a hung one finishes in the background). */
   disposeAll(boundMs: number): Promise<void>
 }
@@ -73,6 +71,7 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
   /** serverNames reserved by mcp-client instances that are not ours (learnt from rejections). */
   const external = new Set<string>()
   const drains = new Set<Promise<void>>()
+  /** Every dispose still running, abandoned ones (failed or timed-out forks) included: what `disposeAll` waits for. */
   const allDrains = new Set<Promise<void>>()
   /** Mounts by fiber uid: log records carry the fiber itself, not the handle `ctx.plugin` returns. */
   const byUid = new Map<number, Mount>()
@@ -241,7 +240,6 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
       }
     },
     drains,
-    allDrains,
     async disposeAll(boundMs) {
       for (const key of [...mounts.keys()]) void this.unmount(key, 'plugin disposed')
       let timer: NodeJS.Timeout | undefined

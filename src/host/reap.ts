@@ -22,7 +22,7 @@ export interface StdioIdentity {
 }
 
 /** Pids of direct children of this process that run `id`. */
-export function findStdioChildren(id: StdioIdentity): number[] {
+function findStdioChildren(id: StdioIdentity): number[] {
   if (process.platform !== 'linux') return []
   const want = [id.command, ...(id.args ?? [])]
   let cwd: string | undefined

@@ -47,7 +47,6 @@ export interface VisibilityGuard {
   track(agent: Agent, root: string | null): void
   untrack(agent: Agent): void
   rootOf(agent: Agent): string | null | undefined
-  tracked(): IterableIterator<[Agent, string | null]>
   /** Re-derive every agent's deny set now. */
   refresh(): void
   /** Registered MCP tool names (cached between registry changes). */
@@ -228,9 +227,6 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
     },
     registered: () => registered(),
     rootOf: (agent) => agents.get(agent)?.root,
-    *tracked() {
-      for (const [a, t] of agents) yield [a, t.root]
-    },
     refresh: () => refresh(),
     dispose() {
       disposed = true

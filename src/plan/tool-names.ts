@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto'
 
-export const MAX_PUBLIC_NAME_LENGTH = 64
+const MAX_PUBLIC_NAME_LENGTH = 64
 const HASH_LENGTH = 12
 const INVALID_NAME_CHARS = /[^A-Za-z0-9_-]/g
 const HASH_SUFFIX = /_[0-9a-f]{12}$/
@@ -27,7 +27,7 @@ export function publicToolName(serverName: string, rawName: string): string {
   return `${normalized.slice(0, MAX_PUBLIC_NAME_LENGTH - HASH_LENGTH - 1)}_${hash}`
 }
 
-export function toolPrefix(serverName: string): string {
+function toolPrefix(serverName: string): string {
   return `mcp__${serverName}__`
 }
 

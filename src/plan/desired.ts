@@ -24,6 +24,7 @@ import { type LayerInput, mergeLayers, type Row, type Scope } from '../config/la
 import { type OfficialConfig, OfficialConfigSchema, toOfficialConfig } from '../config/official.ts'
 import { secretValues } from '../config/redact.ts'
 import { trustCommand } from '../trust/command.ts'
+import { needsTrust } from '../trust/state.ts'
 import type { ToolFilter } from './filter.ts'
 
 export { redact } from '../config/redact.ts'
@@ -139,7 +140,7 @@ function judgeRow(row: Row, root: string | null, input: ViewInput, mounts: Map<s
     const d = row.diagnostics.find((x) => x.severity === 'error')
     return { ...base, want: 'invalid', reason: d ? formatDiagnostic(d) : 'invalid entry' }
   }
-  if (row.scope !== 'user') {
+  if (needsTrust(row.scope)) {
     if (root === null) return { ...base, want: 'invalid', reason: 'a project row outside a project' }
     const verdict = input.trust(root, row)
     if (verdict !== 'trusted') {

@@ -15,18 +15,21 @@
  *   shadowing and override notes, and trust notes ("changed since trusted").
  * - `checks` (name → a doctor result) is the seam for `list --check`: when
  *   given, the winning row of that name carries it as `check`.
+ * - `unknownServer` is the one "no server named …" failure of `get` and
+ *   `trust` (a did-you-mean among the known names).
  *
  * @module
  */
 import path from 'node:path'
 import { formatDiagnostic } from '../config/diagnostics.ts'
-import { transportOf } from '../config/entry.ts'
+import { suggest, transportOf } from '../config/entry.ts'
 import { trustFingerprint } from '../config/fingerprint.ts'
 import type { LayerInput, Row, RowState, Scope } from '../config/layers.ts'
 import { shellWord } from '../trust/command.ts'
 import { canonicalRoot, loadTrustStore } from '../trust/store.ts'
 import { needsTrust, type TrustState, type TrustStore, trustGateOff, trustStateOf } from '../trust/state.ts'
 import { loadProject, type ProjectView } from '../files/project.ts'
+import { type CliError, failure } from './errors.ts'
 import type { CliContext } from './program.ts'
 
 export type ListState = RowState | 'untrusted'
@@ -202,6 +205,12 @@ export function withChecks(listing: Listing, checks: ReadonlyMap<string, CheckRe
   const { project, store, gateOff, display } = listing
   const views = presentRows(project.rows, project.layers, { root: project.root.root, store, gateOff, display, checks })
   return { ...listing, views }
+}
+
+/** `get` and `trust`: no winning row is named `name` (a did-you-mean among `known`). */
+export function unknownServer(name: string, known: readonly string[], root: string): CliError {
+  const hint = suggest(name, [...known])
+  return failure(`no server named "${name}" in ${root} or the user file${hint ? `; did you mean "${hint}"?` : ''}`)
 }
 
 /** The text block describing one server (`get`, and `trust`'s review). */

@@ -18,7 +18,7 @@ import type { Entry } from '../../config/schema.ts'
 import { loadProject } from '../../files/project.ts'
 import { projectRootOf } from '../../files/read.ts'
 import { failure } from '../errors.ts'
-import { type AddFlags, checkName, entryFromAdd, windowsNote } from '../flags.ts'
+import { type AddFlags, checkName, entryFromAdd, firstEntryError, windowsNote } from '../flags.ts'
 import { winnerOf } from '../locate.ts'
 import type { CliContext } from '../program.ts'
 import { editTarget, label, scopeLayer, trustWritten, type WriteScope } from '../target.ts'
@@ -32,11 +32,10 @@ export async function run(cli: CliContext, name: string, commandOrUrl: string, a
 /** Validate `entry` with `checkEntry`; throws a one-line failure naming the first error. */
 export function validated(name: string, entry: unknown): Entry {
   const checked = checkEntry(entry)
-  const errors = checked.problems.filter((p) => p.severity === 'error')
-  if (!checked.entry || errors.length > 0) {
-    const p = errors[0]
-    const where = p?.path.length ? `${formatPath(p.path)}: ` : ''
-    throw failure(`server "${name}" is not valid: ${where}${p?.message ?? 'invalid entry'}`, errors.slice(1).map((e) => `${formatPath(e.path) || '(entry)'}: ${e.message}`))
+  const first = firstEntryError(checked)
+  if (first !== undefined || !checked.entry) {
+    const errors = checked.problems.filter((p) => p.severity === 'error')
+    throw failure(`server "${name}" is not valid: ${first}`, errors.slice(1).map((e) => `${formatPath(e.path) || '(entry)'}: ${e.message}`))
   }
   return checked.entry
 }

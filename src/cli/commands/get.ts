@@ -9,9 +9,7 @@
  *
  * @module
  */
-import { suggest } from '../../config/entry.ts'
-import { failure } from '../errors.ts'
-import { detailLines, readListing, targetOf } from '../present.ts'
+import { detailLines, readListing, targetOf, unknownServer } from '../present.ts'
 import type { CliContext } from '../program.ts'
 
 export async function run(cli: CliContext, name: string, opts: { json?: boolean }): Promise<number> {
@@ -20,9 +18,7 @@ export async function run(cli: CliContext, name: string, opts: { json?: boolean 
   const mine = listing.views.filter((v) => v.name === name)
   const winner = mine.find((v) => v.state !== 'shadowed')
   if (!winner) {
-    const known = [...new Set(listing.views.map((v) => v.name))]
-    const hint = suggest(name, known)
-    throw failure(`no server named "${name}" in ${listing.project.root.root} or the user file${hint ? `; did you mean "${hint}"?` : ''}`)
+    throw unknownServer(name, [...new Set(listing.views.map((v) => v.name))], listing.project.root.root)
   }
   const shadowed = mine.filter((v) => v !== winner)
   if (opts.json) {

@@ -14,13 +14,13 @@
  */
 import { existsSync } from 'node:fs'
 import path from 'node:path'
-import { formatPath } from '../../config/diagnostics.ts'
 import { checkEntry } from '../../config/entry.ts'
 import { canonicalJson } from '../../config/fingerprint.ts'
 import { SERVER_NAME_PATTERN } from '../../config/schema.ts'
 import type { ConfigEditor } from '../../files/editor.ts'
 import { projectRootOf } from '../../files/read.ts'
 import { failure, usage } from '../errors.ts'
+import { firstEntryError, NAME_RULE } from '../flags.ts'
 import type { SourceResult } from '../importers/common.ts'
 import { CLIENTS, type Client, clientFile, discover, readFrom } from '../importers/sources.ts'
 import type { CliContext } from '../program.ts'
@@ -58,7 +58,7 @@ export async function run(cli: CliContext, opts: { from?: string; dryRun?: boole
       for (const c of r.candidates) {
         const step = (action: Action, detail: string) => steps.push({ action, name: c.name, from, detail, notes: c.notes })
         if (!SERVER_NAME_PATTERN.test(c.name)) {
-          step('invalid', 'the name is not allowed: use 1-32 letters, digits, "_" or "-"')
+          step('invalid', `the name is not allowed: ${NAME_RULE}`)
           continue
         }
         if (!c.entry) {
@@ -66,9 +66,9 @@ export async function run(cli: CliContext, opts: { from?: string; dryRun?: boole
           continue
         }
         const checked = checkEntry(c.entry)
-        const error = checked.problems.find((p) => p.severity === 'error')
-        if (!checked.entry || error) {
-          step('invalid', `${error?.path.length ? `${formatPath(error.path)}: ` : ''}${error?.message ?? 'invalid entry'}`)
+        const error = firstEntryError(checked)
+        if (error !== undefined || !checked.entry) {
+          step('invalid', error ?? 'invalid entry')
           continue
         }
         const key = canonicalJson(checked.entry)

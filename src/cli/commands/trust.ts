@@ -14,10 +14,9 @@
  */
 import { trustFingerprint } from '../../config/fingerprint.ts'
 import type { Row } from '../../config/layers.ts'
-import { suggest } from '../../config/entry.ts'
 import { needsTrust } from '../../trust/state.ts'
 import { failure, usage } from '../errors.ts'
-import { detailLines, readListing, type ServerView } from '../present.ts'
+import { detailLines, readListing, type ServerView, unknownServer } from '../present.ts'
 import type { CliContext } from '../program.ts'
 
 export interface TrustOptions {
@@ -89,10 +88,7 @@ function pickNamed(cli: CliContext, names: string[], winners: Map<string, { row:
   const picked: { row: Row; view: ServerView }[] = []
   for (const name of [...new Set(names)]) {
     const w = winners.get(name)
-    if (!w) {
-      const hint = suggest(name, [...winners.keys()])
-      throw failure(`no server named "${name}" in ${root} or the user file${hint ? `; did you mean "${hint}"?` : ''}`)
-    }
+    if (!w) throw unknownServer(name, [...winners.keys()], root)
     if (!needsTrust(w.row.scope)) {
       cli.out.err(`${name}: a user-layer server (${display(w.view.file)}) needs no trust`)
       continue

@@ -15,13 +15,14 @@
  */
 import type { LayerFile, Row } from '../config/layers.ts'
 import type { ConfigEditor } from '../files/editor.ts'
+import { isRecord } from '../trust/state.ts'
 import { failure } from './errors.ts'
 import { definingLayers, inScope, load, notFound, ownEntry, requireReadable, winnerOf } from './locate.ts'
 import type { CliContext } from './program.ts'
 import { editTarget, label, scopeLayer, type WriteScope } from './target.ts'
 
 function isEmptyEntry(value: unknown): boolean {
-  return value === null || value === undefined || (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0)
+  return value === null || value === undefined || (isRecord(value) && Object.keys(value).length === 0)
 }
 
 /** Remove `enabled` from the entry; drop the entry when it was a bare override. */

@@ -71,6 +71,7 @@ export function sanitizeTrustStore(value: unknown): TrustStore {
   return store
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
+/** A plain object (not null, not an array): the one such guard of the package. */
+export function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v)
 }

@@ -13,7 +13,7 @@ import { suggest } from '../../config/entry.ts'
 import { ENTRY_KEYS } from '../../config/schema.ts'
 import { failure, usage } from '../errors.ts'
 import { checkName } from '../flags.ts'
-import { fromMcpJsonEntry } from '../importers/common.ts'
+import { fromMcpJsonEntry, isRecord } from '../importers/common.ts'
 import type { CliContext } from '../program.ts'
 import type { WriteScope } from '../target.ts'
 import { writeEntry } from './add.ts'
@@ -27,7 +27,7 @@ export async function run(cli: CliContext, name: string, json: string, opts: { s
     // The parser's message quotes the input, which may hold a secret: say only that it failed.
     throw usage('<json> is not valid JSON (quote it for your shell: \'{"command":"npx","args":["-y","pkg"]}\')')
   }
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw usage('<json> must be a JSON object (one server entry)')
+  if (!isRecord(raw)) throw usage('<json> must be a JSON object (one server entry)')
   const mapped = fromMcpJsonEntry(raw)
   if (mapped.invalid) throw failure(`server "${name}" is not valid: ${mapped.invalid}`)
   if (mapped.dropped.length) {

@@ -6,7 +6,7 @@
  */
 import { parse } from 'smol-toml'
 import type { Candidate } from './common.ts'
-import { candidatesOf, droppedNote, fromMcpJsonEntry, isRecord } from './common.ts'
+import { candidateFrom, candidatesOf, droppedNote, fromMcpJsonEntry, isRecord } from './common.ts'
 
 export function importCodex(text: string): Candidate[] | { error: string } {
   let doc: Record<string, unknown>
@@ -34,5 +34,5 @@ function codexEntry(name: string, raw: unknown): Candidate {
   if (Object.keys(headers).length) body.headers = headers
   const m = fromMcpJsonEntry(body)
   notes.push(...droppedNote(m.dropped))
-  return m.entry ? { name, entry: m.entry, notes } : { name, invalid: m.invalid ?? 'invalid entry', notes }
+  return candidateFrom(name, m, notes)
 }

@@ -13,6 +13,9 @@
  */
 import { readFileSync } from 'node:fs'
 import { ENTRY_KEYS } from '../../config/schema.ts'
+import { isRecord } from '../../trust/state.ts'
+
+export { isRecord }
 
 export type SourceKind = 'claude' | 'cursor' | 'vscode' | 'gemini' | 'codex' | 'friendly'
 
@@ -50,10 +53,6 @@ export function parseJsonObject(text: string): { value: Record<string, unknown> 
   } catch (err) {
     return { error: `not valid JSON (${(err as Error).message.split('\n')[0]})` }
   }
-}
-
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v)
 }
 
 /** Apply `fn` to every string of command/args/env/cwd/url/headers. */
@@ -95,6 +94,11 @@ export function fromMcpJsonEntry(raw: unknown): Mapped {
     if (agrees) delete out[key]
   }
   return { entry: out, dropped }
+}
+
+/** A candidate from a mapped entry: its entry, or why it is invalid. */
+export function candidateFrom(name: string, mapped: Pick<Mapped, 'entry' | 'invalid'>, notes: string[]): Candidate {
+  return mapped.entry ? { name, entry: mapped.entry, notes } : { name, invalid: mapped.invalid ?? 'invalid entry', notes }
 }
 
 export function droppedNote(keys: readonly string[]): string[] {

@@ -2,7 +2,7 @@
  * Cursor's `.cursor/mcp.json` (`mcpServers`): `${env:X}` becomes `${X}`,
  * `${workspaceFolder}` the project root, `envFile` is not carried over.
  */
-import { type Candidate, candidatesOf, droppedNote, fromMcpJsonEntry, isRecord, parseJsonObject, translateEditorVars } from './common.ts'
+import { type Candidate, candidateFrom, candidatesOf, droppedNote, fromMcpJsonEntry, isRecord, parseJsonObject, translateEditorVars } from './common.ts'
 
 export function importCursor(text: string): Candidate[] | { error: string } {
   const doc = parseJsonObject(text)
@@ -21,7 +21,7 @@ export function editorEntry(name: string, raw: unknown, inputs?: Map<string, str
   }
   const m = fromMcpJsonEntry(body)
   notes.push(...droppedNote(m.dropped))
-  if (!m.entry) return { name, invalid: m.invalid ?? 'invalid entry', notes }
+  if (!m.entry) return candidateFrom(name, m, notes)
   const t = translateEditorVars(m.entry, notes, inputs)
-  return 'invalid' in t ? { name, invalid: t.invalid, notes } : { name, entry: t.entry, notes }
+  return candidateFrom(name, t, notes)
 }

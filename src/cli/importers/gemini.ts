@@ -4,7 +4,7 @@
  * (ms) `toolCallTimeoutMs`; `$VAR` in env values becomes `${VAR}`; `trust`
  * and other Gemini-only keys are dropped with a note.
  */
-import { type Candidate, candidatesOf, droppedNote, fromMcpJsonEntry, isRecord, parseJsonObject } from './common.ts'
+import { type Candidate, candidateFrom, candidatesOf, droppedNote, fromMcpJsonEntry, isRecord, parseJsonObject } from './common.ts'
 import { stripJsonc } from './vscode.ts'
 
 export function importGemini(text: string): Candidate[] | { error: string } {
@@ -32,5 +32,5 @@ function geminiEntry(name: string, raw: unknown): Candidate {
   }
   const m = fromMcpJsonEntry(body)
   notes.push(...droppedNote(m.dropped))
-  return m.entry ? { name, entry: m.entry, notes } : { name, invalid: m.invalid ?? 'invalid entry', notes }
+  return candidateFrom(name, m, notes)
 }

@@ -15,7 +15,7 @@ import path from 'node:path'
 import { parse as parseYaml } from 'yaml'
 import { importClaude } from './claude.ts'
 import { importCodex } from './codex.ts'
-import { type Candidate, candidatesOf, droppedNote, fromMcpJsonEntry, isRecord, readSource, type SourceKind, type SourceResult } from './common.ts'
+import { type Candidate, candidateFrom, candidatesOf, droppedNote, fromMcpJsonEntry, isRecord, readSource, type SourceKind, type SourceResult } from './common.ts'
 import { importCursor } from './cursor.ts'
 import { importGemini } from './gemini.ts'
 import { importVscode, stripJsonc } from './vscode.ts'
@@ -73,7 +73,7 @@ function importFriendly(text: string): Candidate[] | { error: string } {
   if (!isRecord(doc)) return { error: 'expected a mapping with "servers:"' }
   return candidatesOf(doc.servers, (name, raw) => {
     const m = fromMcpJsonEntry(raw)
-    return { name, ...(m.entry ? { entry: m.entry } : { invalid: m.invalid ?? 'invalid entry' }), notes: droppedNote(m.dropped) }
+    return candidateFrom(name, m, droppedNote(m.dropped))
   })
 }
 

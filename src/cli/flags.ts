@@ -35,7 +35,7 @@ const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/
 /** RFC 9110 token. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 
-export function isUrl(text: string): boolean {
+function isUrl(text: string): boolean {
   return /^https?:\/\//i.test(text)
 }
 
@@ -127,7 +127,7 @@ export function parseTimeout(text: string | undefined, flag = '--timeout'): numb
   return Number(t)
 }
 
-export function parseGlobs(text: string | undefined, flag: string): string[] | undefined {
+function parseGlobs(text: string | undefined, flag: string): string[] | undefined {
   if (text === undefined) return undefined
   const globs = text
     .split(',')

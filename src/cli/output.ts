@@ -30,7 +30,7 @@ export interface OutputOptions {
 }
 
 /** Visible width (ANSI escapes removed). */
-export function visibleLength(text: string): number {
+function visibleLength(text: string): number {
   return text.replace(/\u001b\[[0-9;]*m/g, '').length
 }
 

@@ -88,11 +88,11 @@ export function displayPath(cwd: string): (file: string) => string {
 }
 
 /** A command line for display: arguments quoted when a shell would split or expand them. */
-export function commandLine(command: string, args: readonly string[] = []): string {
+function commandLine(command: string, args: readonly string[] = []): string {
   return [command, ...args].map(shellWord).join(' ')
 }
 
-export function presentRows(rows: readonly Row[], layers: readonly LayerInput[], opts: PresentOptions): ServerView[] {
+function presentRows(rows: readonly Row[], layers: readonly LayerInput[], opts: PresentOptions): ServerView[] {
   const root = canonicalRoot(opts.root)
   const views = rows.map((row) => presentRow(row, layers, root, opts))
   return views.map((v, i) => ({ v, i })).sort((a, b) => (a.v.name < b.v.name ? -1 : a.v.name > b.v.name ? 1 : a.i - b.i)).map(({ v }) => v)
@@ -173,7 +173,7 @@ export function tableOf(views: readonly ServerView[], paint: (c: 'green' | 'yell
 }
 
 /** File-level problems of the read layers (a file that does not parse, unknown top-level keys), one line each. */
-export function fileProblems(layers: readonly LayerInput[], display: (file: string) => string): string[] {
+function fileProblems(layers: readonly LayerInput[], display: (file: string) => string): string[] {
   return layers.flatMap((l) => l.parsed.diagnostics.map((d) => formatDiagnostic(d, { relativeTo: display })))
 }
 

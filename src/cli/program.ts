@@ -55,7 +55,7 @@ function collect(value: string, previous: string[] = []): string[] {
 }
 
 /** Build the program. `load(name)` returns a command's handler (lazy import by default). */
-export function buildProgram(opts: RunOptions, result: { code: number }): Command {
+function buildProgram(opts: RunOptions, result: { code: number }): Command {
   const program = new Command('dsh-mcp')
   const env = opts.env ?? process.env
   let out: Output | undefined

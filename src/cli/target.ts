@@ -28,7 +28,7 @@ import type { CliContext } from './program.ts'
 
 export type WriteScope = 'project' | 'local' | 'user'
 
-export const SCHEMA_IN_PROJECT = 'node_modules/dsh-project-mcp/schema/dsh-mcp.schema.json'
+const SCHEMA_IN_PROJECT = 'node_modules/dsh-project-mcp/schema/dsh-mcp.schema.json'
 
 /** The file a write scope names (project: `.dsh/mcp.yml`). */
 export function scopeLayer(root: string, scope: WriteScope, dshHome: string): LayerFile {
@@ -111,7 +111,7 @@ export async function editTarget<T>(
 }
 
 /** `.dsh/.gitignore` lists `mcp.local.yml` (created, or appended to). */
-export async function ensureLocalGitignore(dshDir: string): Promise<void> {
+async function ensureLocalGitignore(dshDir: string): Promise<void> {
   const file = path.join(dshDir, '.gitignore')
   await updateFile(file, (current) => {
     if (current === undefined) return 'mcp.local.yml\n'

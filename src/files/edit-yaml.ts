@@ -107,7 +107,7 @@ function styled(doc: Document, value: unknown): Node {
 }
 
 /** `key: value` rendered as block lines at column `col`. */
-export function renderPair(key: string, value: unknown, col: number, layout: Layout): string[] {
+function renderPair(key: string, value: unknown, col: number, layout: Layout): string[] {
   const doc = new Document()
   const map = doc.createNode({}) as YAMLMap
   map.set(doc.createNode(key), styled(doc, value))

@@ -71,7 +71,7 @@ export function resultSummary(r: DoctorResult): string {
 }
 
 /** The lines of one result: state, name, summary; then hint and stderr tail. */
-export function resultLines(r: DoctorResult, nameWidth: number, paint: Paint): string[] {
+function resultLines(r: DoctorResult, nameWidth: number, paint: Paint): string[] {
   const state = paintState(r.state, paint) + ' '.repeat(Math.max(0, 9 - r.state.length))
   const lines = [`${state} ${paint('bold', r.name.padEnd(nameWidth))}  ${resultSummary(r)}`]
   const indent = ' '.repeat(10)
@@ -83,7 +83,7 @@ export function resultLines(r: DoctorResult, nameWidth: number, paint: Paint): s
   return lines
 }
 
-export function summaryLine(results: readonly DoctorResult[], ms: number): string {
+function summaryLine(results: readonly DoctorResult[], ms: number): string {
   const counts = new Map<string, number>()
   for (const r of results) counts.set(r.state, (counts.get(r.state) ?? 0) + 1)
   const order = ['ok', 'failed', 'timeout', 'untrusted', 'skipped', 'invalid', 'disabled']

@@ -35,7 +35,7 @@ function editorVars(s: string, lossy: Set<string>): string {
   })
 }
 
-export function exportEntry(entry: Entry, format: Format, dropped: string[], lossy: Set<string>): Record<string, unknown> {
+function exportEntry(entry: Entry, format: Format, dropped: string[], lossy: Set<string>): Record<string, unknown> {
   const v = format === 'claude' ? (s: string) => s.replace(/\$\$/g, '$') : (s: string) => editorVars(s, lossy)
   const map = (m: Record<string, string> | undefined) => (m ? Object.fromEntries(Object.entries(m).map(([k, x]) => [k, v(x)])) : undefined)
   const out: Record<string, unknown> = {}

@@ -29,7 +29,7 @@ export interface StatusOptions {
   json?: boolean
 }
 
-export interface ProjectStatusJson extends ProjectStatus {
+interface ProjectStatusJson extends ProjectStatus {
   file: string
   alive: boolean
 }

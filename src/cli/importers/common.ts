@@ -56,7 +56,7 @@ export function parseJsonObject(text: string): { value: Record<string, unknown> 
 }
 
 /** Apply `fn` to every string of command/args/env/cwd/url/headers. */
-export function mapStrings(entry: Record<string, unknown>, fn: (s: string) => string): Record<string, unknown> {
+function mapStrings(entry: Record<string, unknown>, fn: (s: string) => string): Record<string, unknown> {
   const out: Record<string, unknown> = { ...entry }
   for (const k of ['command', 'cwd', 'url'] as const) if (typeof out[k] === 'string') out[k] = fn(out[k] as string)
   if (Array.isArray(out.args)) out.args = out.args.map((a) => (typeof a === 'string' ? fn(a) : a))

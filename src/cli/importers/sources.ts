@@ -43,7 +43,7 @@ export function discover(root: string, home: string, env: NodeJS.ProcessEnv): { 
 }
 
 /** The dialect of a given file. */
-export function sniff(file: string, text: string): SourceKind {
+function sniff(file: string, text: string): SourceKind {
   const base = path.basename(file).toLowerCase()
   const dir = path.basename(path.dirname(file)).toLowerCase()
   if (base.endsWith('.toml')) return 'codex'

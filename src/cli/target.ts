@@ -8,7 +8,9 @@
  * current text under the file's lock and writes the result atomically; when
  * the file does not parse, is a directory or cannot be read, it throws a
  * one-line `failure` (exit 1) and writes nothing. A created user file gets
- * mode 0600 (its directory 0700); a created local file 0600. Writing the
+ * mode 0600 (its directory 0700); a created local file 0600. A project or
+ * local file (and `.gitignore`) reached through a symbolic link that leaves
+ * the project is refused, naming the link and its target. Writing the
  * local file makes sure `.dsh/.gitignore` lists `mcp.local.yml`. `.mcp.json`
  * is never a target.
  *
@@ -21,6 +23,7 @@ import { type LayerFile, projectLayerFiles, userLayerFile, winners } from '../co
 import { trustFingerprint } from '../config/fingerprint.ts'
 import { loadProject, type ProjectView } from '../files/project.ts'
 import { type ConfigEditor, createEditor, editProblem } from '../files/editor.ts'
+import { linkOutside } from '../files/guard.ts'
 import { readForEdit, updateFile, WriteError } from '../files/write.ts'
 import { failure } from './errors.ts'
 import { displayPath } from './present.ts'
@@ -81,6 +84,13 @@ export async function editTarget<T>(
 ): Promise<EditOutcome<T>> {
   if (layer.scope === 'legacy') throw failure(`${label(cli, root, layer.file)} is Claude Code's file; dsh-mcp never writes it`)
   const show = (f: string) => label(cli, root, f)
+  if (layer.scope !== 'user') {
+    // Before anything is read (a dry run too): a link out of the project is never read or written through.
+    for (const f of layer.scope === 'local' ? [layer.file, path.join(path.dirname(layer.file), '.gitignore')] : [layer.file]) {
+      const out = linkOutside(f, root)
+      if (out) throw failure(`refusing to write ${show(f)}: ${out.link} is a symbolic link to ${out.target}, outside the project; dsh-mcp never writes through it (replace the link with a regular file or directory)`)
+    }
+  }
   let value: T | undefined
   const edit = (current: string | undefined): string | undefined => {
     if (current !== undefined) {
@@ -101,17 +111,17 @@ export async function editTarget<T>(
       const next = edit(current)
       return { value: value as T, changed: next !== undefined && next !== current, created: current === undefined && next !== undefined }
     }
-    result = await updateFile(layer.file, edit, { ...(secret ? { createMode: 0o600 } : {}), ...(layer.scope === 'user' ? { dirMode: 0o700 } : {}) })
+    result = await updateFile(layer.file, edit, { ...(secret ? { createMode: 0o600 } : {}), ...(layer.scope === 'user' ? { dirMode: 0o700 } : { within: root }) })
   } catch (err) {
     if (err instanceof WriteError) throw failure(`${show(err.file)}${err.message.slice(err.file.length)}`)
     throw err
   }
-  if (result.changed && layer.scope === 'local') await ensureLocalGitignore(path.dirname(layer.file))
+  if (result.changed && layer.scope === 'local') await ensureLocalGitignore(path.dirname(layer.file), root)
   return { value: value as T, changed: result.changed, created: result.created }
 }
 
 /** `.dsh/.gitignore` lists `mcp.local.yml` (created, or appended to). */
-async function ensureLocalGitignore(dshDir: string): Promise<void> {
+async function ensureLocalGitignore(dshDir: string, root: string): Promise<void> {
   const file = path.join(dshDir, '.gitignore')
   await updateFile(file, (current) => {
     if (current === undefined) return 'mcp.local.yml\n'
@@ -119,7 +129,7 @@ async function ensureLocalGitignore(dshDir: string): Promise<void> {
     if (listed) return undefined
     const eol = current.includes('\r\n') ? '\r\n' : '\n'
     return current + (current === '' || current.endsWith('\n') ? '' : eol) + 'mcp.local.yml' + eol
-  })
+  }, { within: root })
 }
 
 /**

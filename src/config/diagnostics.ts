@@ -13,6 +13,7 @@ export type Severity = 'error' | 'warning'
 
 export type DiagnosticCode =
   | 'read-failed'
+  | 'refused'
   | 'too-large'
   | 'too-many-servers'
   | 'not-a-file'

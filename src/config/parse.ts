@@ -45,6 +45,13 @@ export interface ParsedEntry {
   diagnostics: Diagnostic[]
 }
 
+/** A present file this user must not be configured by (set at the file-reading edge, `files/guard.ts`). */
+export interface FileRefusal {
+  reason: 'ownership' | 'symlink-out'
+  /** One line: what is wrong and how to allow or repair it. Never file content. */
+  message: string
+}
+
 export interface ParsedFile {
   file: string
   format: FileFormat
@@ -53,6 +60,8 @@ export interface ParsedFile {
   entries: ParsedEntry[]
   /** File-level diagnostics (entry diagnostics live on the entries). */
   diagnostics: Diagnostic[]
+  /** Set when the file was refused unread: `ok` is false, no entries, one `refused` diagnostic; never use a last good version. */
+  refused?: FileRefusal
 }
 
 export interface ParseOptions extends CheckOptions {

@@ -5,8 +5,10 @@
  * file (`.dsh/mcp.yml`, `.dsh/mcp.json`, `.dsh/mcp.local.yml`, `.mcp.json`),
  * stopping at — and including — the nearest `.git` root; with none, that
  * `.git` root; with no `.git`, the directory itself. Never above the user's
- * home directory, and the user's own `$DSH_HOME/mcp.yml` is never a project
- * marker. Pure: the caller passes `exists`.
+ * home directory, never into a directory `foreign` names (owned by another
+ * user: a `.dsh/` planted in a shared parent such as `/tmp` configures
+ * nothing below it), and the user's own `$DSH_HOME/mcp.yml` is never a
+ * project marker. Pure: the caller passes `exists` and `foreign`.
  *
  * @module
  */
@@ -20,6 +22,8 @@ export interface RootProbe {
   home: string
   /** Files that are never markers (the user-layer file). */
   notMarkers?: readonly string[]
+  /** Directories the walk never enters (owned by another user): it stops below them. */
+  foreign?(dir: string): boolean
 }
 
 export interface ProjectRoot {
@@ -41,7 +45,7 @@ export function findProjectRoot(dir: string, probe: RootProbe): ProjectRoot {
     }
     if (probe.exists(path.join(d, '.git'))) return { root: d, reason: 'git' }
     const parent = path.dirname(d)
-    if (parent === d || (underHome && d === home)) break
+    if (parent === d || (underHome && d === home) || probe.foreign?.(parent)) break
     d = parent
   }
   return { root: start, reason: 'cwd' }

@@ -4,8 +4,9 @@
  * tools, the last error, when, and whether the writing process still lives.
  *
  * Contract: `readProjectStatus` never throws. A missing file is `absent`; a
- * file that is not JSON, not version 1, or written for another root is
- * `unreadable` with a one-line reason. Fields are sanitized one by one (an
+ * file that is not JSON, not version 1, written for another root, a link,
+ * or owned (it or `mcp-status/`) by another user is `unreadable` with a
+ * one-line reason. Fields are sanitized one by one (an
  * unknown state reads as `unknown`, missing numbers as 0, strings lose
  * control characters and are bounded), so a hand-edited or half-written file
  * cannot break the CLI or the terminal. `pidAlive` probes with signal 0 and
@@ -13,7 +14,9 @@
  *
  * @module
  */
-import { readFileSync } from 'node:fs'
+import { lstatSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { ownedByOther } from '../files/private-dir.ts'
 import { statusFilePath } from '../host/status-path.ts'
 
 export const STATUS_STATES = ['mounted', 'failed', 'untrusted', 'invalid', 'disabled', 'shadowed', 'idle'] as const
@@ -92,6 +95,8 @@ export function parseProjectStatus(raw: string, root: string): ProjectStatus | {
 
 export function readProjectStatus(dshHome: string, canonicalRoot: string): StatusRead {
   const file = statusFilePath(dshHome, canonicalRoot)
+  const foreign = foreignStatus(file)
+  if (foreign) return { kind: 'unreadable', file, reason: foreign }
   let raw: string
   try {
     raw = readFileSync(file, 'utf8')
@@ -103,6 +108,20 @@ export function readProjectStatus(dshHome: string, canonicalRoot: string): Statu
   if (raw.length > MAX_STATUS_BYTES) return { kind: 'unreadable', file, reason: 'is too large to be a status file' }
   const parsed = parseProjectStatus(raw, canonicalRoot)
   return 'reason' in parsed ? { kind: 'unreadable', file, reason: parsed.reason } : { kind: 'ok', file, status: parsed }
+}
+
+/** Why a status file (or its directory) another user could have planted is not read, or undefined. */
+function foreignStatus(file: string): string | undefined {
+  for (const p of [path.dirname(file), file]) {
+    try {
+      const st = lstatSync(p)
+      if (st.isSymbolicLink()) return `is refused: ${p} is a symbolic link; remove it (the plugin writes it again)`
+      if (ownedByOther(st)) return `is refused: ${p} is owned by another user (uid ${st.uid}); remove it (the plugin writes it again)`
+    } catch {
+      return undefined
+    }
+  }
+  return undefined
 }
 
 export function pidAlive(pid: number | null): boolean {

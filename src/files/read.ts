@@ -5,24 +5,30 @@
  * that cannot be read (directory, permission, over the size cap) is a parsed
  * file with `ok: false` and one diagnostic naming the file, so callers treat
  * it exactly like a file that does not parse. Reads at most the size cap + 1
- * bytes, so a huge file costs no memory.
+ * bytes, so a huge file costs no memory. With a `guard`, a present file that
+ * `files/guard.ts` refuses (a link out of the project, another user's file)
+ * is a parsed file with `refused` set, `ok: false` and one `refused`
+ * diagnostic, and is never read. Root discovery never looks in a directory
+ * owned by another user.
  *
  * @module
  */
 import { Buffer, isUtf8 } from 'node:buffer'
 import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readSync } from 'node:fs'
+import path from 'node:path'
 import type { CheckOptions } from '../config/entry.ts'
 import { type LayerFile, type LayerInput, projectLayerFiles, userLayerFile } from '../config/layers.ts'
 import type { Locations } from './locations.ts'
 import { MAX_CONFIG_BYTES, type ParsedFile, parseConfigText } from '../config/parse.ts'
 import { findProjectRoot, type ProjectRoot } from '../config/root.ts'
 import { positionAt } from '../config/yaml-doc.ts'
+import { fileRefusal, foreignDir, type GuardContext } from './guard.ts'
 
 export { defaultLocations, type Locations } from './locations.ts'
 
 export type ReadResult = { absent: true } | { absent: false; parsed: ParsedFile; text?: string }
 
-export function readConfigFile(layer: Pick<LayerFile, 'file' | 'format'>, opts: CheckOptions = {}): ReadResult {
+export function readConfigFile(layer: Pick<LayerFile, 'file' | 'format'>, opts: CheckOptions = {}, guard?: GuardContext): ReadResult {
   const { file, format } = layer
   const failed = (code: 'read-failed' | 'not-a-file' | 'too-large', message: string): ReadResult => ({
     absent: false,
@@ -42,6 +48,11 @@ export function readConfigFile(layer: Pick<LayerFile, 'file' | 'format'>, opts: 
     return failed('read-failed', `cannot be read: ${code ?? (err as Error).message}`)
   }
   try {
+    const refused = guard ? fileRefusal(layer, guard) : undefined
+    if (refused) {
+      const d = { severity: 'error' as const, code: 'refused' as const, message: refused.message, file, line: 0, col: 0, path: '' }
+      return { absent: false, parsed: { file, format, ok: false, entries: [], diagnostics: [d], refused } }
+    }
     const st = fstatSync(fd)
     if (st.isDirectory()) return failed('not-a-file', 'is a directory, not a config file')
     if (!st.isFile()) return failed('not-a-file', 'is not a regular file')
@@ -80,7 +91,7 @@ function isSymlink(file: string): boolean {
 }
 
 export function projectRootOf(dir: string, loc: Locations): ProjectRoot {
-  return findProjectRoot(dir, { exists: existsSync, home: loc.home, notMarkers: [userLayerFile(loc.dshHome).file] })
+  return findProjectRoot(dir, { exists: existsSync, home: loc.home, notMarkers: [userLayerFile(loc.dshHome).file], foreign: foreignDir })
 }
 
 export interface ReadLayersOptions extends CheckOptions {
@@ -96,8 +107,15 @@ export function readLayers(root: string | undefined, loc: Locations, opts: ReadL
   ]
   const out: LayerInput[] = []
   for (const layer of layers) {
-    const r = readConfigFile(layer, { ...opts, allowPartial: layer.scope === 'local' })
+    const r = readConfigFile(layer, { ...opts, allowPartial: layer.scope === 'local' }, guardFor(layer, loc))
     if (!r.absent) out.push({ layer, parsed: r.parsed })
   }
   return out
+}
+
+/** The guard of a layer file: a project file is judged against its root (`.mcp.json`'s directory, `.dsh/`'s parent), the user file alone. */
+export function guardFor(layer: Pick<LayerFile, 'scope' | 'file'>, loc: Pick<Locations, 'dshHome'>): GuardContext {
+  if (layer.scope === 'user') return { dshHome: loc.dshHome }
+  const dir = path.dirname(layer.file)
+  return { root: layer.scope === 'legacy' ? dir : path.dirname(dir), dshHome: loc.dshHome }
 }

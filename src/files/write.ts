@@ -14,7 +14,10 @@
  * - `edit` may throw: nothing is written, the lock is released, and
  *   directories created for the file are removed again when still empty.
  * - A path that is a directory, unreadable, or a symbolic-link loop throws a
- *   `WriteError` before `edit` runs. An existing file keeps its mode and
+ *   `WriteError` before `edit` runs; so does, with `within` (a project
+ *   root), a path through a symbolic link whose target leaves that root
+ *   (`.dsh/mcp.yml` → `~/.bashrc`, `.dsh` → elsewhere): checked before the
+ *   lock or any directory is created, and again under the lock. An existing file keeps its mode and
  *   owner; a created file gets `createMode` (default 0644 minus umask).
  * - `writeFileSafely` is the same atomic replace without a read (exports).
  *
@@ -24,6 +27,7 @@ import { mkdirSync, readFileSync, rmdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import lockfile from 'proper-lockfile'
 import writeFileAtomic from 'write-file-atomic'
+import { linkOutside } from './guard.ts'
 
 export class WriteError extends Error {
   readonly file: string
@@ -41,6 +45,8 @@ export interface UpdateOptions {
   dirMode?: number
   /** How long to wait for another writer's lock, in ms (default 30000). */
   lockWaitMs?: number
+  /** The project root the file must stay in: a link on the way that leaves it is refused before anything is created or locked. */
+  within?: string
 }
 
 export interface UpdateResult {
@@ -131,15 +137,22 @@ async function acquire(file: string, waitMs: number): Promise<() => Promise<void
   }
 }
 
+function refuseLinkOut(file: string, within: string | undefined): void {
+  const out = within === undefined ? undefined : linkOutside(file, within)
+  if (out) throw new WriteError(file, `refusing to write: ${out.link} is a symbolic link to ${out.target}, outside the project ${within}; dsh-mcp never writes through it (replace the link with a regular file or directory)`)
+}
+
 /** Locked read-modify-write with an atomic replace (see the module contract). */
 export async function updateFile(file: string, edit: Edit, opts: UpdateOptions = {}): Promise<UpdateResult> {
-  // Refuse a directory / unreadable path before creating anything.
+  // Refuse a link out of the project, a directory or an unreadable path before creating anything.
+  refuseLinkOut(file, opts.within)
   readForEdit(file)
   const created = ensureParent(file, opts.dirMode)
   let release: (() => Promise<void>) | undefined
   let wrote = false
   try {
     release = await acquire(file, opts.lockWaitMs ?? 30_000)
+    refuseLinkOut(file, opts.within)
     const before = readForEdit(file)
     const after = await edit(before)
     if (after === undefined || after === before) return { created: false, changed: false, before, after: before }

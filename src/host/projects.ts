@@ -6,7 +6,10 @@
  * left; an agent arriving within it cancels the expiry). `load(root)` reads
  * the project's layer files fresh; a file that does not parse contributes its
  * last good generation (per file) and its diagnostics are logged once per
- * distinct text as `file:line:col`; a missing file contributes nothing. The
+ * distinct text as `file:line:col`; a missing file contributes nothing; a
+ * refused file (`files/guard.ts`: another user's, or a link out of the
+ * project) contributes its refusal and no entries — never a last good
+ * version — and is judged again on every load. The
  * user layer is read the same way. A file whose stat signature (mtime, ctime,
  * size, inode) is unchanged since a read made well after its mtime (past any
  * timestamp granularity — the "racy git" rule) is not read or parsed again;
@@ -22,7 +25,7 @@ import type { Agent } from '@deepseek-ai/dsh-agent'
 import { formatDiagnostic } from '../config/diagnostics.ts'
 import { type LayerFile, type LayerInput, projectLayerFiles, userLayerFile } from '../config/layers.ts'
 import { allDiagnostics } from '../config/parse.ts'
-import { type Locations, readConfigFile } from '../files/read.ts'
+import { guardFor, type Locations, readConfigFile } from '../files/read.ts'
 import type { Log } from './log.ts'
 
 /** A read this long after the file's mtime cannot have raced a same-timestamp write. */
@@ -100,19 +103,27 @@ export function createProjects(opts: ProjectsOptions): Projects {
       return cached.value
     }
     const { value, text } = readFresh(layer)
-    reads.set(layer.file, { sig: stat.sig, safe, bytes: text === undefined ? undefined : Buffer.from(text, 'utf8'), value })
+    // A refusal is judged again on every load (its directories or the allow list may change, not the file).
+    const judged = safe && !value?.parsed.refused
+    reads.set(layer.file, { sig: stat.sig, safe: judged, bytes: text === undefined ? undefined : Buffer.from(text, 'utf8'), value })
     return value
   }
 
   const readFresh = (layer: LayerFile): { value: LayerInput | undefined; text?: string } => {
     const key = `file:${layer.file}`
-    const r = readConfigFile(layer, { allowPartial: layer.scope === 'local' })
+    const r = readConfigFile(layer, { allowPartial: layer.scope === 'local' }, guardFor(layer, opts.loc))
     if (r.absent) {
       lastGood.delete(layer.file)
       opts.log.forget(key)
       return { value: undefined }
     }
     const problems = allDiagnostics(r.parsed).map((d) => formatDiagnostic(d))
+    if (r.parsed.refused) {
+      // Refused unread (another user's file, a link out of the project): no last good version either.
+      lastGood.delete(layer.file)
+      opts.log.once(key, 'warn', problems.join('\n'))
+      return { value: { layer, parsed: r.parsed } }
+    }
     if (!r.parsed.ok) {
       const prev = lastGood.get(layer.file)
       const tail = prev ? 'keeping its last good version mounted' : 'nothing from it is mounted'

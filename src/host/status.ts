@@ -7,7 +7,9 @@
  * whose fork is up but holds no tools while the official client reports a
  * connection error reads as `failed` (the client keeps reconnecting; we never
  * tear it down). `effectiveName` is null unless mounted. The status writer
- * writes `$DSH_HOME/mcp-status/<hash>.json` atomically, coalescing bursts
+ * writes `$DSH_HOME/mcp-status/<hash>.json` atomically (0600 in a 0700
+ * directory, never through a link planted at its path; a directory owned
+ * by another user is refused — `files/private-dir.ts`), coalescing bursts
  * (one write in flight per file, the latest content wins), skips a write
  * whose servers are what it last wrote there (the file's `updatedAt` is the
  * last change: its pid says whether the host is still running), and never
@@ -15,13 +17,11 @@
  *
  * @module
  */
-import { mkdirSync } from 'node:fs'
-import path from 'node:path'
-import writeFileAtomic from 'write-file-atomic'
 import type { Scope } from '../config/layers.ts'
 import type { Placement } from '../plan/desired.ts'
 import type { Log } from './log.ts'
 import type { Mount } from './mounts.ts'
+import { ensureHomeDir, writePrivateFile } from '../files/private-dir.ts'
 import { statusFilePath } from './status-path.ts'
 
 export type ServerState = 'mounted' | 'failed' | 'untrusted' | 'invalid' | 'disabled' | 'shadowed' | 'idle'
@@ -106,8 +106,8 @@ export function createStatusWriter(dshHome: string, log: Log): StatusWriter {
     slot.next = undefined
     const p: Promise<void> = (async () => {
       try {
-        mkdirSync(path.dirname(file), { recursive: true })
-        await writeFileAtomic(file, text)
+        ensureHomeDir(dshHome, 'status')
+        writePrivateFile(file, text)
       } catch (error) {
         slot.last = undefined
         log.once(`status:${file}`, 'warn', `could not write the status file ${file}: ${String((error as Error).message ?? error)}`)

@@ -11,10 +11,14 @@
  *   with `DSH_HOME` pointing into it).
  * - `trustServers` / `untrustServers` take an exclusive lock
  *   (proper-lockfile on the store path), re-read the store under it, and
- *   replace the file atomically (write + rename) with mode 0600, creating
- *   `$DSH_HOME` with mode 0700: concurrent writers from any number of
+ *   replace the file atomically (write + rename, never through a link)
+ *   with mode 0600, creating `$DSH_HOME` with mode 0700 (`files/
+ *   private-dir.ts`; an existing one owned by another user or writable by
+ *   others is refused): concurrent writers from any number of
  *   processes lose no update. They refuse (throw) to write through a
- *   symbolic link or into the project they trust for. The lock and
+ *   symbolic link or into the project they trust for, and — the file left
+ *   byte-identical — when it is not valid JSON, not a store, or written by a
+ *   newer version: a write never wipes records it cannot read. The lock and
  *   atomic-write libraries are loaded by the first write, so readers
  *   (`list`, `get`, the host's trust gate) never pay for them.
  * - Records are keyed by `canonicalRoot(root)`: symlinked checkouts share
@@ -22,9 +26,10 @@
  *
  * @module
  */
-import { lstatSync, mkdirSync, readFileSync, realpathSync } from 'node:fs'
+import { lstatSync, readFileSync, realpathSync } from 'node:fs'
 import path from 'node:path'
-import { dict, emptyTrustStore, sanitizeTrustStore, type TrustRecord, type TrustStore } from './state.ts'
+import { ensurePrivateDir, ownedByOther, writePrivateFile } from '../files/private-dir.ts'
+import { dict, emptyTrustStore, isRecord, sanitizeTrustStore, type TrustRecord, type TrustStore } from './state.ts'
 
 export type { TrustRecord, TrustStore } from './state.ts'
 
@@ -55,6 +60,7 @@ function refusal(file: string, forRoot: string | undefined): string | undefined 
   }
   if (st?.isSymbolicLink()) return `${file} is a symbolic link`
   if (st && (st.mode & 0o002) !== 0) return `${file} is writable by every user`
+  if (st && ownedByOther(st)) return `${file} is owned by another user (uid ${st.uid}); remove it, or run chown $(id -u) ${file} if it is yours`
   if (forRoot === undefined) return undefined
   const rootReal = canonicalRoot(forRoot)
   // The file may not exist yet: judge the real path of its directory.
@@ -96,25 +102,65 @@ const LOCK_OPTIONS = {
 
 /** Run `change` on the store under the lock and write the result atomically. */
 async function updateStore<T>(dshHome: string, root: string, change: (store: TrustStore, key: string) => T): Promise<T> {
-  mkdirSync(dshHome, { recursive: true, mode: 0o700 })
+  try {
+    ensurePrivateDir(dshHome)
+  } catch (err) {
+    throw new Error(`refusing to write the trust store: ${(err as Error).message}`)
+  }
   const file = trustFilePath(dshHome)
   const refused = refusal(file, root)
   if (refused) throw new Error(`refusing to write the trust store: ${refused}`)
-  const [{ default: lockfile }, { default: writeFileAtomic }] = await Promise.all([import('proper-lockfile'), import('write-file-atomic')])
+  const { default: lockfile } = await import('proper-lockfile')
   const release = await lockfile.lock(file, LOCK_OPTIONS)
   try {
-    let store: TrustStore
-    try {
-      store = sanitizeTrustStore(JSON.parse(readFileSync(file, 'utf8')))
-    } catch {
-      store = emptyTrustStore()
-    }
+    const again = refusal(file, root)
+    if (again) throw new Error(`refusing to write the trust store: ${again}`)
+    const store = storeForWrite(file)
     const result = change(store, canonicalRoot(root))
-    await writeFileAtomic(file, `${JSON.stringify(store, null, 2)}\n`, { mode: 0o600 })
+    writePrivateFile(file, `${JSON.stringify(store, null, 2)}\n`)
     return result
   } finally {
     await release()
   }
+}
+
+/**
+ * The store to modify: empty when the file does not exist; throws — the file
+ * untouched — when it is not JSON, not a store, or a version this build does
+ * not know (a newer dsh-mcp wrote it), so a write never wipes records.
+ */
+function storeForWrite(file: string): TrustStore {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return emptyTrustStore()
+    throw new Error(`refusing to write the trust store: ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`)
+  }
+  const repair = `; nothing was written. Repair it by hand (it is JSON), or move it aside (mv ${file} ${file}.bak) and trust your servers again`
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (err) {
+    throw new Error(`refusing to write the trust store: ${file} is not valid JSON (${jsonWhere(err, text)})${repair}`)
+  }
+  if (isRecord(value) && typeof value.version === 'number' && value.version > 1) {
+    throw new Error(`refusing to write the trust store: ${file} was written by a newer dsh-mcp (store version ${value.version}; this one writes version 1); upgrade dsh-mcp, nothing was written`)
+  }
+  if (!isRecord(value) || value.version !== 1 || !isRecord(value.projects)) {
+    throw new Error(`refusing to write the trust store: ${file} is not a version 1 trust store${repair}`)
+  }
+  return sanitizeTrustStore(value)
+}
+
+/** `line L, column C` of a JSON.parse error, without quoting the text. */
+function jsonWhere(err: unknown, text: string): string {
+  const m = /position (\d+)/.exec(String((err as Error).message))
+  if (!m) return 'unexpected end or token'
+  const at = Math.min(Number(m[1]), text.length)
+  const before = text.slice(0, at)
+  const line = before.split('\n').length
+  return `line ${line}, column ${at - before.lastIndexOf('\n')}`
 }
 
 export function trustServers(dshHome: string, root: string, servers: { name: string; fingerprint: string }[]): Promise<void> {

@@ -14,11 +14,18 @@
  * - `--json`: `{ projects: [{ root, file, pid, alive, updatedAt, servers:
  *   [{ name, effectiveName, layer, file, state, toolCount, error,
  *   updatedAt }] }] }` — the current project only.
- * - Reads one file: no network, no child process, no MCP SDK.
+ * - A present config file of the project that `files/guard.ts` refuses
+ *   (another user's, a link out of the project) is named on stderr with why
+ *   and how to allow it: the host mounts nothing from it.
+ * - Reads one status file: no network, no child process, no MCP SDK.
  *
  * @module
  */
 import { ageText, pidAlive, type ProjectStatus, readProjectStatus, type StatusState } from '../../doctor/status.ts'
+import { lstatSync } from 'node:fs'
+import path from 'node:path'
+import { ROOT_MARKERS } from '../../config/root.ts'
+import { fileRefusal } from '../../files/guard.ts'
 import { projectRootOf } from '../../files/read.ts'
 import { canonicalRoot } from '../../trust/store.ts'
 import { failure } from '../errors.ts'
@@ -41,8 +48,23 @@ function paintState(state: StatusState, paint: Output['paint']): string {
   return paint('gray', state)
 }
 
+function existsAt(file: string): boolean {
+  try {
+    lstatSync(file)
+    return true
+  } catch {
+    return false
+  }
+}
+
 export async function run(cli: CliContext, opts: StatusOptions = {}): Promise<number> {
-  const root = canonicalRoot(projectRootOf(cli.dir, cli.loc).root)
+  const found = projectRootOf(cli.dir, cli.loc).root
+  const root = canonicalRoot(found)
+  for (const m of ROOT_MARKERS) {
+    const file = path.join(found, m)
+    const refused = fileRefusal({ file }, { root: found, dshHome: cli.loc.dshHome })
+    if (refused && existsAt(file)) cli.out.err(`dsh-mcp: ${file}: ${refused.message}`)
+  }
   const read = readProjectStatus(cli.loc.dshHome, root)
   if (read.kind === 'unreadable') throw failure(`status file ${read.file} ${read.reason}`, [`project: ${root}`])
   if (read.kind === 'absent') {

@@ -1,0 +1,181 @@
+/**
+ * Which config files this user may let configure their agents: the file
+ * edge of trust (issue 12 class 4, issue 13 item 4), like git's
+ * `safe.directory`.
+ *
+ * Contract:
+ * - `fileRefusal(layer, ctx)` says why a present layer file is refused, or
+ *   undefined. A project file (`ctx.root` given) is refused with reason
+ *   `symlink-out` when it, or a directory between the root and it (`.dsh`),
+ *   is a symbolic link whose target lies outside the project's real root —
+ *   such a file is never read, so none of its lines can be quoted anywhere.
+ *   Any file is refused with reason `ownership` when it (its target), its
+ *   `.dsh/` directory or the project root is owned by another user, when the
+ *   file is writable by others or by a group other than the user's primary
+ *   group, or when one of those directories is so writable without the
+ *   sticky bit. Ownership refusals
+ *   are lifted for a root listed in `$DSH_MCP_SAFE_ROOTS` (path-delimited)
+ *   or in `$DSH_HOME/mcp-safe-roots` (one absolute path per line, `#`
+ *   comments; `*` allows every root) — the explicit allow. The allow list is
+ *   read only when a file would be refused.
+ * - `linkOutside(file, root)` names the first link on the way from `root` to
+ *   `file` that leaves `root`, with its target (a dangling link's target is
+ *   its resolved text). Writers use it to refuse writing through a link.
+ * - `foreignDir(dir)` says whether root discovery may look in `dir`: not
+ *   when it is owned by another user.
+ * Never throws; no uid on Windows means no ownership refusals there.
+ *
+ * @module
+ */
+import { lstatSync, readFileSync, readlinkSync, realpathSync, type Stats, statSync } from 'node:fs'
+import path from 'node:path'
+import type { LayerFile } from '../config/layers.ts'
+import { ownedByOther } from './private-dir.ts'
+
+export type RefusalReason = 'ownership' | 'symlink-out'
+
+export interface FileRefusal {
+  reason: RefusalReason
+  /** One line: what is wrong and how to allow or repair it. No file content. */
+  message: string
+}
+
+export interface GuardContext {
+  /** The project root of a project layer file; undefined for the user file. */
+  root?: string
+  dshHome: string
+  env?: Readonly<Record<string, string | undefined>>
+}
+
+export const SAFE_ROOTS_FILE = 'mcp-safe-roots'
+export const SAFE_ROOTS_ENV = 'DSH_MCP_SAFE_ROOTS'
+
+function real(p: string): string {
+  try {
+    return realpathSync.native(p)
+  } catch {
+    return path.resolve(p)
+  }
+}
+
+function inside(child: string, parent: string): boolean {
+  return child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep)
+}
+
+function tryStat(p: string, follow: boolean): Stats | undefined {
+  try {
+    return follow ? statSync(p) : lstatSync(p)
+  } catch {
+    return undefined
+  }
+}
+
+/** The first symbolic link between `root` (exclusive) and `file` whose target leaves `root`'s real path. */
+export function linkOutside(file: string, root: string): { link: string; target: string } | undefined {
+  const base = real(root)
+  const rel = path.relative(path.resolve(root), path.resolve(file))
+  if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined
+  let p = path.resolve(root)
+  for (const part of rel.split(path.sep).filter(Boolean)) {
+    p = path.join(p, part)
+    const st = tryStat(p, false)
+    if (!st) return undefined
+    if (!st.isSymbolicLink()) continue
+    let target: string
+    try {
+      target = realpathSync.native(p)
+    } catch {
+      try {
+        target = path.resolve(path.dirname(p), readlinkSync(p))
+      } catch {
+        return undefined
+      }
+    }
+    if (!inside(target, base)) return { link: p, target }
+  }
+  return undefined
+}
+
+/** Whether discovery must not look in `dir`: it belongs to another user. */
+export function foreignDir(dir: string): boolean {
+  const st = tryStat(dir, true)
+  return st !== undefined && ownedByOther(st)
+}
+
+/**
+ * Who besides the owner can write `st`: every user, or a group that is not
+ * this user's own primary group (with user-private groups and umask 002,
+ * every file is group-writable by the user's own group: that is accepted).
+ */
+function writableBy(st: Stats): string | undefined {
+  if ((st.mode & 0o002) !== 0) return 'every user'
+  const gid = typeof process.getgid === 'function' ? process.getgid() : undefined
+  if ((st.mode & 0o020) !== 0 && gid !== undefined && st.gid !== gid) return `its group (gid ${st.gid})`
+  return undefined
+}
+
+/** The ownership problem of a file and its directories, or undefined. */
+function ownershipProblem(file: string, root: string | undefined): string | undefined {
+  const fileSt = tryStat(file, true)
+  if (fileSt && ownedByOther(fileSt)) return `${file} is owned by another user (uid ${fileSt.uid})`
+  if (fileSt) {
+    const w = writableBy(fileSt)
+    if (w) return `${file} is writable by ${w}`
+  }
+  if (root === undefined) return undefined
+  const dirs = [path.dirname(file)]
+  if (path.resolve(dirs[0]!) !== path.resolve(root)) dirs.push(root)
+  for (const d of dirs) {
+    const st = tryStat(d, true)
+    if (!st) continue
+    if (ownedByOther(st)) return `${d} is owned by another user (uid ${st.uid})`
+    const w = writableBy(st)
+    if (w && (st.mode & 0o1000) === 0) return `${d} is writable by ${w}`
+  }
+  return undefined
+}
+
+/** The roots the user allowed explicitly (`$DSH_MCP_SAFE_ROOTS`, `$DSH_HOME/mcp-safe-roots`). */
+export function safeRoots(dshHome: string, env: Readonly<Record<string, string | undefined>> = process.env): string[] {
+  const out = (env[SAFE_ROOTS_ENV] ?? '').split(path.delimiter).filter(Boolean)
+  const file = path.join(dshHome, SAFE_ROOTS_FILE)
+  const st = tryStat(file, false)
+  // The allow list itself must be the user's own regular file.
+  if (st?.isFile() && !ownedByOther(st) && writableBy(st) === undefined) {
+    try {
+      for (const line of readFileSync(file, 'utf8').split(/\r?\n/)) {
+        const t = line.replace(/#.*/, '').trim()
+        if (t) out.push(t)
+      }
+    } catch {}
+  }
+  return out
+}
+
+function allowed(root: string | undefined, file: string, ctx: GuardContext): boolean {
+  const list = safeRoots(ctx.dshHome, ctx.env)
+  if (list.includes('*')) return true
+  const subject = real(root ?? path.dirname(file))
+  return list.some((r) => path.isAbsolute(r) && real(r) === subject)
+}
+
+/** Why a present layer file is refused, or undefined (see the module contract). */
+export function fileRefusal(layer: Pick<LayerFile, 'file'>, ctx: GuardContext): FileRefusal | undefined {
+  const { root } = ctx
+  if (root !== undefined) {
+    const out = linkOutside(layer.file, root)
+    if (out) {
+      return {
+        reason: 'symlink-out',
+        message: `refused: ${out.link} is a symbolic link to ${out.target}, outside the project ${real(root)}; dsh-mcp never reads config through such a link (replace the link with the file itself)`,
+      }
+    }
+  }
+  const problem = ownershipProblem(layer.file, root)
+  if (!problem || allowed(root, layer.file, ctx)) return undefined
+  const subject = root ?? path.dirname(layer.file)
+  return {
+    reason: 'ownership',
+    message: `refused: ${problem}, so another user could decide what runs; nothing from it is mounted. If you trust it, add ${subject} to ${path.join(ctx.dshHome, SAFE_ROOTS_FILE)} (one path per line) or to ${SAFE_ROOTS_ENV}`,
+  }
+}

@@ -6,9 +6,19 @@
  * says otherwise (`FORCE_COLOR` forces it). JSON is printed with two-space
  * indentation and a trailing newline.
  *
+ * Every string written passes `terminalSafe` (`config/terminal-safe.ts`):
+ * control characters from config files (ANSI sequences, `\r`, bidi
+ * overrides) print as visible escapes, JSON gets them as `\uXXXX`. Our own
+ * colour is not text: `paint` wraps its text in tokens holding a per-process
+ * random nonce (unguessable by a file written beforehand), turned into SGR
+ * codes only after escaping, so a config string cannot forge colour or
+ * conceal text.
+ *
  * @module
  */
+import { randomBytes } from 'node:crypto'
 import { styleText } from 'node:util'
+import { jsonTerminalSafe, terminalSafe } from '../config/terminal-safe.ts'
 
 type Color = 'red' | 'green' | 'yellow' | 'cyan' | 'gray' | 'bold' | 'dim'
 
@@ -29,9 +39,28 @@ export interface OutputOptions {
   env?: NodeJS.ProcessEnv
 }
 
-/** Visible width (ANSI escapes removed). */
+const NONCE = randomBytes(8).toString('hex')
+const TOKEN = new RegExp(`\uE000${NONCE}(/?)([a-z]+)\uE001`, 'g')
+const token = (c: Color, close: boolean) => `\uE000${NONCE}${close ? '/' : ''}${c}\uE001`
+
+function sgr(c: string, close: boolean): string {
+  const [open, end] = styleText(c as Color, '\u0000', { validateStream: false }).split('\u0000')
+  return (close ? end : open) ?? ''
+}
+
+/** Our paint tokens turned into colour. */
+function colour(escaped: string): string {
+  return escaped.replace(TOKEN, (_, close: string, c: string) => sgr(c, close === '/'))
+}
+
+/** Escape what a string carries, then colour it. */
+function safe(text: string): string {
+  return colour(terminalSafe(text))
+}
+
+/** Visible width (paint tokens removed). */
 function visibleLength(text: string): number {
-  return text.replace(/\u001b\[[0-9;]*m/g, '').length
+  return text.replace(TOKEN, '').length
 }
 
 export function createOutput(opts: OutputOptions = {}): Output {
@@ -41,16 +70,16 @@ export function createOutput(opts: OutputOptions = {}): Output {
   const isTTY = Boolean((stdout as { isTTY?: boolean }).isTTY)
   const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0'
   const color = opts.color === false ? false : forced || (isTTY && env.NO_COLOR === undefined && env.TERM !== 'dumb')
-  const paint = (c: Color, text: string) => (color ? styleText(c, text, { validateStream: false }) : text)
+  const paint = (c: Color, text: string) => (color ? `${token(c, false)}${text}${token(c, true)}` : text)
   return {
     color,
     isTTY,
-    out: (text = '') => void stdout.write(text + '\n'),
-    err: (text = '') => void stderr.write(text + '\n'),
-    json: (value) => void stdout.write(JSON.stringify(value, null, 2) + '\n'),
+    out: (text = '') => void stdout.write(safe(text) + '\n'),
+    err: (text = '') => void stderr.write(safe(text) + '\n'),
+    json: (value) => void stdout.write(jsonTerminalSafe(JSON.stringify(value, null, 2)) + '\n'),
     paint,
     table(rows, header) {
-      const all = header ? [header.map((h) => paint('bold', h)), ...rows] : rows
+      const all = (header ? [header.map((h) => paint('bold', h)), ...rows] : rows).map((row) => row.map(terminalSafe))
       const widths: number[] = []
       for (const row of all) {
         row.forEach((cell, i) => {
@@ -59,7 +88,7 @@ export function createOutput(opts: OutputOptions = {}): Output {
       }
       for (const row of all) {
         const line = row.map((cell, i) => (i === row.length - 1 ? cell : cell + ' '.repeat((widths[i] ?? 0) - visibleLength(cell)))).join('  ')
-        stdout.write(line.trimEnd() + '\n')
+        stdout.write(colour(line.trimEnd()) + '\n')
       }
     },
   }

@@ -13,6 +13,7 @@
  */
 import path from 'node:path'
 import { Command, CommanderError, Option } from 'commander'
+import { terminalSafe } from '../config/terminal-safe.ts'
 import { defaultLocations, type Locations } from '../files/locations.ts'
 import { CliError } from './errors.ts'
 import { createOutput, type Output } from './output.ts'
@@ -206,11 +207,11 @@ export async function runCli(opts: RunOptions): Promise<number> {
       return 2
     }
     if (err instanceof CliError) {
-      stderr.write(`dsh-mcp: ${err.message}\n`)
-      for (const d of err.details) stderr.write(`  ${d}\n`)
+      stderr.write(`dsh-mcp: ${terminalSafe(err.message)}\n`)
+      for (const d of err.details) stderr.write(`  ${terminalSafe(d)}\n`)
       return err.exitCode
     }
-    stderr.write(`dsh-mcp: unexpected error: ${(err as Error)?.message ?? String(err)}\n`)
+    stderr.write(`dsh-mcp: unexpected error: ${terminalSafe((err as Error)?.message ?? String(err))}\n`)
     return 1
   }
 }

@@ -10,6 +10,7 @@
  * @module
  */
 import * as z from 'zod'
+import { globProblem } from './glob.ts'
 
 /** The official client's serverName rule: `[A-Za-z0-9_-]{1,32}`. */
 export const SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]{1,32}$/
@@ -39,10 +40,19 @@ export const ReconnectSchema = z
   })
   .strict()
 
+/** A tool glob: bounded length and alternatives (`config/glob.ts`), so matching it costs linear time. */
+const ToolGlob = z
+  .string()
+  .min(1)
+  .superRefine((g, ctx) => {
+    const problem = globProblem(g)
+    if (problem) ctx.addIssue({ code: 'custom', message: `this glob ${problem}` })
+  })
+
 export const ToolFilterSchema = z
   .object({
-    include: z.array(z.string().min(1)).optional().describe('Globs on raw tool names to keep (default: all).'),
-    exclude: z.array(z.string().min(1)).optional().describe('Globs on raw tool names to hide; exclude wins over include.'),
+    include: z.array(ToolGlob).optional().describe('Globs on raw tool names to keep (default: all).'),
+    exclude: z.array(ToolGlob).optional().describe('Globs on raw tool names to hide; exclude wins over include.'),
   })
   .strict()
 

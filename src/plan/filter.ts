@@ -2,17 +2,21 @@
  * Tool filters: `tools: { include, exclude }` globs on a server's RAW tool names.
  *
  * Contract: no filter (or no lists) admits every tool; a non-empty `include`
- * admits only matching names; `exclude` always wins. Globs are picomatch
- * globs (`*`, `?`, `[...]`, `{a,b}`), matched against the whole raw name,
- * case-sensitively, with `/` not special (tool names are not paths). Pure and
- * memoized per filter object. `normalizedFilter` is the same filter with every
+ * admits only matching names; `exclude` always wins. Globs are the bounded
+ * globs of `config/glob.ts` (`*`, `?`, `[...]`, `{a,b}`, leading `!`),
+ * matched against the whole raw name, case-sensitively, with `/` not special
+ * (tool names are not paths), in time linear in the name — no regular
+ * expression, so a hostile glob cannot stall the host. A glob the schema
+ * refuses (too long, too many alternatives) fails closed: as an include it
+ * admits nothing, as an exclude it hides everything. Pure and memoized per
+ * filter object. `normalizedFilter` is the same filter with every
  * glob normalized the way the official client normalizes public tool names
  * (characters outside `[A-Za-z0-9_-]` become `_`, glob syntax kept): it judges
  * a tool whose raw name only survives normalized (`get.item` → `get_item`).
  *
  * @module
  */
-import picomatch from 'picomatch'
+import { compileGlob } from '../config/glob.ts'
 
 export interface ToolFilter {
   include?: readonly string[]
@@ -23,11 +27,10 @@ type Matcher = (raw: string) => boolean
 
 const cache = new WeakMap<ToolFilter, Matcher>()
 
-const OPTIONS = { dot: true, nonegate: false, noglobstar: true, nobrace: false } as const
-
-function compile(globs: readonly string[] | undefined): ((s: string) => boolean) | undefined {
+/** One matcher for a glob list; a refused glob matches `refused` (fail closed). */
+function compile(globs: readonly string[] | undefined, refused: boolean): ((s: string) => boolean) | undefined {
   if (!globs || globs.length === 0) return undefined
-  const tests = globs.map((g) => picomatch(g, OPTIONS))
+  const tests = globs.map((g) => compileGlob(g) ?? (() => refused))
   return (s) => tests.some((t) => t(s))
 }
 
@@ -36,8 +39,8 @@ export function admits(filter: ToolFilter | undefined, raw: string): boolean {
   if (!filter) return true
   let m = cache.get(filter)
   if (!m) {
-    const include = compile(filter.include)
-    const exclude = compile(filter.exclude)
+    const include = compile(filter.include, false)
+    const exclude = compile(filter.exclude, true)
     m = (s) => (!include || include(s)) && !(exclude?.(s) ?? false)
     cache.set(filter, m)
   }

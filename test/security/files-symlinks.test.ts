@@ -1,0 +1,189 @@
+/**
+ * Issue 13 items 4 and 7 — repository files that are symbolic links out of
+ * the repository. Reading (item 4): `.dsh/mcp.yml`, `.dsh/` itself,
+ * `.mcp.json` and a relative `.dsh/mcp.local.yml` pointing at a file
+ * elsewhere (a stand-in for `/etc/shadow` holding a canary line and a server
+ * that would touch a marker) are refused unread on a real host and by the
+ * real CLI: nothing runs, and the canary appears in no host log line, status
+ * file or CLI output. A link that stays inside the repository still works.
+ * Writing (item 7): `add`, `remove`, `enable`, `disable` never write through
+ * `.dsh/mcp.yml`, `.dsh/mcp.local.yml`, `.dsh/.gitignore` or `.dsh` linked
+ * elsewhere: exit 1 naming the link and its target, the target
+ * byte-identical, no lock directory beside it.
+ */
+import assert from 'node:assert/strict'
+import { randomBytes } from 'node:crypto'
+import { existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs'
+import { join } from 'node:path'
+import { after, before, test } from 'node:test'
+import { runCli } from '../cli/read-support.ts'
+import { mcpToolNames } from '../support/host.ts'
+import { readMarker, reapAll } from '../support/procs.ts'
+import { friendly, startWorld, stdioEntry } from '../support/runtime.ts'
+import { cleanupAll, makeProject, makeTempDir, type TempDir } from '../support/tmp.ts'
+import { ensureBuilt } from '../support/trust.ts'
+import { statusFilePath } from '../../src/host/status-path.ts'
+
+before(ensureBuilt)
+after(() => cleanupAll())
+
+const marks = makeTempDir('dsh-mcp-marks-')
+const pids = marks.mkdir('pids')
+after(() => reapAll(pids))
+let seq = 0
+const marker = (n: string) => marks.join(`${n}-${++seq}.log`)
+const entry = (n: string, m: string) => stdioEntry(n, { tools: ['t'], marker: m, pidfileDir: pids })
+
+const CANARY = `CANARY${randomBytes(6).toString('hex')}`
+
+/** A "secret" file outside every repository: one valid server that would run, then a line that breaks the parse and would be quoted. */
+function secretFile(dir: TempDir, name: string, mark: string, json = false): string {
+  const body = json ? `{"mcpServers": ${JSON.stringify({ [name]: entry(name, mark) })}, "${CANARY}": ` : `${friendly({ [name]: entry(name, mark) })}${CANARY}: [unclosed\n`
+  return dir.write(`${name}-secret`, body)
+}
+
+test('links out of the repository are refused unread: nothing runs, the canary reaches no log, status file or CLI output; a link inside works', async (t) => {
+  const w = await startWorld({ debounceMs: 20 })
+  t.after(() => w.dispose())
+  const outside = makeTempDir('dsh-mcp-outside-')
+  const cases: { name: string; root: string; mark: string }[] = []
+  const add = (name: string, plant: (p: TempDir, mark: string) => void) => {
+    const p = makeProject()
+    const mark = marker(name)
+    plant(p, mark)
+    cases.push({ name, root: p.path, mark })
+  }
+  add('yml', (p, m) => {
+    p.mkdir('.dsh')
+    symlinkSync(secretFile(outside, 'yml', m), p.join('.dsh/mcp.yml'))
+  })
+  add('dshdir', (p, m) => {
+    const d = outside.mkdir('dshdir-dir')
+    symlinkSync(secretFile(outside, 'dshdir', m), join(d, 'mcp.yml'))
+    symlinkSync(d, p.join('.dsh'))
+  })
+  add('legacy', (p, m) => symlinkSync(secretFile(outside, 'legacy', m, true), p.join('.mcp.json')))
+  add('localrel', (p, m) => {
+    p.mkdir('.dsh')
+    const target = secretFile(outside, 'localrel', m)
+    symlinkSync(join('..', '..', outside.path.split('/').at(-1)!, target.split('/').at(-1)!), p.join('.dsh/mcp.local.yml'))
+  })
+  // The allowed path: a link that stays inside the repository.
+  const inMark = marker('inside')
+  const inside = makeProject({ 'config/mcp.yml': friendly({ inside: entry('inside', inMark) }) })
+  inside.mkdir('.dsh')
+  symlinkSync(join('..', 'config', 'mcp.yml'), inside.join('.dsh/mcp.yml'))
+
+  const insideAgent = (await w.host.createAgent({ cwd: inside.path })).agent
+  const agents = []
+  for (const c of cases) agents.push((await w.host.createAgent({ cwd: c.root })).agent)
+  await w.mcp.whenIdle()
+  assert.deepEqual(mcpToolNames(w.host.ctx, insideAgent), ['mcp__inside__t'])
+  assert.equal(readMarker(inMark).length, 1, 'a link inside the repository runs')
+
+  const seen: string[] = w.host.logs.map((l) => l.text)
+  for (const [i, c] of cases.entries()) {
+    assert.deepEqual(readMarker(c.mark), [], `${c.name}: nothing ran`)
+    assert.deepEqual(mcpToolNames(w.host.ctx, agents[i]), [], `${c.name}: no tools`)
+    assert.ok(seen.some((l) => l.includes('refused:') && l.includes('is a symbolic link to') && l.includes(c.name)), `${c.name}: the host log names the link`)
+    const file = statusFilePath(w.home.path, c.root)
+    if (existsSync(file)) seen.push(readFileSync(file, 'utf8'))
+    const o = { cwd: c.root, dshHome: w.home.path, home: w.home.path }
+    for (const args of [['list'], ['list', '--json'], ['get', c.name], ['validate'], ['doctor'], ['doctor', '--json'], ['status']]) {
+      const r = await runCli([...args, '-C', c.root], o)
+      seen.push(r.stdout, r.stderr)
+      if (args[0] === 'list' && args.length === 1) assert.match(r.stderr, /refused: .* is a symbolic link to .*, outside the project/, `${c.name}: list says why`)
+    }
+  }
+  for (const text of seen) assert.ok(!text.includes(CANARY), `the canary leaked: ${text.slice(0, 300)}`)
+})
+
+const WRITES: { name: string; args: string[]; plant: (p: TempDir, outside: TempDir) => string }[] = [
+  {
+    name: 'add through .dsh/mcp.yml',
+    args: ['add', 'evil', 'echo', 'hi'],
+    plant: (p, o) => {
+      const t = o.write('bashrc', '# my shell config\n')
+      p.mkdir('.dsh')
+      symlinkSync(t, p.join('.dsh/mcp.yml'))
+      return t
+    },
+  },
+  {
+    name: 'add -s local through .dsh/mcp.local.yml',
+    args: ['add', '-s', 'local', 'evil', 'echo', 'hi'],
+    plant: (p, o) => {
+      const t = o.write('profile', 'export A=1\n')
+      p.mkdir('.dsh')
+      symlinkSync(t, p.join('.dsh/mcp.local.yml'))
+      return t
+    },
+  },
+  {
+    name: 'add -s local through .dsh/.gitignore',
+    args: ['add', '-s', 'local', 'evil', 'echo', 'hi'],
+    plant: (p, o) => {
+      const t = o.write('authorized_keys', 'ssh-ed25519 AAAA user\n')
+      p.mkdir('.dsh')
+      symlinkSync(t, p.join('.dsh/.gitignore'))
+      return t
+    },
+  },
+  {
+    name: 'add through .dsh linked elsewhere',
+    args: ['add', 'evil', 'echo', 'hi'],
+    plant: (p, o) => {
+      const d = o.mkdir('elsewhere')
+      symlinkSync(d, p.join('.dsh'))
+      return join(d, 'mcp.yml')
+    },
+  },
+  {
+    name: 'remove through .dsh/mcp.yml',
+    args: ['remove', 'srv'],
+    plant: (p, o) => {
+      const t = o.write('victim.yml', friendly({ srv: { command: 'echo' } }))
+      p.mkdir('.dsh')
+      symlinkSync(t, p.join('.dsh/mcp.yml'))
+      return t
+    },
+  },
+  {
+    name: 'disable through .dsh/mcp.yml',
+    args: ['disable', 'srv'],
+    plant: (p, o) => {
+      const t = o.write('victim2.yml', friendly({ srv: { command: 'echo' } }))
+      p.mkdir('.dsh')
+      symlinkSync(t, p.join('.dsh/mcp.yml'))
+      return t
+    },
+  },
+  {
+    name: 'enable -s local through .dsh/mcp.local.yml',
+    args: ['enable', '-s', 'local', 'srv'],
+    plant: (p, o) => {
+      p.write('.dsh/mcp.yml', friendly({ srv: { command: 'echo', enabled: false } }))
+      const t = o.write('victim3.yml', '# not yours\n')
+      symlinkSync(t, p.join('.dsh/mcp.local.yml'))
+      return t
+    },
+  },
+]
+
+for (const v of WRITES) {
+  test(`${v.name}: refused naming the link and its target; the target is byte-identical`, async () => {
+    const home = makeTempDir('dsh-mcp-home-')
+    const outside = makeTempDir('dsh-mcp-outside-')
+    const p = makeProject()
+    const target = v.plant(p, outside)
+    const before = existsSync(target) ? readFileSync(target) : undefined
+    const listing = readdirSync(outside.path, { recursive: true }).sort()
+    const r = await runCli([...v.args, '-C', p.path], { cwd: p.path, dshHome: home.path, home: home.path })
+    assert.equal(r.code, 1, `exit 1\n${r.stdout}\n${r.stderr}`)
+    assert.match(r.stderr, /symbolic link to /, r.stderr)
+    assert.ok(r.stderr.includes(outside.path), `the target is named: ${r.stderr}`)
+    if (before === undefined) assert.ok(!existsSync(target), 'nothing created through the link')
+    else assert.deepEqual(readFileSync(target), before, 'target byte-identical')
+    assert.deepEqual(readdirSync(outside.path, { recursive: true }).sort(), listing, 'no lock or temp file beside the target')
+  })
+}

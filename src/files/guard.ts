@@ -30,7 +30,7 @@
 import { lstatSync, readFileSync, readlinkSync, realpathSync, type Stats, statSync } from 'node:fs'
 import path from 'node:path'
 import type { LayerFile } from '../config/layers.ts'
-import { ownedByOther } from './private-dir.ts'
+import { ownedByOther, writableBy } from './private-dir.ts'
 
 export type RefusalReason = 'ownership' | 'symlink-out'
 
@@ -100,18 +100,6 @@ export function linkOutside(file: string, root: string): { link: string; target:
 export function foreignDir(dir: string): boolean {
   const st = tryStat(dir, true)
   return st !== undefined && ownedByOther(st)
-}
-
-/**
- * Who besides the owner can write `st`: every user, or a group that is not
- * this user's own primary group (with user-private groups and umask 002,
- * every file is group-writable by the user's own group: that is accepted).
- */
-function writableBy(st: Stats): string | undefined {
-  if ((st.mode & 0o002) !== 0) return 'every user'
-  const gid = typeof process.getgid === 'function' ? process.getgid() : undefined
-  if ((st.mode & 0o020) !== 0 && gid !== undefined && st.gid !== gid) return `its group (gid ${st.gid})`
-  return undefined
 }
 
 /** The ownership problem of a file and its directories, or undefined. */

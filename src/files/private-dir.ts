@@ -9,8 +9,9 @@
  *   returns `dir`. An existing directory is accepted only when it is a real
  *   directory (a directory below `base` may not be a symbolic link; `base`
  *   itself may be one, judged by its target), owned by this user, and not
- *   writable by group or others; a directory below `base` that this user owns
- *   with looser bits is tightened to 0700. Anything else throws a
+ *   writable by others or by a group other than the user's primary group
+ *   (`writableBy`); a directory below `base` that this user owns with looser
+ *   bits than 0700 is tightened to 0700. Anything else throws a
  *   `PrivateDirError` naming the path, why, and how to repair it.
  * - `writePrivateFile(file, text)` replaces `file` atomically with mode 0600:
  *   a temp file created with O_EXCL|O_NOFOLLOW in the same directory, fsync,
@@ -22,8 +23,8 @@
  *   owned by another user, chmods it to 0600 and returns the fd.
  * - `ensureHomeDir(dshHome, "logs")` is the shorthand for a named
  *   sub-directory of `$DSH_HOME` (`PRIVATE_DIRS`).
- * - `ownedByOther(st)` / `uid()` are the ownership primitives the readers
- *   share (no uid on Windows: nothing is "another user's").
+ * - `ownedByOther(st)` / `writableBy(st)` / `uid()` are the ownership
+ *   primitives the readers share (no uid on Windows: nothing is "another user's").
  *
  * @module
  */
@@ -57,6 +58,18 @@ export function ownedByOther(st: Pick<Stats, 'uid'>): boolean {
   return me !== undefined && st.uid !== me
 }
 
+/**
+ * Who besides the owner can write `st`: every user, or a group that is not
+ * this user's own primary group (with user-private groups and umask 002,
+ * every file is group-writable by the user's own group: that is accepted).
+ */
+export function writableBy(st: Pick<Stats, 'mode' | 'gid'>): string | undefined {
+  if ((st.mode & 0o002) !== 0) return 'every user'
+  const gid = typeof process.getgid === 'function' ? process.getgid() : undefined
+  if ((st.mode & 0o020) !== 0 && gid !== undefined && st.gid !== gid) return `its group (gid ${st.gid})`
+  return undefined
+}
+
 function owner(st: Pick<Stats, 'uid'>): string {
   return `uid ${st.uid}`
 }
@@ -64,13 +77,12 @@ function owner(st: Pick<Stats, 'uid'>): string {
 function check(dir: string, st: Stats, below: boolean): void {
   if (!st.isDirectory()) throw new PrivateDirError(dir, 'is not a directory')
   if (ownedByOther(st)) throw new PrivateDirError(dir, `is owned by another user (${owner(st)}); remove it or point DSH_HOME at a directory you own`)
-  if ((st.mode & 0o022) !== 0) {
-    if (below) {
-      chmodSync(dir, 0o700)
-      return
-    }
-    throw new PrivateDirError(dir, `is writable by ${(st.mode & 0o002) !== 0 ? 'every user' : 'its group'}; run chmod go-w ${dir}`)
+  if (below) {
+    if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700)
+    return
   }
+  const w = writableBy(st)
+  if (w) throw new PrivateDirError(dir, `is writable by ${w}; run chmod go-w ${dir}`)
 }
 
 /** Create or accept a private directory (see the module contract). `base` defaults to `dir`. */

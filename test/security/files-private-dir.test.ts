@@ -51,8 +51,13 @@ test('a sub-directory we own with loose bits is tightened; $DSH_HOME group/world
   assert.equal(mode(join(home, 'mcp-logs')), 0o700)
   chmodSync(home, 0o777)
   assert.throws(() => ensurePrivateDir(join(home, 'mcp-logs'), { base: home }), (e: Error) => e instanceof PrivateDirError && /writable by every user/.test(e.message))
-  chmodSync(home, 0o770)
-  assert.throws(() => ensurePrivateDir(home), /writable by its group/)
+  // Group-writable by the user's own primary group (user-private groups, umask 002): accepted; by another group: refused.
+  chmodSync(home, 0o775)
+  ensurePrivateDir(home)
+  if (process.getuid?.() === 0) {
+    chownSync(home, 0, OTHER)
+    assert.throws(() => ensurePrivateDir(home), /writable by its group \(gid 65534\)/)
+  }
 })
 
 test('swapped in by another user: $DSH_HOME, mcp-status/ and a log file owned by uid 65534 are refused', { skip: process.getuid?.() !== 0 }, () => {

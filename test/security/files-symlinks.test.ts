@@ -46,24 +46,24 @@ test('links out of the repository are refused unread: nothing runs, the canary r
   const w = await startWorld({ debounceMs: 20 })
   t.after(() => w.dispose())
   const outside = makeTempDir('dsh-mcp-outside-')
-  const cases: { name: string; root: string; mark: string }[] = []
-  const add = (name: string, plant: (p: TempDir, mark: string) => void) => {
+  const cases: { name: string; root: string; mark: string; file: string }[] = []
+  const add = (name: string, file: string, plant: (p: TempDir, mark: string) => void) => {
     const p = makeProject()
     const mark = marker(name)
     plant(p, mark)
-    cases.push({ name, root: p.path, mark })
+    cases.push({ name, root: p.path, mark, file })
   }
-  add('yml', (p, m) => {
+  add('yml', '.dsh/mcp.yml', (p, m) => {
     p.mkdir('.dsh')
     symlinkSync(secretFile(outside, 'yml', m), p.join('.dsh/mcp.yml'))
   })
-  add('dshdir', (p, m) => {
+  add('dshdir', '.dsh/mcp.yml', (p, m) => {
     const d = outside.mkdir('dshdir-dir')
     symlinkSync(secretFile(outside, 'dshdir', m), join(d, 'mcp.yml'))
     symlinkSync(d, p.join('.dsh'))
   })
-  add('legacy', (p, m) => symlinkSync(secretFile(outside, 'legacy', m, true), p.join('.mcp.json')))
-  add('localrel', (p, m) => {
+  add('legacy', '.mcp.json', (p, m) => symlinkSync(secretFile(outside, 'legacy', m, true), p.join('.mcp.json')))
+  add('localrel', '.dsh/mcp.local.yml', (p, m) => {
     p.mkdir('.dsh')
     const target = secretFile(outside, 'localrel', m)
     symlinkSync(join('..', '..', outside.path.split('/').at(-1)!, target.split('/').at(-1)!), p.join('.dsh/mcp.local.yml'))
@@ -89,7 +89,7 @@ test('links out of the repository are refused unread: nothing runs, the canary r
     const file = statusFilePath(w.home.path, c.root)
     if (existsSync(file)) seen.push(readFileSync(file, 'utf8'))
     const o = { cwd: c.root, dshHome: w.home.path, home: w.home.path }
-    for (const args of [['list'], ['list', '--json'], ['get', c.name], ['validate'], ['doctor'], ['doctor', '--json'], ['status']]) {
+    for (const args of [['list'], ['list', '--json'], ['get', c.name], ['validate'], ['doctor'], ['doctor', '--json'], ['status'], ['validate', c.file]]) {
       const r = await runCli([...args, '-C', c.root], o)
       seen.push(r.stdout, r.stderr)
       if (args[0] === 'list' && args.length === 1) assert.match(r.stderr, /refused: .* is a symbolic link to .*, outside the project/, `${c.name}: list says why`)

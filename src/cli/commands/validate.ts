@@ -6,7 +6,9 @@
  * (a local override that overrides nothing). With files (resolved against
  * the working directory), the format comes from the name: `*.json` is the
  * `mcpServers` dialect, anything else the friendly format, and a file named
- * `mcp.local.yml` may hold partial rows. Every diagnostic is printed on
+ * `mcp.local.yml` may hold partial rows; a named file is judged like the
+ * host judges it (`files/guard.ts`: reached through a link out of its
+ * project, or another user's, it is refused unread). Every diagnostic is printed on
  * stderr as `file:line:col: severity: path: message` with paths relative to
  * the working directory; success prints nothing. Exit 1 on any error
  * (including a named file that does not exist); warnings alone exit 0.
@@ -17,7 +19,7 @@ import path from 'node:path'
 import { type Diagnostic, formatDiagnostic, hasErrors } from '../../config/diagnostics.ts'
 import { allDiagnostics } from '../../config/parse.ts'
 import { loadProject } from '../../files/project.ts'
-import { readConfigFile } from '../../files/read.ts'
+import { projectRootOf, readConfigFile } from '../../files/read.ts'
 import { displayPath } from '../present.ts'
 import type { CliContext } from '../program.ts'
 
@@ -40,7 +42,9 @@ function checkFiles(cli: CliContext, files: string[]): Diagnostic[] {
     const file = path.resolve(cli.cwd, arg)
     const base = path.basename(file)
     const format = /\.json$/i.test(base) ? 'mcpServers' : 'friendly'
-    const r = readConfigFile({ file, format }, { allowPartial: /^mcp\.local\.ya?ml$/i.test(base) })
+    // Judged like the host would: a link out of the file's project (or another user's file) is refused unread.
+    const guard = { root: projectRootOf(path.dirname(file), cli.loc).root, dshHome: cli.loc.dshHome }
+    const r = readConfigFile({ file, format }, { allowPartial: /^mcp\.local\.ya?ml$/i.test(base) }, guard)
     if (r.absent) out.push({ severity: 'error', code: 'read-failed', message: 'no such file', file, line: 0, col: 0, path: '' })
     else out.push(...allDiagnostics(r.parsed))
   }

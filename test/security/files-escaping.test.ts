@@ -35,7 +35,6 @@ const fileOf = (servers: Record<string, unknown>) => jsonTerminalSafe(friendly(s
 
 /** Our own colour codes (styleText): the only escapes allowed in coloured output. */
 const OURS = /\u001b\[(?:3[0-9]|39|1|22|2|90|9[0-7])m/g
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the characters that must never reach a terminal raw.
 const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/
 
 function assertSafe(what: string, text: string): void {

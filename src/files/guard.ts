@@ -21,6 +21,8 @@
  * - `linkOutside(file, root)` names the first link on the way from `root` to
  *   `file` that leaves `root`, with its target (a dangling link's target is
  *   its resolved text). Writers use it to refuse writing through a link.
+ * - `realPath(p)` / `isInside(child, parent)` are the path primitives the
+ *   trust store shares.
  * - `foreignDir(dir)` says whether root discovery may look in `dir`: not
  *   when it is owned by another user.
  * Never throws; no uid on Windows means no ownership refusals there.
@@ -50,7 +52,8 @@ export interface GuardContext {
 export const SAFE_ROOTS_FILE = 'mcp-safe-roots'
 export const SAFE_ROOTS_ENV = 'DSH_MCP_SAFE_ROOTS'
 
-function real(p: string): string {
+/** The real path of `p` (symlinks resolved), or its absolute form when it does not exist. */
+export function realPath(p: string): string {
   try {
     return realpathSync.native(p)
   } catch {
@@ -58,7 +61,8 @@ function real(p: string): string {
   }
 }
 
-function inside(child: string, parent: string): boolean {
+/** Whether `child` is `parent` or below it (both absolute, same form). */
+export function isInside(child: string, parent: string): boolean {
   return child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep)
 }
 
@@ -72,7 +76,7 @@ function tryStat(p: string, follow: boolean): Stats | undefined {
 
 /** The first symbolic link between `root` (exclusive) and `file` whose target leaves `root`'s real path. */
 export function linkOutside(file: string, root: string): { link: string; target: string } | undefined {
-  const base = real(root)
+  const base = realPath(root)
   const rel = path.relative(path.resolve(root), path.resolve(file))
   if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined
   let p = path.resolve(root)
@@ -91,7 +95,7 @@ export function linkOutside(file: string, root: string): { link: string; target:
         return undefined
       }
     }
-    if (!inside(target, base)) return { link: p, target }
+    if (!isInside(target, base)) return { link: p, target }
   }
   return undefined
 }
@@ -143,8 +147,8 @@ export function safeRoots(dshHome: string, env: Readonly<Record<string, string |
 function allowed(root: string | undefined, file: string, ctx: GuardContext): boolean {
   const list = safeRoots(ctx.dshHome, ctx.env)
   if (list.includes('*')) return true
-  const subject = real(root ?? path.dirname(file))
-  return list.some((r) => path.isAbsolute(r) && real(r) === subject)
+  const subject = realPath(root ?? path.dirname(file))
+  return list.some((r) => path.isAbsolute(r) && realPath(r) === subject)
 }
 
 /** Why a present layer file is refused, or undefined (see the module contract). */
@@ -155,7 +159,7 @@ export function fileRefusal(layer: Pick<LayerFile, 'file'>, ctx: GuardContext): 
     if (out) {
       return {
         reason: 'symlink-out',
-        message: `refused: ${out.link} is a symbolic link to ${out.target}, outside the project ${real(root)}; dsh-mcp never reads config through such a link (replace the link with the file itself)`,
+        message: `refused: ${out.link} is a symbolic link to ${out.target}, outside the project ${realPath(root)}; dsh-mcp never reads config through such a link (replace the link with the file itself)`,
       }
     }
   }

@@ -26,8 +26,9 @@
  *
  * @module
  */
-import { lstatSync, readFileSync, realpathSync } from 'node:fs'
+import { lstatSync, readFileSync } from 'node:fs'
 import path from 'node:path'
+import { isInside, realPath } from '../files/guard.ts'
 import { ensurePrivateDir, ownedByOther, writePrivateFile } from '../files/private-dir.ts'
 import { dict, emptyTrustStore, isRecord, sanitizeTrustStore, type TrustRecord, type TrustStore } from './state.ts'
 
@@ -39,15 +40,7 @@ export function trustFilePath(dshHome: string): string {
 
 /** The real path of `root` (symlinks resolved), or its absolute form when it does not exist. */
 export function canonicalRoot(root: string): string {
-  try {
-    return realpathSync.native(root)
-  } catch {
-    return path.resolve(root)
-  }
-}
-
-function inside(child: string, parent: string): boolean {
-  return child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep)
+  return realPath(root)
 }
 
 /** Why the store file must not be used for `forRoot`, or undefined when it may. Missing file: undefined. */
@@ -65,7 +58,7 @@ function refusal(file: string, forRoot: string | undefined): string | undefined 
   const rootReal = canonicalRoot(forRoot)
   // The file may not exist yet: judge the real path of its directory.
   const real = st ? canonicalRoot(file) : path.join(canonicalRoot(path.dirname(file)), path.basename(file))
-  if (inside(real, rootReal)) return `${file} lies inside the project ${rootReal}; set DSH_HOME outside the repository`
+  if (isInside(real, rootReal)) return `${file} lies inside the project ${rootReal}; set DSH_HOME outside the repository`
   return undefined
 }
 

@@ -10,28 +10,17 @@ import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { after, before, test } from 'node:test'
+import { test } from 'node:test'
 import { statusFilePath } from '../../src/host/status-path.ts'
 import { BIN, runCli } from '../cli/read-support.ts'
 import { mcpToolNames } from '../support/host.ts'
-import { reapAll } from '../support/procs.ts'
-import { friendly, startWorld, stdioEntry } from '../support/runtime.ts'
-import { cleanupAll, makeProject, makeTempDir } from '../support/tmp.ts'
-import { ensureBuilt, warnings } from '../support/trust.ts'
+import { friendly, startWorld } from '../support/runtime.ts'
+import { makeProject, makeTempDir } from '../support/tmp.ts'
+import { warnings } from '../support/trust.ts'
 import { waitFor } from '../support/wait.ts'
+import { asRoot, markerRig, OTHER } from './files-support.ts'
 
-const asRoot = process.getuid?.() === 0
-const OTHER = 65534
-
-before(ensureBuilt)
-after(() => cleanupAll())
-
-const marks = makeTempDir('dsh-mcp-marks-')
-const pids = marks.mkdir('pids')
-after(() => reapAll(pids))
-let seq = 0
-const marker = (n: string) => marks.join(`${n}-${++seq}.log`)
-const entry = (n: string, m: string) => stdioEntry(n, { tools: ['t'], marker: m, pidfileDir: pids })
+const { marker, entry } = markerRig()
 const mode = (p: string) => statSync(p).mode & 0o777
 
 /** The real CLI in a child whose umask is 000. */

@@ -15,24 +15,16 @@ import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
-import { after, before, test } from 'node:test'
+import { test } from 'node:test'
 import { runCli } from '../cli/read-support.ts'
 import { mcpToolNames } from '../support/host.ts'
-import { readMarker, reapAll } from '../support/procs.ts'
-import { friendly, startWorld, stdioEntry } from '../support/runtime.ts'
-import { cleanupAll, makeProject, makeTempDir, type TempDir } from '../support/tmp.ts'
-import { ensureBuilt } from '../support/trust.ts'
+import { readMarker, } from '../support/procs.ts'
+import { friendly, startWorld } from '../support/runtime.ts'
+import { makeProject, makeTempDir, type TempDir } from '../support/tmp.ts'
 import { statusFilePath } from '../../src/host/status-path.ts'
+import { markerRig } from './files-support.ts'
 
-before(ensureBuilt)
-after(() => cleanupAll())
-
-const marks = makeTempDir('dsh-mcp-marks-')
-const pids = marks.mkdir('pids')
-after(() => reapAll(pids))
-let seq = 0
-const marker = (n: string) => marks.join(`${n}-${++seq}.log`)
-const entry = (n: string, m: string) => stdioEntry(n, { tools: ['t'], marker: m, pidfileDir: pids })
+const { marker, entry } = markerRig()
 
 const CANARY = `CANARY${randomBytes(6).toString('hex')}`
 

@@ -10,6 +10,8 @@
  * user layer is read the same way. A file whose stat signature (mtime, ctime,
  * size, inode) is unchanged since a read made well after its mtime (past any
  * timestamp granularity — the "racy git" rule) is not read or parsed again;
+ * `refused(root)` lists the project's files that do not parse or were
+ * refused on read, each with its first diagnostic line;
  * any other file whose bytes equal those of its last parse is read but not
  * parsed again (its last result, and its last log line, stand). Reads never
  * throw.
@@ -24,6 +26,7 @@ import { type LayerFile, type LayerInput, projectLayerFiles, userLayerFile } fro
 import { allDiagnostics } from '../config/parse.ts'
 import { type Locations, readConfigFile } from '../files/read.ts'
 import type { Log } from './log.ts'
+import type { FileProblem } from './status.ts'
 
 /** A read this long after the file's mtime cannot have raced a same-timestamp write. */
 const RACY_MS = 2000
@@ -38,6 +41,8 @@ function statOf(file: string): { sig: string; mtimeMs?: number; size?: number; r
     return { sig: `error:${(error as NodeJS.ErrnoException).code ?? 'unknown'}` }
   }
 }
+
+const formatFirst = (d: Parameters<typeof formatDiagnostic>[0] | undefined) => (d ? formatDiagnostic(d) : undefined)
 
 /** Whether `file` holds exactly `bytes` now (unreadable: no). */
 function sameBytes(file: string, bytes: Buffer): boolean {
@@ -77,6 +82,8 @@ export interface Projects {
   load(root: string): void
   /** The user layer, read fresh. */
   loadUser(): LayerInput[]
+  /** The project's config files the host refused, with why. */
+  refused(root: string): FileProblem[]
   /** Every config file to watch. */
   files(): string[]
   dispose(): void
@@ -88,6 +95,8 @@ export function createProjects(opts: ProjectsOptions): Projects {
   /** Per file: its stat signature, whether that signature can be trusted, the bytes last parsed (UTF-8 text only) and the result. */
   const reads = new Map<string, { sig: string; safe: boolean; bytes: Buffer | undefined; value: LayerInput | undefined }>()
   const userFile = userLayerFile(opts.loc.dshHome)
+  /** Per file: why it is refused (absent: it is fine). */
+  const problems = new Map<string, FileProblem>()
 
   const readLayer = (layer: LayerFile): LayerInput | undefined => {
     const stat = statOf(layer.file)
@@ -107,19 +116,22 @@ export function createProjects(opts: ProjectsOptions): Projects {
   const readFresh = (layer: LayerFile): { value: LayerInput | undefined; text?: string } => {
     const key = `file:${layer.file}`
     const r = readConfigFile(layer, { allowPartial: layer.scope === 'local' })
+    problems.delete(layer.file)
     if (r.absent) {
       lastGood.delete(layer.file)
       opts.log.forget(key)
       return { value: undefined }
     }
-    const problems = allDiagnostics(r.parsed).map((d) => formatDiagnostic(d))
+    const diagnostics = allDiagnostics(r.parsed)
+    const lines = diagnostics.map((d) => formatDiagnostic(d))
     if (!r.parsed.ok) {
       const prev = lastGood.get(layer.file)
       const tail = prev ? 'keeping its last good version mounted' : 'nothing from it is mounted'
-      opts.log.once(key, 'warn', `${problems.join('\n')}\n(${layer.file} does not parse; ${tail})`)
+      opts.log.once(key, 'warn', `${lines.join('\n')}\n(${layer.file} does not parse; ${tail})`)
+      problems.set(layer.file, { file: layer.file, layer: layer.scope, reason: formatFirst(diagnostics.find((d) => d.severity === 'error')) ?? lines[0] ?? 'does not parse', keptLastGood: prev !== undefined })
       return { value: prev, ...(r.text === undefined ? {} : { text: r.text }) }
     }
-    if (problems.length) opts.log.once(key, 'warn', problems.join('\n'))
+    if (lines.length) opts.log.once(key, 'warn', lines.join('\n'))
     else opts.log.forget(key)
     const input: LayerInput = { layer, parsed: r.parsed }
     lastGood.set(layer.file, input)
@@ -170,6 +182,7 @@ export function createProjects(opts: ProjectsOptions): Projects {
         for (const l of layerFiles(root)) {
           lastGood.delete(l.file)
           reads.delete(l.file)
+          problems.delete(l.file)
           opts.log.forget(`file:${l.file}`)
         }
         opts.onExpire(root)
@@ -178,6 +191,7 @@ export function createProjects(opts: ProjectsOptions): Projects {
     },
     load,
     loadUser: () => (opts.userLayer ? [readLayer(userFile)].flatMap((l) => l ?? []) : []),
+    refused: (root) => layerFiles(root).flatMap((l) => problems.get(l.file) ?? []),
     files() {
       const out = [...projects.keys()].flatMap((root) => layerFiles(root).map((l) => l.file))
       if (opts.userLayer) out.push(userFile.file)

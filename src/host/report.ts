@@ -7,7 +7,11 @@
  * writer (which skips files whose rows did not change); `schedule()` does
  * the same from a microtask, once per burst, and never after `disposed()`.
  * `released(root)` writes a project this host no longer serves: every row it
- * would mount reads `idle`. `logPlacements()` warns once per row and reason
+ * would mount reads `idle`. `stopped()` writes every known project as a host
+ * that shut down leaves it (`host: "stopped"`, every row it would mount reads
+ * `stopped`). Each project's refused config files go with its rows.
+ * `explained(root)` is why the view's servers that do not run do not
+ * (explain.ts), as of now. `logPlacements()` warns once per row and reason
  * about rows that are skipped or invalid (untrusted rows are the trust
  * gate's to warn about) and forgets rows that recovered; a view whose
  * placements are the very array it already logged is not looked at again.
@@ -16,11 +20,13 @@
  * @module
  */
 import type { Placement, Plan } from '../plan/desired.ts'
+import { explainProject } from './explain.ts'
 import { ownership, toolsByKey } from '../plan/visibility.ts'
 import type { Log } from './log.ts'
 import type { MountTable } from './mounts.ts'
 import type { Projects } from './projects.ts'
 import { type Snapshot, type StatusWriter, serverSnapshots } from './status.ts'
+import type { Explained } from './tell.ts'
 import type { VisibilityGuard } from './visibility.ts'
 
 export interface ReportDeps {
@@ -40,6 +46,9 @@ export interface Reports {
   write(): void
   schedule(): void
   released(root: string): void
+  stopped(): void
+  /** Why the servers of `root`'s view (null: the global view) that do not run do not, as of now. */
+  explained(root: string | null): Explained
   logPlacements(): void
 }
 
@@ -60,13 +69,14 @@ export function createReports(deps: ReportDeps): Reports {
         root: p.root,
         agents: p.agents.size,
         servers: serverSnapshots(plan.projects.get(p.root) ?? [], mounts.mounts, tools),
+        files: projects.refused(p.root),
       })),
       global: serverSnapshots(plan.global, mounts.mounts, tools),
     }
   }
 
   const write = () => {
-    for (const p of snapshot().projects) status.write(p.root, p.servers)
+    for (const p of snapshot().projects) status.write(p.root, p.servers, p.files)
   }
 
   let queued = false
@@ -81,7 +91,20 @@ export function createReports(deps: ReportDeps): Reports {
 
   const released = (root: string) => {
     const placements = deps.plan().projects.get(root)
-    if (placements) status.write(root, serverSnapshots(placements, new Map(), new Map()))
+    if (placements) status.write(root, serverSnapshots(placements, new Map(), new Map(), 'released'))
+  }
+
+  const stopped = () => {
+    const plan = deps.plan()
+    for (const p of projects.list()) status.write(p.root, serverSnapshots(plan.projects.get(p.root) ?? [], new Map(), new Map(), 'stopped'), projects.refused(p.root), 'stopped')
+  }
+
+  const explained = (root: string | null): Explained => {
+    const plan = deps.plan()
+    const placements = root === null ? plan.global : (plan.projects.get(root) ?? plan.global)
+    const rows = serverSnapshots(placements, mounts.mounts, counts())
+    const active = placements.filter((p) => p.want !== 'disabled' && p.want !== 'shadowed').length
+    return { root, active, reasons: explainProject(root, placements, rows, root === null ? [] : projects.refused(root)) }
   }
 
   /** Views already logged: a plan reuses the very array of a view that did not change (plan/memo.ts). */
@@ -102,5 +125,5 @@ export function createReports(deps: ReportDeps): Reports {
     }
   }
 
-  return { counts, snapshot, write, schedule, released, logPlacements }
+  return { counts, snapshot, write, schedule, released, stopped, explained, logPlacements }
 }

@@ -37,6 +37,7 @@ import type { Options } from './options.ts'
 import { createProjects } from './projects.ts'
 import { createReports } from './report.ts'
 import { createStatusWriter, readsFailed, type Snapshot } from './status.ts'
+import { tellAgents, terminalNotice } from './tell.ts'
 import { createTrustGate } from './trust-gate.ts'
 import { createVisibility } from './visibility.ts'
 
@@ -211,6 +212,16 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
   const kick = debounce(() => void queue.request(), 0, { keepAlive: true })
   const settle = createSettle({ delays: [debounced, kick], queue, mounts, status })
   const keysOf = (root: string | null) => visibleFor(root).keys()
+  // Registered before the first-step hold (outermost): it explains the assembly that waited for the mounts.
+  tellAgents(ctx, {
+    explained: (agent) => {
+      const root = visibility.rootOf(agent)
+      return root === undefined ? undefined : reports.explained(root)
+    },
+    notify: terminalNotice(log),
+    log,
+  })
+
   holdFirstStep(ctx, {
     waitMs: options.firstStepWaitMs,
     isFirst: (agent) => firstPending.has(agent),
@@ -264,7 +275,8 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
       kick.cancel()
       queue.close()
       visibility.dispose()
-      // Status files keep what this host last had mounted; their pid tells a reader it has exited.
+      // Written first: the host's shutdown is bounded (the CLI force-exits 5 s after a signal).
+      reports.stopped()
       projects.dispose()
       await watcher?.close()
       await queue.idle()

@@ -71,7 +71,7 @@ describe('status', () => {
     const out = JSON.parse(r.stdout) as { projects: Record<string, unknown>[] }
     assert.equal(out.projects.length, 1)
     const p = out.projects[0] as Record<string, unknown>
-    assert.deepEqual(Object.keys(p), ['root', 'file', 'pid', 'alive', 'updatedAt', 'servers'])
+    assert.deepEqual(Object.keys(p), ['root', 'file', 'pid', 'alive', 'host', 'updatedAt', 'servers', 'files'])
     assert.equal(p.root, body.root)
     assert.equal(p.file, file)
     assert.equal(p.pid, process.pid)

@@ -11,7 +11,8 @@
  * that shut down leaves it (`host: "stopped"`, every row it would mount reads
  * `stopped`). Each project's refused config files go with its rows.
  * `explained(root)` is why the view's servers that do not run do not
- * (explain.ts), as of now. `logPlacements()` warns once per row and reason
+ * (explain.ts), as of now; `web(current)` is the same for the `dsh web`
+ * panel (web.ts), and `onWrite` listeners hear of every status write. `logPlacements()` warns once per row and reason
  * about rows that are skipped or invalid (untrusted rows are the trust
  * gate's to warn about) and forgets rows that recovered; a view whose
  * placements are the very array it already logged is not looked at again.
@@ -27,6 +28,7 @@ import type { MountTable } from './mounts.ts'
 import type { Projects } from './projects.ts'
 import { type Snapshot, type StatusWriter, serverSnapshots } from './status.ts'
 import type { Explained } from './tell.ts'
+import { type WebView, webProject } from './web.ts'
 import type { VisibilityGuard } from './visibility.ts'
 
 export interface ReportDeps {
@@ -49,6 +51,10 @@ export interface Reports {
   stopped(): void
   /** Why the servers of `root`'s view (null: the global view) that do not run do not, as of now. */
   explained(root: string | null): Explained
+  /** The `dsh web` panel's view: `current` (the session's project) first, then every other known project. */
+  web(current: string | null): WebView
+  /** Called after every status write (and the stopped one); returns the unsubscribe. */
+  onWrite(listener: () => void): () => void
   logPlacements(): void
 }
 
@@ -75,8 +81,20 @@ export function createReports(deps: ReportDeps): Reports {
     }
   }
 
+  const listeners = new Set<() => void>()
+  const changed = () => {
+    for (const l of listeners) {
+      try {
+        l()
+      } catch (error) {
+        log.debug('status listener failed: %s', String(error))
+      }
+    }
+  }
+
   const write = () => {
     for (const p of snapshot().projects) status.write(p.root, p.servers, p.files)
+    changed()
   }
 
   let queued = false
@@ -97,6 +115,25 @@ export function createReports(deps: ReportDeps): Reports {
   const stopped = () => {
     const plan = deps.plan()
     for (const p of projects.list()) status.write(p.root, serverSnapshots(plan.projects.get(p.root) ?? [], new Map(), new Map(), 'stopped'), projects.refused(p.root), 'stopped')
+    changed()
+  }
+
+  const web = (current: string | null): WebView => {
+    const plan = deps.plan()
+    const tools = counts()
+    const list = projects.list().sort((a, b) => Number(b.root === current) - Number(a.root === current))
+    return {
+      current,
+      projects: list.map((p) => {
+        const placements = plan.projects.get(p.root) ?? []
+        return webProject(p.root, p.agents.size, placements, serverSnapshots(placements, mounts.mounts, tools), projects.refused(p.root))
+      }),
+    }
+  }
+
+  const onWrite = (listener: () => void) => {
+    listeners.add(listener)
+    return () => void listeners.delete(listener)
   }
 
   const explained = (root: string | null): Explained => {
@@ -125,5 +162,5 @@ export function createReports(deps: ReportDeps): Reports {
     }
   }
 
-  return { counts, snapshot, write, schedule, released, stopped, explained, logPlacements }
+  return { counts, snapshot, write, schedule, released, stopped, explained, web, onWrite, logPlacements }
 }

@@ -40,6 +40,7 @@ import { createStatusWriter, readsFailed, type Snapshot } from './status.ts'
 import { tellAgents, terminalNotice } from './tell.ts'
 import { createTrustGate } from './trust-gate.ts'
 import { createVisibility } from './visibility.ts'
+import type { WebSource } from './web.ts'
 
 /** How long a reconcile waits for removed forks to release their names before renaming around them. */
 const DRAIN_WAIT_MS = 3000
@@ -59,6 +60,8 @@ export interface ProjectMcp {
 
 export interface Runtime {
   service: ProjectMcp
+  /** What the `dsh web` route reads (web.ts). */
+  web: WebSource
   dispose(): Promise<void>
 }
 
@@ -268,6 +271,10 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
         await queue.request()
       },
       whenIdle: settle.whenIdle,
+    },
+    web: {
+      view: (cwd) => reports.web(cwd === undefined ? null : rootOfDir(cwd)),
+      onChange: reports.onWrite,
     },
     async dispose() {
       disposed = true

@@ -94,7 +94,7 @@ export function webProject(root: string, agents: number, placements: readonly Pl
 function cwdOf(req: IncomingMessage): string | undefined {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1')
   const cwd = url.searchParams.get('cwd')
-  return cwd && cwd.startsWith('/') ? cwd : undefined
+  return cwd?.startsWith('/') ? cwd : undefined
 }
 
 function onlyGet(req: IncomingMessage, res: ServerResponse): boolean {

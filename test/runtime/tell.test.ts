@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: an entry holds a literal ${VAR} template
 /**
  * Telling why a server does not run, through real steps on a real host
  * (issue 15): the agent's own system prompt carries one line per server of

@@ -191,14 +191,14 @@ test('the panel and the chip in a real browser: rows, chip, no secrets, a live c
   await page.mouse.move(900, 450)
   await page.screenshot({ path: join(IMAGES, 'status-panel-light.png') })
   await page.emulateMedia({ colorScheme: 'dark' })
-  await page.waitForFunction(() => document.body.hasAttribute('data-ds-dark-theme'), undefined, { timeout: 30_000 })
+  await page.locator('body[data-ds-dark-theme]').waitFor({ state: 'attached', timeout: 30_000 })
   await page.screenshot({ path: join(IMAGES, 'status-panel-dark.png') })
   await page.emulateMedia({ colorScheme: 'light' })
 
   // Live: trust B with the CLI; the row and the chip follow without a reload.
   const trust = await runIsolated(NODE22, [shippedCli, 'trust', '--all', '--yes', '-C', b.path], { cwd: work.path, env: baseEnv })
   assert.equal(trust.code, 0, describeRun(trust))
-  await page.waitForFunction((root) => document.querySelector(`[data-project-mcp-row="bravo"][data-root="${root}"]`)?.getAttribute('data-state') === 'mounted', b.path, { timeout: 60_000 })
+  await panel.locator(`[data-project-mcp-row="bravo"][data-root="${b.path}"][data-state="mounted"]`).waitFor({ timeout: 60_000 })
   assert.match((await row(b.path, 'bravo').textContent()) ?? '', /running.*eager · 2 tools/)
   assert.equal(await row(b.path, 'bravo').locator('[data-project-mcp-fix]').count(), 0, 'no command once it runs')
   await chip.waitFor({ state: 'detached', timeout: 30_000 })

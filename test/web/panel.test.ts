@@ -8,7 +8,8 @@
  * command; the route carries no env value or command line, and opening the
  * panel starts nothing (A's untrusted server never spawns). Trusting B with
  * the CLI updates the row and removes the chip without a reload. Light and
- * dark screenshots land in docs/guide/images/ (used by docs/guide/status.md).
+ * dark screenshots land in docs/guide/images/ (used by docs/guide/status.md);
+ * a browser preferring Chinese gets the Chinese labels.
  *
  * Without /usr/bin/chromium (or $CHROMIUM) the test is skipped with a message.
  */
@@ -204,6 +205,21 @@ test('the panel and the chip in a real browser: rows, chip, no secrets, a live c
   await chip.waitFor({ state: 'detached', timeout: 30_000 })
   assert.equal(await row(a.path, 'alpha').getAttribute('data-state'), 'untrusted', 'A is unchanged')
   assert.deepEqual(errors, [], 'no page error')
+
+  // Chinese labels for a browser that prefers Chinese (the host UI follows the browser's language).
+  const zh = await chromium.launchPersistentContext(makeTempDir('dsh-web-chromium-zh-').path, { executablePath: CHROMIUM, args: launchArgs, viewport: { width: 1280, height: 800 }, locale: 'zh-CN' })
+  t.after(() => zh.close())
+  const zhPage = zh.pages()[0] ?? (await zh.newPage())
+  await zhPage.goto(`${base}/`)
+  const zhTrigger = zhPage.locator('[data-project-mcp-trigger]')
+  await zhTrigger.waitFor({ timeout: 60_000 })
+  assert.match((await zhTrigger.textContent()) ?? '', /MCP 服务器/)
+  await zhTrigger.click({ force: true })
+  const zhPanel = zhPage.locator('[data-project-mcp-panel]')
+  await zhPanel.waitFor()
+  assert.equal(await zhPanel.locator('h2').textContent(), '项目 MCP 服务器')
+  assert.equal(await zhPanel.locator(`[data-project-mcp-row="bravo"][data-root="${b.path}"] [data-project-mcp-state]`).textContent(), '运行中')
+  assert.equal(await zhPanel.locator(`[data-project-mcp-row="alpha"][data-root="${a.path}"] [data-project-mcp-state]`).textContent(), '等待信任')
 
   // Stop the host: SIGTERM, and it says so in the status file.
   const status = JSON.parse(readFileSync(statusFilePath(baseEnv.DSH_HOME!, realpathSync(b.path)), 'utf8')) as { pid: number }

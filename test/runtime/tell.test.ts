@@ -5,10 +5,12 @@
  * its project that does not run (reason and exact fix), never another
  * project's, nothing when all run, bounded; the host notice is sent once per
  * project per host run; status rows say `starting`, then `stopped` once the
- * plugin is disposed; a refused config file shows in the status file.
+ * plugin is disposed; every refused config file (one that does not parse, a
+ * directory, a dangling symbolic link) shows in the status file and in
+ * `dsh-mcp status` with its reason.
  */
 import assert from 'node:assert/strict'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { after, before, test } from 'node:test'
 import { statusFilePath } from '../../src/host/status-path.ts'
 import { PROMPT_MAX_BYTES, PROMPT_MAX_LINES } from '../../src/host/tell.ts'
@@ -131,4 +133,21 @@ test('status rows: starting while mounting, stopped once the plugin is disposed;
   const shown = await cli(w, a.path, ['status'])
   assert.match(shown.stdout, /which has stopped: nothing is mounted now/)
   assert.match(shown.stdout, /^stopped +slow/m)
+})
+
+test('every refused file shows in status with its reason: a directory, a dangling symbolic link, a file that does not parse', async (t) => {
+  const w = await startWorld({ debounceMs: 20 })
+  t.after(() => w.dispose())
+  const a = projectWith({ ok: entry('ok', ['o1']) }, { '.mcp.json': '{ "mcpServers": ' })
+  mkdirSync(a.join('.dsh', 'mcp.local.yml'))
+  symlinkSync(a.join('nowhere.json'), a.join('.dsh', 'mcp.json'))
+  const agent = (await w.host.createAgent({ cwd: a.path })).agent
+  await untilTools(w, agent, ['mcp__ok__o1'], 'the good file still mounts')
+  const doc = JSON.parse(readFileSync(statusFilePath(w.home.path, a.path), 'utf8'))
+  const byFile = new Map<string, string>(doc.files.map((f: { file: string; error: string }) => [f.file, f.error]))
+  assert.match(byFile.get(a.join('.dsh', 'mcp.local.yml')) ?? '', /is a directory, not a config file/)
+  assert.match(byFile.get(a.join('.dsh', 'mcp.json')) ?? '', /symbolic link to a file that does not exist/)
+  assert.match(byFile.get(a.join('.mcp.json')) ?? '', /\.mcp\.json:\d+:\d+/)
+  const shown = await cli(w, a.path, ['status'])
+  for (const f of byFile.keys()) assert.ok(shown.stdout.includes(`refused ${f}: `), shown.stdout)
 })

@@ -7,12 +7,13 @@
  * writer (which skips files whose rows did not change); `schedule()` does
  * the same from a microtask, once per burst, and never after `disposed()`.
  * `released(root)` writes a project this host no longer serves: every row it
- * would mount reads `idle`. `stopped()` writes every known project as a host
- * that shut down leaves it (`host: "stopped"`, every row it would mount reads
- * `stopped`). Each project's refused config files go with its rows.
- * `explained(root)` is why the view's servers that do not run do not
- * (explain.ts), as of now; `web(current)` is the same for the `dsh web`
- * panel (web.ts), and `onWrite` listeners hear of every status write. `logPlacements()` warns once per row and reason
+ * would mount reads `idle`. `stopped()` writes every known project — and
+ * every project released in this host run — as a host that shut down leaves
+ * it (`host: "stopped"`, every row it would mount reads `stopped`). Each
+ * project's refused config files go with its rows. `explained(root)` is why
+ * the view's servers that do not run do not (explain.ts), as of now;
+ * `web(current)` is the same for the `dsh web` panel (web.ts), and `onWrite`
+ * listeners hear of every status write. `logPlacements()` warns once per row and reason
  * about rows that are skipped or invalid (untrusted rows are the trust
  * gate's to warn about) and forgets rows that recovered; a view whose
  * placements are the very array it already logged is not looked at again.
@@ -107,14 +108,22 @@ export function createReports(deps: ReportDeps): Reports {
     })
   }
 
+  /** Projects released in this host run, with their rows then: their files, too, say `stopped` when the host stops. */
+  const releasedRows = new Map<string, readonly Placement[]>()
   const released = (root: string) => {
     const placements = deps.plan().projects.get(root)
-    if (placements) status.write(root, serverSnapshots(placements, new Map(), new Map(), 'released'))
+    if (!placements) return
+    releasedRows.set(root, placements)
+    status.write(root, serverSnapshots(placements, new Map(), new Map(), 'released'))
   }
 
   const stopped = () => {
     const plan = deps.plan()
-    for (const p of projects.list()) status.write(p.root, serverSnapshots(plan.projects.get(p.root) ?? [], new Map(), new Map(), 'stopped'), projects.refused(p.root), 'stopped')
+    const known = projects.list()
+    for (const p of known) status.write(p.root, serverSnapshots(plan.projects.get(p.root) ?? [], new Map(), new Map(), 'stopped'), projects.refused(p.root), 'stopped')
+    for (const [root, placements] of releasedRows) {
+      if (!known.some((p) => p.root === root)) status.write(root, serverSnapshots(placements, new Map(), new Map(), 'stopped'), [], 'stopped')
+    }
     changed()
   }
 

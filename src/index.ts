@@ -8,6 +8,8 @@
  * agent only sees and runs its own project's MCP tools plus the globals.
  * Provides `ctx.projectMcp` ({@link ProjectMcp}). Lifecycle is effect-scoped:
  * disposing the plugin unmounts every server and lifts every restriction.
+ * When the host runs a web server (`dsh web`), a read-only status route
+ * serves the browser half (`./client`, client/panel.js).
  *
  * This file wires the edges and owns nothing else.
  *
@@ -18,6 +20,7 @@ import type {} from '@deepseek-ai/dsh-agent'
 import type {} from '@deepseek-ai/dsh-tools'
 import type { Options } from './host/options.ts'
 import { type ProjectMcp, startRuntime } from './host/runtime.ts'
+import { serveWeb, type WebServerLike } from './host/web.ts'
 
 export { Config } from './host/options.ts'
 export type { Options, OptionsInput } from './host/options.ts'
@@ -41,4 +44,9 @@ export async function apply(ctx: Context, config: Options): Promise<void> {
   const runtime = startRuntime(ctx, config)
   ctx.effect(() => () => runtime.dispose(), 'dsh-project-mcp.runtime')
   ctx.provide('projectMcp', runtime.service)
+  // The `dsh web` panel's read-only route, whenever the host runs a web server (optional: headless has none).
+  ctx.inject(['webServer'], (web) => {
+    const server = (web as unknown as { webServer: WebServerLike }).webServer
+    web.effect(() => serveWeb(server, runtime.web), 'dsh-project-mcp.web')
+  })
 }

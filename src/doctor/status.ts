@@ -9,7 +9,11 @@
  * one-line reason. Fields are sanitized one by one (an
  * unknown state reads as `unknown`, missing numbers as 0, strings lose
  * control characters and are bounded), so a hand-edited or half-written file
- * cannot break the CLI or the terminal. `pidAlive` probes with signal 0 and
+ * cannot break the CLI or the terminal. `host` is what the file says (`running`
+ * or `stopped`; an older file without it reads `running`); `hostState` joins
+ * it with the writer's liveness: `running`, `stopped` (shut down cleanly) or
+ * `died` (the file says running but its process is gone). `files` are the
+ * config files the host refused, with their reason. `pidAlive` probes with signal 0 and
  * never signals a process group (pid ≤ 0 is "not alive").
  *
  * @module
@@ -19,7 +23,7 @@ import path from 'node:path'
 import { ownedByOther } from '../files/private-dir.ts'
 import { statusFilePath } from '../host/status-path.ts'
 
-export const STATUS_STATES = ['mounted', 'failed', 'untrusted', 'invalid', 'disabled', 'shadowed', 'idle'] as const
+export const STATUS_STATES = ['mounted', 'starting', 'failed', 'untrusted', 'invalid', 'disabled', 'shadowed', 'idle', 'stopped'] as const
 export type StatusState = (typeof STATUS_STATES)[number] | 'unknown'
 
 export interface StatusServer {
@@ -33,11 +37,33 @@ export interface StatusServer {
   updatedAt: string | null
 }
 
+export interface StatusFile {
+  file: string
+  layer: string | null
+  error: string
+  keptLastGood: boolean
+}
+
 export interface ProjectStatus {
   root: string
   pid: number | null
+  host: 'running' | 'stopped'
   updatedAt: string | null
   servers: StatusServer[]
+  files: StatusFile[]
+}
+
+export type HostState = 'running' | 'stopped' | 'died'
+
+/** Whether the host that wrote `s` runs, stopped cleanly, or died (its file says running, its pid is gone). */
+export function hostState(s: Pick<ProjectStatus, 'host' | 'pid'>): HostState {
+  if (s.host === 'stopped') return 'stopped'
+  return pidAlive(s.pid) ? 'running' : 'died'
+}
+
+/** A server's state as it is now: a host that died left `mounted` rows that no longer run. */
+export function stateNow(state: StatusState, host: HostState): StatusState {
+  return host === 'died' && (state === 'mounted' || state === 'starting' || state === 'idle') ? 'stopped' : state
 }
 
 export type StatusRead =
@@ -76,6 +102,14 @@ function server(v: unknown): StatusServer | undefined {
   }
 }
 
+function refusedFile(v: unknown): StatusFile | undefined {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return undefined
+  const o = v as Record<string, unknown>
+  const file = text(o.file, 4096)
+  if (!file) return undefined
+  return { file, layer: text(o.layer, 32), error: text(o.error) ?? 'refused', keptLastGood: o.keptLastGood === true }
+}
+
 /** Decode a status file's text for `root` (the canonical root it must name). */
 export function parseProjectStatus(raw: string, root: string): ProjectStatus | { reason: string } {
   let value: unknown
@@ -90,7 +124,8 @@ export function parseProjectStatus(raw: string, root: string): ProjectStatus | {
   if (typeof o.root === 'string' && o.root !== root) return { reason: `belongs to another project (${text(o.root, 4096)})` }
   const pid = typeof o.pid === 'number' && Number.isSafeInteger(o.pid) && o.pid > 0 ? o.pid : null
   const servers = Array.isArray(o.servers) ? o.servers.map(server).filter((s): s is StatusServer => s !== undefined) : []
-  return { root, pid, updatedAt: isoOrNull(o.updatedAt), servers }
+  const files = Array.isArray(o.files) ? o.files.map(refusedFile).filter((f): f is StatusFile => f !== undefined) : []
+  return { root, pid, host: o.host === 'stopped' ? 'stopped' : 'running', updatedAt: isoOrNull(o.updatedAt), servers, files }
 }
 
 export function readProjectStatus(dshHome: string, canonicalRoot: string): StatusRead {

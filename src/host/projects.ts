@@ -13,6 +13,8 @@
  * user layer is read the same way. A file whose stat signature (mtime, ctime,
  * size, inode) is unchanged since a read made well after its mtime (past any
  * timestamp granularity — the "racy git" rule) is not read or parsed again;
+ * `refused(root)` lists the project's files that do not parse or were
+ * refused on read, each with its first diagnostic line;
  * any other file whose bytes equal those of its last parse is read but not
  * parsed again (its last result, and its last log line, stand). Reads never
  * throw.
@@ -27,6 +29,7 @@ import { type LayerFile, type LayerInput, projectLayerFiles, userLayerFile } fro
 import { allDiagnostics } from '../config/parse.ts'
 import { guardFor, type Locations, readConfigFile } from '../files/read.ts'
 import type { Log } from './log.ts'
+import type { FileProblem } from './status.ts'
 
 /** A read this long after the file's mtime cannot have raced a same-timestamp write. */
 const RACY_MS = 2000
@@ -41,6 +44,8 @@ function statOf(file: string): { sig: string; mtimeMs?: number; size?: number; r
     return { sig: `error:${(error as NodeJS.ErrnoException).code ?? 'unknown'}` }
   }
 }
+
+const formatFirst = (d: Parameters<typeof formatDiagnostic>[0] | undefined) => (d ? formatDiagnostic(d) : undefined)
 
 /** Whether `file` holds exactly `bytes` now (unreadable: no). */
 function sameBytes(file: string, bytes: Buffer): boolean {
@@ -80,6 +85,8 @@ export interface Projects {
   load(root: string): void
   /** The user layer, read fresh. */
   loadUser(): LayerInput[]
+  /** The project's config files the host refused, with why. */
+  refused(root: string): FileProblem[]
   /** Every config file to watch. */
   files(): string[]
   dispose(): void
@@ -91,6 +98,8 @@ export function createProjects(opts: ProjectsOptions): Projects {
   /** Per file: its stat signature, whether that signature can be trusted, the bytes last parsed (UTF-8 text only) and the result. */
   const reads = new Map<string, { sig: string; safe: boolean; bytes: Buffer | undefined; value: LayerInput | undefined }>()
   const userFile = userLayerFile(opts.loc.dshHome)
+  /** Per file: why it is refused (absent: it is fine). */
+  const problems = new Map<string, FileProblem>()
 
   const readLayer = (layer: LayerFile): LayerInput | undefined => {
     const stat = statOf(layer.file)
@@ -112,25 +121,29 @@ export function createProjects(opts: ProjectsOptions): Projects {
   const readFresh = (layer: LayerFile): { value: LayerInput | undefined; text?: string } => {
     const key = `file:${layer.file}`
     const r = readConfigFile(layer, { allowPartial: layer.scope === 'local' }, guardFor(layer, opts.loc))
+    problems.delete(layer.file)
     if (r.absent) {
       lastGood.delete(layer.file)
       opts.log.forget(key)
       return { value: undefined }
     }
-    const problems = allDiagnostics(r.parsed).map((d) => formatDiagnostic(d))
+    const diagnostics = allDiagnostics(r.parsed)
+    const lines = diagnostics.map((d) => formatDiagnostic(d))
     if (r.parsed.refused) {
       // Refused unread (another user's file, a link out of the project): no last good version either.
       lastGood.delete(layer.file)
-      opts.log.once(key, 'warn', problems.join('\n'))
+      opts.log.once(key, 'warn', lines.join('\n'))
+      problems.set(layer.file, { file: layer.file, layer: layer.scope, reason: r.parsed.refused.message, keptLastGood: false })
       return { value: { layer, parsed: r.parsed } }
     }
     if (!r.parsed.ok) {
       const prev = lastGood.get(layer.file)
       const tail = prev ? 'keeping its last good version mounted' : 'nothing from it is mounted'
-      opts.log.once(key, 'warn', `${problems.join('\n')}\n(${layer.file} does not parse; ${tail})`)
+      opts.log.once(key, 'warn', `${lines.join('\n')}\n(${layer.file} does not parse; ${tail})`)
+      problems.set(layer.file, { file: layer.file, layer: layer.scope, reason: formatFirst(diagnostics.find((d) => d.severity === 'error')) ?? lines[0] ?? 'does not parse', keptLastGood: prev !== undefined })
       return { value: prev, ...(r.text === undefined ? {} : { text: r.text }) }
     }
-    if (problems.length) opts.log.once(key, 'warn', problems.join('\n'))
+    if (lines.length) opts.log.once(key, 'warn', lines.join('\n'))
     else opts.log.forget(key)
     const input: LayerInput = { layer, parsed: r.parsed }
     lastGood.set(layer.file, input)
@@ -181,6 +194,7 @@ export function createProjects(opts: ProjectsOptions): Projects {
         for (const l of layerFiles(root)) {
           lastGood.delete(l.file)
           reads.delete(l.file)
+          problems.delete(l.file)
           opts.log.forget(`file:${l.file}`)
         }
         opts.onExpire(root)
@@ -189,6 +203,7 @@ export function createProjects(opts: ProjectsOptions): Projects {
     },
     load,
     loadUser: () => (opts.userLayer ? [readLayer(userFile)].flatMap((l) => l ?? []) : []),
+    refused: (root) => layerFiles(root).flatMap((l) => problems.get(l.file) ?? []),
     files() {
       const out = [...projects.keys()].flatMap((root) => layerFiles(root).map((l) => l.file))
       if (opts.userLayer) out.push(userFile.file)

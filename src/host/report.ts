@@ -7,7 +7,13 @@
  * writer (which skips files whose rows did not change); `schedule()` does
  * the same from a microtask, once per burst, and never after `disposed()`.
  * `released(root)` writes a project this host no longer serves: every row it
- * would mount reads `idle`. `logPlacements()` warns once per row and reason
+ * would mount reads `idle`. `stopped()` writes every known project — and
+ * every project released in this host run — as a host that shut down leaves
+ * it (`host: "stopped"`, every row it would mount reads `stopped`). Each
+ * project's refused config files go with its rows. `explained(root)` is why
+ * the view's servers that do not run do not (explain.ts), as of now;
+ * `web(current)` is the same for the `dsh web` panel (web.ts), and `onWrite`
+ * listeners hear of every status write. `logPlacements()` warns once per row and reason
  * about rows that are skipped or invalid (untrusted rows are the trust
  * gate's to warn about) and forgets rows that recovered; a view whose
  * placements are the very array it already logged is not looked at again.
@@ -16,11 +22,14 @@
  * @module
  */
 import type { Placement, Plan } from '../plan/desired.ts'
+import { explainProject } from './explain.ts'
 import { ownership, toolsByKey } from '../plan/visibility.ts'
 import type { Log } from './log.ts'
 import type { MountTable } from './mounts.ts'
 import type { Projects } from './projects.ts'
 import { type Snapshot, type StatusWriter, serverSnapshots } from './status.ts'
+import type { Explained } from './tell.ts'
+import { type WebView, webProject } from './web.ts'
 import type { VisibilityGuard } from './visibility.ts'
 
 export interface ReportDeps {
@@ -40,6 +49,13 @@ export interface Reports {
   write(): void
   schedule(): void
   released(root: string): void
+  stopped(): void
+  /** Why the servers of `root`'s view (null: the global view) that do not run do not, as of now. */
+  explained(root: string | null): Explained
+  /** The `dsh web` panel's view: `current` (the session's project) first, then every other known project. */
+  web(current: string | null): WebView
+  /** Called after every status write (and the stopped one); returns the unsubscribe. */
+  onWrite(listener: () => void): () => void
   logPlacements(): void
 }
 
@@ -60,13 +76,26 @@ export function createReports(deps: ReportDeps): Reports {
         root: p.root,
         agents: p.agents.size,
         servers: serverSnapshots(plan.projects.get(p.root) ?? [], mounts.mounts, tools),
+        files: projects.refused(p.root),
       })),
       global: serverSnapshots(plan.global, mounts.mounts, tools),
     }
   }
 
+  const listeners = new Set<() => void>()
+  const changed = () => {
+    for (const l of listeners) {
+      try {
+        l()
+      } catch (error) {
+        log.debug('status listener failed: %s', String(error))
+      }
+    }
+  }
+
   const write = () => {
-    for (const p of snapshot().projects) status.write(p.root, p.servers)
+    for (const p of snapshot().projects) status.write(p.root, p.servers, p.files)
+    changed()
   }
 
   let queued = false
@@ -79,9 +108,49 @@ export function createReports(deps: ReportDeps): Reports {
     })
   }
 
+  /** Projects released in this host run, with their rows then: their files, too, say `stopped` when the host stops. */
+  const releasedRows = new Map<string, readonly Placement[]>()
   const released = (root: string) => {
     const placements = deps.plan().projects.get(root)
-    if (placements) status.write(root, serverSnapshots(placements, new Map(), new Map()))
+    if (!placements) return
+    releasedRows.set(root, placements)
+    status.write(root, serverSnapshots(placements, new Map(), new Map(), 'released'))
+  }
+
+  const stopped = () => {
+    const plan = deps.plan()
+    const known = projects.list()
+    for (const p of known) status.write(p.root, serverSnapshots(plan.projects.get(p.root) ?? [], new Map(), new Map(), 'stopped'), projects.refused(p.root), 'stopped')
+    for (const [root, placements] of releasedRows) {
+      if (!known.some((p) => p.root === root)) status.write(root, serverSnapshots(placements, new Map(), new Map(), 'stopped'), [], 'stopped')
+    }
+    changed()
+  }
+
+  const web = (current: string | null): WebView => {
+    const plan = deps.plan()
+    const tools = counts()
+    const list = projects.list().sort((a, b) => Number(b.root === current) - Number(a.root === current))
+    return {
+      current,
+      projects: list.map((p) => {
+        const placements = plan.projects.get(p.root) ?? []
+        return webProject(p.root, p.agents.size, placements, serverSnapshots(placements, mounts.mounts, tools), projects.refused(p.root))
+      }),
+    }
+  }
+
+  const onWrite = (listener: () => void) => {
+    listeners.add(listener)
+    return () => void listeners.delete(listener)
+  }
+
+  const explained = (root: string | null): Explained => {
+    const plan = deps.plan()
+    const placements = root === null ? plan.global : (plan.projects.get(root) ?? plan.global)
+    const rows = serverSnapshots(placements, mounts.mounts, counts())
+    const active = placements.filter((p) => p.want !== 'disabled' && p.want !== 'shadowed').length
+    return { root, active, reasons: explainProject(root, placements, rows, root === null ? [] : projects.refused(root)) }
   }
 
   /** Views already logged: a plan reuses the very array of a view that did not change (plan/memo.ts). */
@@ -102,5 +171,5 @@ export function createReports(deps: ReportDeps): Reports {
     }
   }
 
-  return { counts, snapshot, write, schedule, released, logPlacements }
+  return { counts, snapshot, write, schedule, released, stopped, explained, web, onWrite, logPlacements }
 }

@@ -37,8 +37,10 @@ import type { Options } from './options.ts'
 import { createProjects } from './projects.ts'
 import { createReports } from './report.ts'
 import { createStatusWriter, readsFailed, type Snapshot } from './status.ts'
+import { tellAgents, terminalNotice } from './tell.ts'
 import { createTrustGate } from './trust-gate.ts'
 import { createVisibility } from './visibility.ts'
+import type { WebSource } from './web.ts'
 
 /** How long a reconcile waits for removed forks to release their names before renaming around them. */
 const DRAIN_WAIT_MS = 3000
@@ -58,6 +60,8 @@ export interface ProjectMcp {
 
 export interface Runtime {
   service: ProjectMcp
+  /** What the `dsh web` route reads (web.ts). */
+  web: WebSource
   dispose(): Promise<void>
 }
 
@@ -211,6 +215,16 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
   const kick = debounce(() => void queue.request(), 0, { keepAlive: true })
   const settle = createSettle({ delays: [debounced, kick], queue, mounts, status })
   const keysOf = (root: string | null) => visibleFor(root).keys()
+  // Registered before the first-step hold (outermost): it explains the assembly that waited for the mounts.
+  tellAgents(ctx, {
+    explained: (agent) => {
+      const root = visibility.rootOf(agent)
+      return root === undefined ? undefined : reports.explained(root)
+    },
+    notify: terminalNotice(log),
+    log,
+  })
+
   holdFirstStep(ctx, {
     waitMs: options.firstStepWaitMs,
     isFirst: (agent) => firstPending.has(agent),
@@ -258,13 +272,18 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
       },
       whenIdle: settle.whenIdle,
     },
+    web: {
+      view: (cwd) => reports.web(cwd === undefined ? null : rootOfDir(cwd)),
+      onChange: reports.onWrite,
+    },
     async dispose() {
       disposed = true
       debounced.cancel()
       kick.cancel()
       queue.close()
       visibility.dispose()
-      // Status files keep what this host last had mounted; their pid tells a reader it has exited.
+      // Written first: the host's shutdown is bounded (the CLI force-exits 5 s after a signal).
+      reports.stopped()
       projects.dispose()
       await watcher?.close()
       await queue.idle()

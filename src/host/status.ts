@@ -2,8 +2,10 @@
  * Snapshots and status files (spec §4 "Status", the agreed status-file API).
  *
  * Contract: `serverSnapshots` turns placements plus live mounts into the
- * user-facing state of each row: `mounted | failed | untrusted | invalid |
- * disabled | shadowed | idle` (`idle`: wanted but not mounted yet). A mount
+ * user-facing state of each row: `mounted | starting | failed | untrusted |
+ * invalid | disabled | shadowed | idle | stopped` (`starting`: wanted and
+ * being mounted for a project with live agents; `idle`: wanted, not mounted,
+ * no agent waits for it; `stopped`: the host stopped). A mount
  * whose fork is up but holds no tools while the official client reports a
  * connection error reads as `failed` (the client keeps reconnecting; we never
  * tear it down). `effectiveName` is null unless mounted. The status writer
@@ -14,6 +16,9 @@
  * whose servers are what it last wrote there (the file's `updatedAt` is the
  * last change: its pid says whether the host is still running), and never
  * throws; it only ever receives names, states, counts and redacted errors.
+ * A file also carries the project's config files the host refused (they do
+ * not parse, or were refused on read) with their one-line reason, and
+ * `host: "running" | "stopped"` (`stopped` once the host shut down cleanly).
  *
  * @module
  */
@@ -24,7 +29,17 @@ import type { Mount } from './mounts.ts'
 import { ensureHomeDir, writePrivateFile } from '../files/private-dir.ts'
 import { statusFilePath } from './status-path.ts'
 
-export type ServerState = 'mounted' | 'failed' | 'untrusted' | 'invalid' | 'disabled' | 'shadowed' | 'idle'
+export type ServerState = 'mounted' | 'starting' | 'failed' | 'untrusted' | 'invalid' | 'disabled' | 'shadowed' | 'idle' | 'stopped'
+
+/** A config file of the project the host refused: it contributes nothing (or its last good version). */
+export interface FileProblem {
+  file: string
+  layer: Scope
+  /** One line: why (file:line:col and the rule, never a value). */
+  reason: string
+  /** Whether its last good version is still in use. */
+  keptLastGood: boolean
+}
 
 export interface ServerSnapshot {
   name: string
@@ -40,6 +55,7 @@ export interface ProjectSnapshot {
   root: string
   agents: number
   servers: ServerSnapshot[]
+  files: FileProblem[]
 }
 
 export interface Snapshot {
@@ -57,7 +73,14 @@ export function readsFailed(mount: Pick<Mount, 'state' | 'error'>, toolCount: nu
   return mount.state === 'mounted' && toolCount === 0 && !!mount.error
 }
 
-export function serverSnapshots(placements: readonly Placement[], mounts: ReadonlyMap<string, Mount>, toolCounts: ReadonlyMap<string, number>): ServerSnapshot[] {
+/**
+ * How the host serves a view: `live` (agents wait: a wanted row not mounted
+ * yet reads `starting`), `released` (no agent: it reads `idle`), `stopped`
+ * (the host shut down: every wanted row reads `stopped`).
+ */
+export type Serving = 'live' | 'released' | 'stopped'
+
+export function serverSnapshots(placements: readonly Placement[], mounts: ReadonlyMap<string, Mount>, toolCounts: ReadonlyMap<string, number>, serving: Serving = 'live'): ServerSnapshot[] {
   return placements.map((p) => {
     const base = { name: p.name, layer: p.layer, file: p.file }
     if (p.want !== 'mount' || !p.key) {
@@ -65,9 +88,10 @@ export function serverSnapshots(placements: readonly Placement[], mounts: Readon
       const lastError = state === 'shadowed' || state === 'disabled' ? null : (p.reason ?? null)
       return { ...base, effectiveName: null, state, toolCount: 0, lastError }
     }
+    if (serving === 'stopped') return { ...base, effectiveName: null, state: 'stopped', toolCount: 0, lastError: null }
     const m = mounts.get(p.key)
     const toolCount = toolCounts.get(p.key) ?? 0
-    if (!m || m.state === 'mounting') return { ...base, effectiveName: null, state: 'idle', toolCount: 0, lastError: m?.error ?? null }
+    if (!m || m.state === 'mounting') return { ...base, effectiveName: null, state: serving === 'live' || m ? 'starting' : 'idle', toolCount: 0, lastError: m?.error ?? null }
     if (m.state === 'failed') return { ...base, effectiveName: null, state: 'failed', toolCount: 0, lastError: m.error }
     const state: ServerState = readsFailed(m, toolCount) ? 'failed' : 'mounted'
     return { ...base, effectiveName: state === 'mounted' ? m.effectiveName : null, state, toolCount, lastError: m.error }
@@ -75,7 +99,7 @@ export function serverSnapshots(placements: readonly Placement[], mounts: Readon
 }
 
 export interface StatusWriter {
-  write(root: string, servers: readonly ServerSnapshot[]): void
+  write(root: string, servers: readonly ServerSnapshot[], files?: readonly FileProblem[], host?: 'running' | 'stopped'): void
   settled(): Promise<void>
 }
 
@@ -122,7 +146,7 @@ export function createStatusWriter(dshHome: string, log: Log): StatusWriter {
   }
 
   return {
-    write(root, servers) {
+    write(root, servers, files = [], host = 'running') {
       const file = statusFilePath(dshHome, root)
       let slot = slots.get(file)
       if (!slot) {
@@ -130,7 +154,7 @@ export function createStatusWriter(dshHome: string, log: Log): StatusWriter {
         slots.set(file, slot)
       }
       // Unchanged servers: unchanged stamps too, so nothing to write.
-      const body = JSON.stringify(servers)
+      const body = JSON.stringify([servers, files, host])
       if (body === slot.last) return
       slot.last = body
       const now = new Date().toISOString()
@@ -144,7 +168,8 @@ export function createStatusWriter(dshHome: string, log: Log): StatusWriter {
         error: s.lastError,
         updatedAt: stamp(root, s, now),
       }))
-      slot.next = `${JSON.stringify({ version: 1, root, pid: process.pid, updatedAt: now, servers: rows }, null, 2)}\n`
+      const refused = files.map((f) => ({ file: f.file, layer: f.layer, error: f.reason, keptLastGood: f.keptLastGood }))
+      slot.next = `${JSON.stringify({ version: 1, root, pid: process.pid, host, updatedAt: now, servers: rows, files: refused }, null, 2)}\n`
       pump(file, slot)
     },
     async settled() {

@@ -71,7 +71,7 @@ describe('status', () => {
     const out = JSON.parse(r.stdout) as { projects: Record<string, unknown>[] }
     assert.equal(out.projects.length, 1)
     const p = out.projects[0] as Record<string, unknown>
-    assert.deepEqual(Object.keys(p), ['root', 'file', 'pid', 'alive', 'updatedAt', 'servers'])
+    assert.deepEqual(Object.keys(p), ['root', 'file', 'pid', 'alive', 'host', 'updatedAt', 'servers', 'files'])
     assert.equal(p.root, body.root)
     assert.equal(p.file, file)
     assert.equal(p.pid, process.pid)
@@ -112,9 +112,31 @@ describe('status', () => {
     const r = await status(s)
     assert.equal(r.code, 0)
     assert.match(r.stdout, new RegExp(`by pid ${pid}, which is no longer running: nothing is mounted now`))
-    const j = JSON.parse((await status(s, ['--json'])).stdout) as { projects: { alive: boolean; pid: number }[] }
+    assert.match(r.stdout, /it died without stopping cleanly/)
+    assert.match(r.stdout, /^stopped +github +- +project +-$/m, 'a died host mounts nothing now')
+    assert.match(r.stdout, /^failed +docs/m)
+    const j = JSON.parse((await status(s, ['--json'])).stdout) as { projects: { alive: boolean; pid: number; host: string; servers: { state: string }[] }[] }
     assert.equal(j.projects[0]?.alive, false)
     assert.equal(j.projects[0]?.pid, pid)
+    assert.equal(j.projects[0]?.host, 'died')
+    assert.deepEqual(j.projects[0]?.servers.map((x) => x.state), ['stopped', 'failed', 'untrusted'])
+  })
+
+  test('a host that stopped cleanly, and the files it refused: said plainly, with the reason', async () => {
+    const s = sandbox({})
+    const pid = await deadPid()
+    const body = statusBody(s, { pid })
+    const root = canonicalRoot(s.project.path)
+    body.servers[0] = { ...body.servers[0], state: 'stopped', effectiveName: null, toolCount: 0 } as (typeof body.servers)[0]
+    writeStatus(s, { ...body, host: 'stopped', files: [{ file: join(root, '.dsh/mcp.local.yml'), layer: 'local', error: '.dsh/mcp.local.yml:2:3: bad indentation', keptLastGood: false }] })
+    const r = await status(s)
+    assert.equal(r.code, 0, r.stderr)
+    assert.match(r.stdout, new RegExp(`by pid ${pid}, which has stopped: nothing is mounted now$`, 'm'))
+    assert.match(r.stdout, /^stopped +github/m)
+    assert.ok(r.stdout.includes(`refused ${join(root, '.dsh/mcp.local.yml')}: .dsh/mcp.local.yml:2:3: bad indentation (nothing from it is used;`), r.stdout)
+    const j = JSON.parse((await status(s, ['--json'])).stdout) as { projects: { host: string; files: unknown[] }[] }
+    assert.equal(j.projects[0]?.host, 'stopped')
+    assert.deepEqual(j.projects[0]?.files, [{ file: join(root, '.dsh/mcp.local.yml'), layer: 'local', error: '.dsh/mcp.local.yml:2:3: bad indentation', keptLastGood: false }])
   })
 
   test('a damaged or foreign status file: exit 1 with one line naming the file', async () => {

@@ -181,7 +181,7 @@ for (const [key, other, tool, args, answer] of [
     assert.ok(messageText(result).includes(answer), `tool result ${JSON.stringify(messageText(result))} has ${answer}`)
     assert.deepEqual(mcpTools(second), [...p.publicTools].sort(), 'the follow-up request offers the same MCP tools')
     assert.equal(run.stdout.trim(), `${key} done: ${messageText(result)}`)
-    assert.deepEqual(statusOf(p.dir.path), [[p.server, 'mounted', p.tools.length]])
+    assert.deepEqual(statusOf(p.dir.path), [[p.server, 'stopped', 0]], 'the host stopped: its rows say so')
     assert.equal(await fixturesGone(), 0, 'no fixture server outlives the dsh run')
   })
 }

@@ -49,7 +49,7 @@ test('the tarball ships the runtime, CLI, schema, bundle patch and docs', (t) =>
 })
 
 test('the tarball ships no sources, tests, fixtures, maps or stray top-level files', () => {
-  const topLevel = new Set(['lib', 'bin', 'schema', 'cordis.patch.yml', 'README.md', 'README.zh.md', 'LICENSE', 'package.json'])
+  const topLevel = new Set(['lib', 'bin', 'client', 'schema', 'cordis.patch.yml', 'README.md', 'README.zh.md', 'LICENSE', 'package.json'])
   const bad = [...paths].filter(
     (p) =>
       !topLevel.has(p.split('/')[0]!) ||
@@ -75,7 +75,7 @@ test('bin/dsh-mcp.js is executable in the tarball', () => {
 test('package.json entry points resolve to shipped files, and it declares the dsh bundle', () => {
   const pkg = JSON.parse(tarText('package.json'))
   assert.equal(pkg.name, 'dsh-project-mcp')
-  const targets = [pkg.main, pkg.types, pkg.exports?.['.']?.default, pkg.exports?.['.']?.types, pkg.exports?.['./schema.json'], ...Object.values(pkg.bin ?? {})]
+  const targets = [pkg.main, pkg.types, pkg.exports?.['.']?.default, pkg.exports?.['.']?.types, pkg.exports?.['./schema.json'], pkg.exports?.['./client'], ...Object.values(pkg.bin ?? {})]
   for (const target of targets) {
     assert.equal(typeof target, 'string')
     assert.ok(paths.has(String(target).replace(/^\.\//, '')), `${target} is shipped`)
@@ -83,6 +83,8 @@ test('package.json entry points resolve to shipped files, and it declares the ds
   assert.equal(pkg.bin?.['dsh-mcp'], 'bin/dsh-mcp.js')
   assert.equal(pkg.dsh?.bundle?.patch, './cordis.patch.yml', 'package.json "dsh": {"bundle": {"patch": "./cordis.patch.yml"}}')
   assert.match(tarText('cordis.patch.yml'), /name: dsh-project-mcp/)
+  assert.equal(pkg.dsh?.client?.platform, 'web', 'the browser half is declared for the web client-module system')
+  assert.equal(pkg.exports?.['./client'], './client/panel.js')
 })
 
 test('installed from the tarball, node_modules/.bin/dsh-mcp answers --version and schema', async (t) => {

@@ -98,7 +98,7 @@ test('a server that hangs on initialize: removing it mid-mount does not block th
   })
   const agent = (await w.host.createAgent({ cwd: a.path })).agent
   await untilTools(w, agent, ['mcp__fine__f'], 'the healthy server mounts beside the hanging one')
-  assert.equal(serverOf(a.path, 'hang')?.state, 'idle', 'still inside mountTimeoutMs')
+  assert.equal(serverOf(a.path, 'hang')?.state, 'starting', 'still inside mountTimeoutMs')
   const hungPid = await waitFor(() => livePids(w.pids).find((p) => readFileSync(`${w.pids}/${p}`, 'utf8').startsWith('hang')))
   const t0 = performance.now()
   writeFileSync(a.join('.dsh', 'mcp.yml'), friendly({ fine: stdioEntry('fine', { tools: ['f'], pidfileDir: w.pids }), extra: stdioEntry('extra', { tools: ['e'], pidfileDir: w.pids }) }))

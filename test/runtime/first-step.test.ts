@@ -25,7 +25,7 @@ test("an agent whose project is still mounting sees the project's tools in its f
   const a = projectWith({ slow: stdioEntry('slow', { tools: ['s1'], initDelayMs: 700, pidfileDir: w.pids }) })
   const { agent } = await w.host.createAgent({ cwd: a.path, agentOptions: stub.agentOptions })
   const state = w.mcp.snapshot().projects.find((p) => p.root === a.path)!.servers[0]!.state
-  assert.equal(state, 'idle', 'still mounting when the turn starts')
+  assert.equal(state, 'starting', 'still mounting when the turn starts')
   agent.followup(userMessage('hello'))
   await agent.whenIdle()
   assert.equal(stub.requests.length, 1)
@@ -37,7 +37,7 @@ test("an agent whose project is still mounting sees the project's tools in its f
     friendly({ slow: stdioEntry('slow', { tools: ['s1'], initDelayMs: 700, pidfileDir: w.pids }), later: stdioEntry('later', { tools: ['l1'], initDelayMs: 1500, pidfileDir: w.pids }) }),
   )
   await w.mcp.reload()
-  assert.equal(w.mcp.snapshot().projects.find((p) => p.root === a.path)!.servers.find((s) => s.name === 'later')!.state, 'idle')
+  assert.equal(w.mcp.snapshot().projects.find((p) => p.root === a.path)!.servers.find((s) => s.name === 'later')!.state, 'starting')
   const started = Date.now()
   agent.followup(userMessage('again'))
   await agent.whenIdle()

@@ -105,6 +105,13 @@ test('a project without agents is released after graceMs; an agent returning wit
     [['g', 'idle', null]],
     'the status file says the project is no longer served',
   )
+  await w.stop()
+  const stopped = JSON.parse(readFileSync(statusFilePath(w.home.path, a.path), 'utf8'))
+  assert.equal(stopped.host, 'stopped', 'a released project stops with its host too (never read as a host that died)')
+  assert.deepEqual(
+    stopped.servers.map((s: { name: string; state: string }) => [s.name, s.state]),
+    [['g', 'stopped']],
+  )
 })
 
 test('disposing the plugin unmounts everything, lifts every restriction and leaves no child process', async (t) => {

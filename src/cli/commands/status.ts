@@ -6,14 +6,17 @@
  * Contract:
  * - Shows, per server: state, name, effective name, layer, tool count and
  *   the last error; for the project: how old the status is and whether the
- *   writing process is still alive (a dead writer means nothing is mounted
- *   now — the rows are what it last saw).
+ *   host is running, stopped cleanly, or died (its file says running but
+ *   its process is gone: its mounted rows read `stopped`, nothing runs now);
+ *   then the config files the host refused, each with its reason.
  * - No status file: exit 0 with one line saying no host has written status
  *   for this project (`--json`: `{"projects": []}`). It is an answer, not a
  *   failure. A status file that cannot be read or decoded: exit 1.
- * - `--json`: `{ projects: [{ root, file, pid, alive, updatedAt, servers:
- *   [{ name, effectiveName, layer, file, state, toolCount, error,
- *   updatedAt }] }] }` — the current project only.
+ * - `--json`: `{ projects: [{ root, file, pid, alive, host, updatedAt,
+ *   servers: [{ name, effectiveName, layer, file, state, toolCount, error,
+ *   updatedAt }], files: [{ file, layer, error, keptLastGood }] }] }` — the
+ *   current project only; `host` is `running | stopped | died`, and `state`
+ *   is as of now (a died host's mounted rows read `stopped`).
  * - A present config file of the project that `files/guard.ts` refuses
  *   (another user's, a link out of the project) is named on stderr with why
  *   and how to allow it: the host mounts nothing from it.
@@ -21,7 +24,7 @@
  *
  * @module
  */
-import { ageText, pidAlive, type ProjectStatus, readProjectStatus, type StatusState } from '../../doctor/status.ts'
+import { ageText, type HostState, hostState, type ProjectStatus, readProjectStatus, type StatusState, stateNow } from '../../doctor/status.ts'
 import { lstatSync } from 'node:fs'
 import path from 'node:path'
 import { ROOT_MARKERS } from '../../config/root.ts'
@@ -36,15 +39,16 @@ export interface StatusOptions {
   json?: boolean
 }
 
-interface ProjectStatusJson extends ProjectStatus {
+interface ProjectStatusJson extends Omit<ProjectStatus, 'host'> {
   file: string
   alive: boolean
+  host: HostState
 }
 
 function paintState(state: StatusState, paint: Output['paint']): string {
   if (state === 'mounted') return paint('green', state)
   if (state === 'failed' || state === 'invalid') return paint('red', state)
-  if (state === 'untrusted' || state === 'unknown') return paint('yellow', state)
+  if (state === 'untrusted' || state === 'unknown' || state === 'starting') return paint('yellow', state)
   return paint('gray', state)
 }
 
@@ -76,22 +80,36 @@ export async function run(cli: CliContext, opts: StatusOptions = {}): Promise<nu
     return 0
   }
   const s = read.status
-  const alive = pidAlive(s.pid)
+  const host = hostState(s)
+  const servers = s.servers.map((v) => {
+    const state = stateNow(v.state, host)
+    return state === v.state ? v : { ...v, state, effectiveName: null, toolCount: 0 }
+  })
   if (opts.json) {
-    const project: ProjectStatusJson = { root: s.root, file: read.file, pid: s.pid, alive, updatedAt: s.updatedAt, servers: s.servers }
+    const project: ProjectStatusJson = { root: s.root, file: read.file, pid: s.pid, alive: host === 'running', host, updatedAt: s.updatedAt, servers, files: s.files }
     cli.out.json({ projects: [project] })
     return 0
   }
   const p = cli.out.paint
   cli.out.out(p('bold', s.root))
   const who = s.pid === null ? 'by an unknown process' : `by pid ${s.pid}`
-  const life = s.pid === null ? '' : alive ? ' (running)' : p('yellow', ', which is no longer running: nothing is mounted now; this is what it last saw')
+  const life =
+    host === 'running'
+      ? s.pid === null
+        ? ''
+        : ' (running)'
+      : host === 'stopped'
+        ? p('gray', ', which has stopped: nothing is mounted now')
+        : p('yellow', s.pid === null ? ', which is not running' : ', which is no longer running: nothing is mounted now; it died without stopping cleanly, and this is what it last saw')
   cli.out.out(`  updated ${ageText(s.updatedAt)} ${who}${life}`)
-  if (s.servers.length === 0) {
-    cli.out.out('  no servers')
-    return 0
+  if (servers.length === 0) cli.out.out('  no servers')
+  else {
+    const rows = servers.map((v) => [paintState(v.state, p), v.name, v.effectiveName ?? '-', v.layer ?? '-', v.state === 'mounted' ? String(v.toolCount) : '-', v.error ?? ''])
+    cli.out.table(rows, ['STATE', 'NAME', 'EFFECTIVE', 'LAYER', 'TOOLS', 'ERROR'])
   }
-  const rows = s.servers.map((v) => [paintState(v.state, p), v.name, v.effectiveName ?? '-', v.layer ?? '-', v.state === 'mounted' ? String(v.toolCount) : '-', v.error ?? ''])
-  cli.out.table(rows, ['STATE', 'NAME', 'EFFECTIVE', 'LAYER', 'TOOLS', 'ERROR'])
+  for (const f of s.files) {
+    const kept = f.keptLastGood ? 'its last good version is still used' : 'nothing from it is used'
+    cli.out.out(`${p('red', 'refused')} ${f.file}: ${f.error} (${kept}; run "dsh-mcp validate" to see every problem)`)
+  }
   return 0
 }

@@ -37,7 +37,7 @@ writeFileSync(victim, 'untouched\n')
 const project = makeProject({
   '.dsh/mcp.yml': friendly({
     start: { command: 'sh', args: ['-c', `echo "starting with token $API_TOKEN" >&2; exec "${process.execPath}" ${fixture.join(' ')} --name start`], env: { API_TOKEN: A } },
-    crash: { command: process.execPath, args: ['-e', "throw new Error('auth failed for ' + process.env.SVC_KEY)"], env: { SVC_KEY: '${STDERR_CANARY_B}' }, reconnect: { maxAttempts: 1, initialDelayMs: 50 } },
+    crash: { command: process.execPath, args: ['-e', "throw new Error('auth failed for ' + process.env.SVC_KEY)"], env: { SVC_KEY: `$\{STDERR_CANARY_B}` }, reconnect: { maxAttempts: 1, initialDelayMs: 50 } },
     pem: { command: 'sh', args: ['-c', `printf 'key: %s\\n' "$PEM_KEY" >&2; exec "${process.execPath}" ${fixture.join(' ')} --name pem`], env: { PEM_KEY: PEM } },
     split: { command: 'sh', args: ['-c', `printf 'half: %s' "$\${SPLIT%????????}" >&2; sleep 0.2; printf '%s :done\\n' "$\${SPLIT#"$\${SPLIT%????????}"}" >&2; exec "${process.execPath}" ${fixture.join(' ')} --name split`], env: { SPLIT: D } },
     planted: { command: 'sh', args: ['-c', `echo "planted $P_TOKEN" >&2; exec "${process.execPath}" ${fixture.join(' ')} --name planted`], env: { P_TOKEN: E } },

@@ -51,8 +51,8 @@ test('serverLogFile: one file per origin and written name, under mcp-logs', () =
 
 test('clientCapturesStderr: false for the installed rc.8 client, true for a Config that declares stderr', () => {
   assert.equal(clientCapturesStderr(mcpClient.Config), false, 'rc.8 inherits the child stderr')
-  const stdio = (extra: Record<string, ReturnType<typeof z.any>>) =>
-    z.object({ transport: z.const('stdio'), serverName: z.string(), command: z.string(), ...extra })
+  // biome-ignore lint/suspicious/noExplicitAny: any Schemastery field schema
+  const stdio = (extra: Record<string, any>) => z.object({ transport: z.const('stdio'), serverName: z.string(), command: z.string(), ...extra })
   const http = z.object({ transport: z.const('streamable-http'), serverName: z.string(), url: z.string(), stderr: z.string() })
   assert.equal(clientCapturesStderr(z.union([stdio({ stderr: z.union(['pipe', 'inherit']) }), http])), true, 'a later client with a stdio stderr option')
   assert.equal(clientCapturesStderr(z.union([stdio({}), http])), false, 'stderr on the HTTP branch only does not count')

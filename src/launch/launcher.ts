@@ -7,8 +7,9 @@
  * - Strips `$DSH_MCP_LAUNCH` from its environment and starts `<command>`
  *   with the rest, in the same cwd, with no shell, stdin and stdout passed
  *   straight through (the child inherits the very pipes; nothing is copied),
- *   and stderr piped into the server's log (log-writer.ts), every secret of
- *   the spec redacted. Nothing the server prints to stderr reaches this
+ *   and stderr piped into the server's log (log-writer.ts, loaded and the
+ *   log opened on the first stderr output), every secret of the spec
+ *   redacted. Nothing the server prints to stderr reaches this
  *   process's stderr raw: on rc.8 that stderr is the host's terminal. With
  *   `forward` (a client that captures stderr itself), the redacted lines are
  *   written to it. If the log cannot be opened, the server's stderr is
@@ -43,7 +44,8 @@ if ('error' in read) fatal(read.error)
 const spec: LaunchSpec = read
 if (command === undefined) fatal('no command to start')
 
-// Start the server first: the log writer (redaction, private files) loads while it boots.
+// Start the server first. The log writer (redaction, private files: it loads the config parser)
+// is loaded on the server's first stderr output, so a quiet server's start-up does not pay for it.
 let child: ChildProcess
 try {
   child = spawn(command, args, { stdio: ['inherit', 'inherit', 'pipe'], detached: POSIX, windowsHide: true, env: process.env })
@@ -79,12 +81,12 @@ function loadLog(): Promise<ServerLog | undefined> {
   )
   return logLoad
 }
-void loadLog()
-
 child.stderr?.setEncoding('utf8')
 child.stderr?.on('data', (chunk: string) => {
-  if (pending) pending.push(chunk)
-  else log?.write(chunk)
+  if (pending) {
+    pending.push(chunk)
+    void loadLog()
+  } else log?.write(chunk)
 })
 /** Resolves when the server's stderr is drained (every writer of the pipe is gone). */
 const drained = new Promise<void>((resolve) => {
@@ -135,7 +137,8 @@ function finish(code: number): void {
   exitCode ??= code
   void endGroup()
     .then(() => Promise.race([drained, new Promise((r) => setTimeout(r, GRACE_MS))]))
-    .then(() => loadLog())
+    // Wait for the writer only if output started loading it: a quiet server leaves no log.
+    .then(() => logLoad)
     .then(() => {
     log?.end()
     process.exit(exitCode)

@@ -67,7 +67,7 @@ test('errors say why: unknown name, an HTTP server, no log yet, a planted link, 
   const none = await logs(['quiet'])
   assert.equal(none.code, 1)
   assert.match(none.stderr, /no log for "quiet" yet: .*mcp-logs\/quiet-[0-9a-f]{12}\.log does not exist/)
-  assert.match(none.stderr, /a host writes it when it starts this stdio server/)
+  assert.match(none.stderr, /a host writes it once this stdio server prints to stderr/)
   const target = `${s.home}/private.txt`
   writeFileSync(target, 'root:hash-of-the-victim\n')
   mkdirSync(dirname(logOf('linked')), { recursive: true })

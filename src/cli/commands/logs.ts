@@ -7,7 +7,7 @@
  * - The server is the winning row of that name (project layers, then the
  *   user file); no such row: exit 1 with a did-you-mean. An HTTP server has
  *   no stderr: exit 1 saying so. No log yet: exit 1 naming the file looked
- *   for and when a host writes it.
+ *   for and when a host writes it (once the server prints to stderr).
  * - Prints the last N lines (default 50) of the backup and the live file
  *   together. Every secret value of the server as configured now (env and
  *   header values, the variables they use — config/redact.ts) is replaced
@@ -91,7 +91,7 @@ export async function run(cli: CliContext, name: string, opts: LogsOptions = {})
   let fd = openLog(file)
   if (fd === undefined && backup === undefined) {
     throw failure(`no log for "${name}" yet: ${file} does not exist`, [
-      `a host writes it when it starts this stdio server (run dsh in ${root} with DSH_HOME=${cli.loc.dshHome})`,
+      `a host writes it once this stdio server prints to stderr (run dsh in ${root} with DSH_HOME=${cli.loc.dshHome})`,
     ])
   }
   let text = ''

@@ -6,16 +6,20 @@
  * the test's unique tag. The attacker's servers try to outlive it: one run
  * through `sh -c` without `exec` (the shell stays the parent), one that
  * starts a background helper, and one whose helper ignores SIGTERM (it
- * needs the group SIGKILL). Linux (/proc).
+ * needs the group SIGKILL). And when the host itself is killed outright
+ * (SIGKILL, run as its own process): the launchers notice and end their
+ * groups. Linux (/proc).
  */
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
+import { spawn } from 'node:child_process'
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { after, test } from 'node:test'
 import { STDIO_FIXTURE, waitFor } from '../support/host.ts'
 import { reapAll } from '../support/procs.ts'
 import { friendly, projectWith, type RuntimeWorld, startWorld } from '../support/runtime.ts'
-import { cleanupAll } from '../support/tmp.ts'
+import { cleanupAll, makeTempDir } from '../support/tmp.ts'
 
 /** Pids whose argv or environment holds `tag`. */
 function tagged(tag: string): number[] {
@@ -101,4 +105,21 @@ test('hang-kill: a server that never answers is ended with its whole tree, at th
   await waitFor(() => tagged(tag2).length >= AT_LEAST, { timeoutMs: 30_000, message: 'every hung tree is running' })
   writeFileSync(q.join('.dsh', 'mcp.yml'), friendly({}))
   await gone(tag2, 'after removal mid-mount')
+})
+
+test('host killed with SIGKILL: the launchers end their servers\' trees on their own', async () => {
+  const tag = `tree-hostkill-${randomBytes(6).toString('hex')}`
+  const p = projectWith(servers(tag))
+  const home = makeTempDir('dsh-mcp-tree-home-')
+  const child = spawn(process.execPath, ['--no-warnings', fileURLToPath(new URL('./process-host-child.ts', import.meta.url)), home.path, p.path], { stdio: ['pipe', 'pipe', 'ignore'] })
+  let out = ''
+  child.stdout?.setEncoding('utf8').on('data', (c: string) => {
+    out += c
+  })
+  const exited = new Promise((r) => child.once('exit', r))
+  await waitFor(() => out.includes('READY'), { timeoutMs: 60_000, message: 'the host child is ready' })
+  await waitFor(() => tagged(tag).length >= AT_LEAST, { timeoutMs: 30_000, message: 'every tree is running' })
+  child.kill('SIGKILL')
+  await exited
+  await gone(tag, 'after the host was killed')
 })

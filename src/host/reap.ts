@@ -36,9 +36,9 @@ function procStat(pid: string): ProcStat {
   return { ppid: Number(fields[1]), pgid: Number(fields[2]) }
 }
 
-/** Process groups led by children of `parents` (the launcher starts each server as a group leader). */
-function groupsLedByChildrenOf(parents: readonly number[]): number[] {
-  const groups: number[] = []
+/** Every live process as pid and stat, for `pick` to keep (a process that vanishes mid-read is skipped). */
+function scanProc(pick: (pid: number, st: ProcStat) => boolean): number[] {
+  const found: number[] = []
   let entries: string[]
   try {
     entries = readdirSync('/proc')
@@ -48,11 +48,15 @@ function groupsLedByChildrenOf(parents: readonly number[]): number[] {
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue
     try {
-      const st = procStat(entry)
-      if (parents.includes(st.ppid) && st.pgid === Number(entry)) groups.push(st.pgid)
+      if (pick(Number(entry), procStat(entry))) found.push(Number(entry))
     } catch {}
   }
-  return groups
+  return found
+}
+
+/** Process groups led by children of `parents` (the launcher starts each server as a group leader). */
+function groupsLedByChildrenOf(parents: readonly number[]): number[] {
+  return scanProc((pid, st) => parents.includes(st.ppid) && st.pgid === pid)
 }
 
 /** Pids of direct children of this process that run `id`. */
@@ -65,25 +69,13 @@ function findStdioChildren(id: StdioIdentity): number[] {
   } catch {
     cwd = id.cwd
   }
-  const found: number[] = []
-  let entries: string[]
-  try {
-    entries = readdirSync('/proc')
-  } catch {
-    return []
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      if (procStat(entry).ppid !== process.pid) continue
-      const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0')
-      if (argv[argv.length - 1] === '') argv.pop()
-      if (argv.length !== want.length || argv.some((a, i) => a !== want[i])) continue
-      if (cwd !== undefined && readlinkSync(`/proc/${entry}/cwd`) !== cwd) continue
-      found.push(Number(entry))
-    } catch {}
-  }
-  return found
+  return scanProc((pid, st) => {
+    if (st.ppid !== process.pid) return false
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
+    if (argv[argv.length - 1] === '') argv.pop()
+    if (argv.length !== want.length || argv.some((a, i) => a !== want[i])) return false
+    return cwd === undefined || readlinkSync(`/proc/${pid}/cwd`) === cwd
+  })
 }
 
 function signal(target: number, sig: NodeJS.Signals): void {

@@ -99,9 +99,11 @@ test('hang-kill: a server that never answers is ended with its whole tree, at th
   for (const r of rows) assert.match(r.lastError ?? '', /within 2000 ms/, r.name)
   await gone(tag, 'after the timeout')
 
+  // Removed while still mounting: a bound long enough that only the removal can end them.
+  const v = await world(120_000)
   const tag2 = `tree-hang2-${randomBytes(6).toString('hex')}`
   const q = projectWith(servers(tag2, '--hang'))
-  await w.host.createAgent({ cwd: q.path })
+  await v.host.createAgent({ cwd: q.path })
   await waitFor(() => tagged(tag2).length >= AT_LEAST, { timeoutMs: 30_000, message: 'every hung tree is running' })
   writeFileSync(q.join('.dsh', 'mcp.yml'), friendly({}))
   await gone(tag2, 'after removal mid-mount')

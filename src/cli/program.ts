@@ -186,6 +186,14 @@ function buildProgram(opts: RunOptions, result: { code: number }): Command {
 
   program.command('status').description('what a running host mounted').option('--json', 'print JSON').action(action('status'))
 
+  program
+    .command('logs')
+    .description("a stdio server's captured stderr (redacted), as a running host logged it")
+    .argument('<name>', 'server name')
+    .option('-f, --follow', 'keep printing what is appended (across rotation) until interrupted')
+    .option('-n, --lines <N>', 'how many of the last lines to print (default 50)')
+    .action(action('logs'))
+
   program.command('validate').description('check config files (exit 1 on any error)').argument('[files...]', 'files (default: the project and user files)').action(action('validate'))
 
   program.command('schema').description('print the JSON Schema of the friendly format').action(action('schema'))

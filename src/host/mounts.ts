@@ -13,16 +13,24 @@
  * timed-out mount, or of one unmounted while still mounting, is ended (see
  * reap.ts) so its fork can let go. Connection errors the
  * official client only logs are picked up from its log records (by fiber) as
- * `lastError`, with every secret value of the server redacted.
+ * `lastError`, with every secret value of the server redacted. A stdio
+ * server is mounted through our launcher (launch.ts: stderr logged redacted,
+ * its process group ended with it). A mount whose server loses an
+ * established connection more often than the restart budget allows
+ * (restart-budget.ts) fails with that reason and its fork is disposed, so
+ * the client stops restarting it; `reload()` mounts it afresh.
  *
  * @module
  */
 import type { Context, Fiber } from '@deepseek-ai/cordis'
 import * as mcpClient from '@deepseek-ai/dsh-mcp-client'
 import { redact } from '../config/redact.ts'
+import type { OfficialConfig } from '../config/official.ts'
 import type { MountSpec } from '../plan/desired.ts'
+import { mountedConfig } from './launch.ts'
 import type { Log } from './log.ts'
 import { reapStdioChild } from './reap.ts'
+import { type RestartLimit, restartBudget } from './restart-budget.ts'
 
 export type MountState = 'mounting' | 'mounted' | 'failed'
 
@@ -37,10 +45,18 @@ export interface Mount {
   /** Resolves once the mount is mounted or failed. */
   readonly settled: Promise<void>
   readonly startedAt: number
+  /** The config the official client runs (for stdio: through the launcher). */
+  readonly launched: OfficialConfig
 }
 
 export interface MountTableOptions {
   mountTimeoutMs: number
+  /** `$DSH_HOME`: server logs live in its `mcp-logs/`. */
+  dshHome: string
+  /** Crash-loop bound (default restart-budget.ts RESTART_LIMIT). */
+  restartLimit?: RestartLimit
+  /** Rotation size of the server logs. */
+  logMaxBytes?: number
   log: Log
   /** A mount settled, or a drain finished (status and visibility may change). */
   onChange(): void
@@ -76,6 +92,8 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
   /** Mounts by fiber uid: log records carry the fiber itself, not the handle `ctx.plugin` returns. */
   const byUid = new Map<number, Mount>()
   const settlers = new WeakMap<Mount, () => void>()
+  const failers = new WeakMap<Mount, (error: string, awaited?: boolean) => void>()
+  const budgets = new WeakMap<Mount, ReturnType<typeof restartBudget>>()
 
   // The official client reports connection trouble only through ctx.logger: attribute it by fiber.
   ctx.logger.exporter({
@@ -85,6 +103,11 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
       const m = typeof uid === 'number' ? byUid.get(uid) : undefined
       if (!m || m.state === 'failed') return
       const text = message.args.map((a) => (a instanceof Error ? a.message : String(a))).join(' ')
+      if (/connection lost; reconnecting/.test(text) && budgets.get(m)?.lost(Date.now())) {
+        // Not hung: its dispose is prompt, and whenIdle() waits for it.
+        failers.get(m)?.(budgets.get(m)?.describe() ?? 'crash loop', true)
+        return
+      }
       if (/reconnected and re-synced/.test(text)) m.error = null
       else if (message.type === 'warn' || message.type === 'error') m.error = redact(text, m.spec.secrets)
       else return
@@ -113,7 +136,7 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
   }
 
   const mount = (spec: MountSpec, effectiveName: string): Mount => {
-    const config = { ...spec.config, serverName: effectiveName }
+    const config = mountedConfig(spec, effectiveName, { dshHome: opts.dshHome, ...(opts.logMaxBytes ? { logMaxBytes: opts.logMaxBytes } : {}) })
     let settle!: () => void
     const m: Mount = {
       key: spec.key,
@@ -126,19 +149,22 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
         settle = r
       }),
       startedAt: Date.now(),
+      launched: config,
     }
     settlers.set(m, settle)
+    budgets.set(m, restartBudget(opts.restartLimit))
     mounts.set(spec.key, m)
-    const fail = (error: string) => {
+    const fail = (error: string, awaited = false) => {
       m.state = 'failed'
       m.error = redact(error, spec.secrets)
       opts.log.warn('failed %s: %s', describe(m), m.error)
       const fiber = m.fiber
       m.fiber = undefined
-      if (fiber) void drain(fiber, effectiveName, false)
+      if (fiber) void drain(fiber, effectiveName, awaited)
       settle()
       opts.onChange()
     }
+    failers.set(m, fail)
     const checked = mcpClient.Config['~standard'].validate(config)
     if ('then' in checked || checked.issues) {
       const issues = 'then' in checked ? [{ message: 'async validation' }] : (checked.issues ?? [])
@@ -212,7 +238,7 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
         m.error = 'unmounted before it finished mounting'
         settlers.get(m)?.()
         // Its fork cannot be disposed before activation settles (~60 s for a server that never answers): end its server.
-        if (m.spec.config.transport === 'stdio') reapStdioChild(m.spec.config)
+        if (m.launched.transport === 'stdio') reapStdioChild(m.launched)
       }
       const p = fiber ? drain(fiber, m.effectiveName, healthy) : Promise.resolve()
       opts.onChange()

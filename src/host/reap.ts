@@ -6,8 +6,12 @@
  * `initialize` request waits ~60 s for a server that never speaks MCP. To
  * make a timed-out mount let go promptly, `reapStdioChild` ends the direct
  * child of this process that runs exactly the mount's command, arguments and
- * cwd: SIGTERM, then SIGKILL after `graceMs` if it is still alive. The
- * client then sees its transport close, its activation settles, and the
+ * cwd: SIGTERM, then SIGKILL after `graceMs` if it is still alive. That
+ * child is our launcher (src/launch/launcher.ts), which ends its server's
+ * process group on SIGTERM; the process groups led by its children are
+ * noted before anything is signalled and get the same SIGTERM and SIGKILL
+ * by pgid, so the tree ends even if the launcher itself is gone by then.
+ * The client then sees its transport close, its activation settles, and the
  * deferred dispose completes. Linux only (/proc); elsewhere a hung server is
  * left to the client's own timeout. Never throws.
  *
@@ -21,16 +25,19 @@ export interface StdioIdentity {
   cwd?: string
 }
 
-/** Pids of direct children of this process that run `id`. */
-function findStdioChildren(id: StdioIdentity): number[] {
-  if (process.platform !== 'linux') return []
-  const want = [id.command, ...(id.args ?? [])]
-  let cwd: string | undefined
-  try {
-    cwd = id.cwd ? realpathSync(id.cwd) : undefined
-  } catch {
-    cwd = id.cwd
-  }
+interface ProcStat {
+  ppid: number
+  pgid: number
+}
+
+function procStat(pid: string): ProcStat {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return { ppid: Number(fields[1]), pgid: Number(fields[2]) }
+}
+
+/** Every live process as pid and stat, for `pick` to keep (a process that vanishes mid-read is skipped). */
+function scanProc(pick: (pid: number, st: ProcStat) => boolean): number[] {
   const found: number[] = []
   let entries: string[]
   try {
@@ -41,30 +48,50 @@ function findStdioChildren(id: StdioIdentity): number[] {
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
-      if (ppid !== process.pid) continue
-      const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0')
-      if (argv[argv.length - 1] === '') argv.pop()
-      if (argv.length !== want.length || argv.some((a, i) => a !== want[i])) continue
-      if (cwd !== undefined && readlinkSync(`/proc/${entry}/cwd`) !== cwd) continue
-      found.push(Number(entry))
+      if (pick(Number(entry), procStat(entry))) found.push(Number(entry))
     } catch {}
   }
   return found
 }
 
+/** Process groups led by children of `parents` (the launcher starts each server as a group leader). */
+function groupsLedByChildrenOf(parents: readonly number[]): number[] {
+  return scanProc((pid, st) => parents.includes(st.ppid) && st.pgid === pid)
+}
+
+/** Pids of direct children of this process that run `id`. */
+function findStdioChildren(id: StdioIdentity): number[] {
+  if (process.platform !== 'linux') return []
+  const want = [id.command, ...(id.args ?? [])]
+  let cwd: string | undefined
+  try {
+    cwd = id.cwd ? realpathSync(id.cwd) : undefined
+  } catch {
+    cwd = id.cwd
+  }
+  return scanProc((pid, st) => {
+    if (st.ppid !== process.pid) return false
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
+    if (argv[argv.length - 1] === '') argv.pop()
+    if (argv.length !== want.length || argv.some((a, i) => a !== want[i])) return false
+    return cwd === undefined || readlinkSync(`/proc/${pid}/cwd`) === cwd
+  })
+}
+
+function signal(target: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(target, sig)
+  } catch {}
+}
+
 export function reapStdioChild(id: StdioIdentity, graceMs = 2000): number[] {
   const pids = findStdioChildren(id)
-  for (const pid of pids) {
-    try {
-      process.kill(pid, 'SIGTERM')
-    } catch {}
+  const groups = groupsLedByChildrenOf(pids)
+  const targets = [...pids, ...groups.map((g) => -g)]
+  for (const t of targets) signal(t, 'SIGTERM')
+  if (targets.length > 0) {
     const timer = setTimeout(() => {
-      try {
-        process.kill(pid, 0)
-        process.kill(pid, 'SIGKILL')
-      } catch {}
+      for (const t of targets) signal(t, 'SIGKILL')
     }, graceMs)
     timer.unref?.()
   }

@@ -97,6 +97,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
 
   const mounts = createMountTable(ctx, {
     mountTimeoutMs: options.mountTimeoutMs,
+    dshHome: loc.dshHome,
     log,
     onChange: () => {
       if (disposed) return

@@ -36,6 +36,7 @@ test('the tarball ships the runtime, CLI, schema, bundle patch and docs', (t) =>
     'lib/index.d.ts',
     'bin/dsh-mcp.js',
     'lib/cli-bundle/program.js',
+    'lib/launch/launcher.js',
     'schema/dsh-mcp.schema.json',
     'cordis.patch.yml',
     'README.md',

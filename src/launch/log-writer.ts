@@ -1,0 +1,129 @@
+/**
+ * A server's stderr log: redacted, line by line, private, rotated.
+ *
+ * Contract: `openServerLog(file, opts)` makes the log's directory private
+ * (0700, via files/private-dir.ts, its parent taken as the base) and opens
+ * the file for appending (0600 whatever the umask; a symbolic link, a
+ * non-regular file or another user's file planted at its path is refused —
+ * the error says which). `write(chunk)` buffers text and writes every
+ * complete line, each secret replaced with `***` (config/redact.ts) before
+ * it touches the disk, prefixed with an ISO time. A line longer than
+ * `MAX_LINE` is written in pieces, keeping back enough characters that a
+ * secret cut by the piece boundary is still whole in the next piece. When a
+ * write would take the file past `maxBytes` it is renamed to `<file>.1`
+ * (replacing the old backup; a rename never follows a link) and a new file
+ * is opened. `end()` writes what is buffered and closes. `onLine`, when
+ * given, receives each redacted line too. Writes are synchronous: nothing is
+ * lost when the launcher exits right after. Never throws after opening
+ * (a failed write is dropped). Every line of a multi-line secret is a
+ * secret of its own (`secretFragments`), so a PEM printed line by line is
+ * hidden line by line.
+ *
+ * @module
+ */
+import { closeSync, fstatSync, renameSync, writeSync } from 'node:fs'
+import path from 'node:path'
+import { MIN_SECRET_LENGTH, redact } from '../config/redact.ts'
+import { ensurePrivateDir, openPrivateAppend } from '../files/private-dir.ts'
+import { LOG_MAX_BYTES } from './spec.ts'
+
+export const MAX_LINE = 64 * 1024
+
+export interface ServerLog {
+  write(chunk: string): void
+  /** One line of the launcher's own (already redacted on write). */
+  note(text: string): void
+  end(): void
+}
+
+export interface ServerLogOptions {
+  secrets: readonly string[]
+  maxBytes?: number
+  onLine?: (line: string) => void
+}
+
+/** The secrets plus every line of each multi-line one, longest first. */
+export function secretFragments(secrets: readonly string[]): string[] {
+  const out = new Set(secrets)
+  for (const s of secrets) {
+    if (!/[\r\n]/.test(s)) continue
+    for (const line of s.split(/\r?\n|\r/)) if (line.trim().length >= MIN_SECRET_LENGTH) out.add(line.trim())
+  }
+  return [...out].sort((a, b) => b.length - a.length)
+}
+
+export function openServerLog(file: string, opts: ServerLogOptions): ServerLog {
+  const secrets = secretFragments(opts.secrets)
+  opts = { ...opts, secrets }
+  const dir = path.dirname(file)
+  ensurePrivateDir(dir, { base: path.dirname(dir) })
+  const maxBytes = opts.maxBytes ?? LOG_MAX_BYTES
+  const keep = Math.max(0, ...opts.secrets.map((s) => s.length)) - 1
+  let fd: number | undefined = openPrivateAppend(file)
+  let size = fstatSync(fd).size
+  let carry = ''
+
+  const rotate = () => {
+    if (fd === undefined) return
+    try {
+      closeSync(fd)
+      renameSync(file, `${file}.1`)
+    } catch {}
+    fd = undefined
+    try {
+      fd = openPrivateAppend(file)
+      size = fstatSync(fd).size
+    } catch {}
+  }
+
+  const put = (lines: string) => {
+    const stamp = new Date().toISOString()
+    const text = `${lines
+      .split('\n')
+      .map((l) => `${stamp} ${l}`)
+      .join('\n')}\n`
+    for (const l of lines.split('\n')) opts.onLine?.(l)
+    const buf = Buffer.from(text, 'utf8')
+    if (size > 0 && size + buf.length > maxBytes) rotate()
+    if (fd === undefined) return
+    try {
+      let off = 0
+      while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off)
+      size += buf.length
+    } catch {}
+  }
+
+  const write = (chunk: string) => {
+    carry += chunk
+    const last = carry.lastIndexOf('\n')
+    if (last >= 0) {
+      // Redact the complete lines together, so a multi-line secret printed at once is matched whole.
+      const done = redact(carry.slice(0, last), opts.secrets).replace(/\r/g, '')
+      carry = carry.slice(last + 1)
+      put(done)
+    }
+    if (carry.length > MAX_LINE) {
+      const hidden = redact(carry, opts.secrets)
+      const cut = Math.max(0, hidden.length - keep)
+      put(hidden.slice(0, cut))
+      carry = hidden.slice(cut)
+    }
+  }
+
+  return {
+    write,
+    note(text) {
+      put(redact(text, opts.secrets))
+    },
+    end() {
+      if (carry.length > 0) put(redact(carry, opts.secrets))
+      carry = ''
+      if (fd !== undefined) {
+        try {
+          closeSync(fd)
+        } catch {}
+        fd = undefined
+      }
+    },
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * End to end through the real `dsh` CLI (rc.8, headless) and the packed
+ * plugin: a trusted project's stdio servers print their secrets to stderr —
+ * one at start-up through `sh -c` (an env literal) and one that dies with
+ * its `${VAR}` secret in the message — and nothing of either reaches the
+ * terminal of the `dsh` run (its stdout and stderr). The secret lines are in
+ * the server logs as `***`, and `dsh-mcp logs` (the CLI as shipped) shows
+ * them redacted. Setup as in dsh-cli.test.ts (isolated env, fake model).
+ */
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { after, before, test } from 'node:test'
+import { serverLogFile } from '../../src/launch/spec.ts'
+import { reapAll } from '../support/procs.ts'
+import { type DshCli, describeRun, ensureDshCli, installEnv, isolatedEnv, NODE22, REPO_ROOT, reapDshChildren, runDsh, runIsolated, writeHostPatch } from '../support/dsh-cli.ts'
+import { type FakeModel, startFakeModel } from '../support/fake-model.ts'
+import { cleanupAll, makeProject, makeTempDir, type TempDir } from '../support/tmp.ts'
+import { packTarball } from './tarball.ts'
+
+const FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'servers', 'stdio-server.ts')
+const LITERAL = 'e2eLiteral-5f4e3d2c1b0a9988'
+const FROM_ENV = 'e2eFromEnv-00aa11bb22cc33dd'
+
+let cli: DshCli
+let model: FakeModel
+let work: TempDir
+let baseEnv: Record<string, string>
+let hostPatch: string
+let shippedCli: string
+let project: TempDir
+let pidDir: string
+
+before(async () => {
+  cli = await ensureDshCli()
+  work = makeTempDir('dsh-e2e-stderr-')
+  pidDir = work.mkdir('pids')
+  const tarball = packTarball(work.mkdir('pack'))
+  model = await startFakeModel()
+  const home = work.mkdir('home')
+  baseEnv = isolatedEnv(cli, { home, dshHome: join(home, '.dsh') })
+  hostPatch = writeHostPatch(work.join('host.patch.yml'), model.baseURL)
+  const add = await runDsh(cli, ['plugin', '--profile', 'headless', 'add', tarball.file], { cwd: home, env: { ...baseEnv, ...installEnv() }, timeoutMs: 300_000 })
+  assert.equal(add.code, 0, `dsh plugin add failed\n${describeRun(add)}`)
+  shippedCli = join(baseEnv.DSH_HOME!, 'profiles', 'headless', 'node_modules', 'dsh-project-mcp', 'bin', 'dsh-mcp.js')
+  const fixture = `exec ${JSON.stringify(NODE22)} --no-warnings ${FIXTURE} --name leaky --tools echo --pidfile-dir ${pidDir}`
+  const servers = {
+    leaky: { command: 'sh', args: ['-c', `echo "connecting with $LEAKY_TOKEN" >&2; ${fixture}`], env: { LEAKY_TOKEN: LITERAL } },
+    dying: { command: NODE22, args: ['-e', "console.error('fatal: bad credential ' + process.env.DYING_KEY); process.exit(1)"], env: { DYING_KEY: `$\{E2E_STDERR_SECRET}` }, reconnect: { maxAttempts: 1, initialDelayMs: 50 } },
+  }
+  project = makeProject({ '.dsh/mcp.yml': `${JSON.stringify({ servers }, null, 2)}\n` }, 'dsh-e2e-stderr-')
+  const trust = await runIsolated(NODE22, [shippedCli, 'trust', '--all', '--yes', '-C', project.path], { cwd: work.path, env: baseEnv })
+  assert.equal(trust.code, 0, describeRun(trust))
+})
+
+after(async () => {
+  reapDshChildren()
+  if (pidDir !== undefined) reapAll(pidDir)
+  await model?.close()
+  cleanupAll()
+})
+
+test('a real dsh run: a stdio server that prints its secret to stderr never shows it on the dsh terminal', async () => {
+  model.respond(() => ({ text: 'done' }))
+  const run = await runDsh(cli, ['--profile', 'headless', '--patch', hostPatch, 'say done'], {
+    cwd: project.path,
+    env: { ...baseEnv, E2E_STDERR_SECRET: FROM_ENV, DEEPSEEK_BASE_URL: model.baseURL, DEEPSEEK_API_KEY: 'sk-fake-e2e' },
+    timeoutMs: 60_000,
+  })
+  assert.equal(run.code, 0, describeRun(run))
+  for (const s of [LITERAL, FROM_ENV]) {
+    assert.ok(!run.stdout.includes(s) && !run.stderr.includes(s), `the dsh terminal shows no ${s.slice(0, 10)}…`)
+  }
+  const log = (name: string) => readFileSync(serverLogFile(baseEnv.DSH_HOME!, project.path, name), 'utf8')
+  assert.match(log('leaky'), /connecting with \*\*\*/, 'the leaky server did print, and it was logged redacted')
+  assert.match(log('dying'), /fatal: bad credential \*\*\*/, 'so did the dying one')
+  for (const s of [LITERAL, FROM_ENV]) assert.ok(!log('leaky').includes(s) && !log('dying').includes(s))
+  for (const name of ['leaky', 'dying']) {
+    const shown = await runIsolated(NODE22, [shippedCli, 'logs', name, '-C', project.path], { cwd: work.path, env: { ...baseEnv, E2E_STDERR_SECRET: FROM_ENV } })
+    assert.equal(shown.code, 0, describeRun(shown))
+    assert.match(shown.stdout, /\*\*\*/)
+    for (const s of [LITERAL, FROM_ENV]) assert.ok(!shown.stdout.includes(s) && !shown.stderr.includes(s), `dsh-mcp logs ${name} shows no secret`)
+  }
+})

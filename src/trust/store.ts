@@ -4,11 +4,14 @@
  *
  * Contract:
  * - `readTrustStore` (and `loadTrustStore`, which also says why the file
- *   was refused) never throws: a missing, unreadable or malformed file
- *   reads as an empty store. It also reads as empty — trusts nothing — when
- *   the file is a symbolic link, is writable by every user, or its real path
- *   lies inside `opts.forRoot` (a repository can never trust itself, e.g.
- *   with `DSH_HOME` pointing into it).
+ *   was refused, with how to repair it) never throws: a missing file reads
+ *   as an empty store. It reads as empty and is refused — trusts nothing,
+ *   fail closed — when the file is unreadable, not valid JSON or not a
+ *   version-1 store, a symbolic link, owned by another user, writable by
+ *   group or others (`storeProblem`), or its real path lies inside
+ *   `opts.forRoot` (a repository can never trust itself, e.g. with
+ *   `DSH_HOME` pointing into it). Writers refuse a refused store too
+ *   (they never overwrite a store they cannot read).
  * - `trustServers` / `untrustServers` take an exclusive lock
  *   (proper-lockfile on the store path), re-read the store under it, and
  *   replace the file atomically (write + rename) with mode 0600, creating
@@ -24,7 +27,7 @@
  */
 import { lstatSync, mkdirSync, readFileSync, realpathSync } from 'node:fs'
 import path from 'node:path'
-import { dict, emptyTrustStore, sanitizeTrustStore, type TrustRecord, type TrustStore } from './state.ts'
+import { dict, emptyTrustStore, isRecord, sanitizeTrustStore, type TrustRecord, type TrustStore } from './state.ts'
 
 export type { TrustRecord, TrustStore } from './state.ts'
 
@@ -45,25 +48,48 @@ function inside(child: string, parent: string): boolean {
   return child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep)
 }
 
-/** Why the store file must not be used for `forRoot`, or undefined when it may. Missing file: undefined. */
-function refusal(file: string, forRoot: string | undefined): string | undefined {
+/**
+ * What is wrong with the store file itself, with how to repair it, or
+ * undefined when it may be read (a missing file is fine: an empty store).
+ * A symbolic link, a file owned by another user, or one writable by group
+ * or others is refused: whoever can write it decides what runs.
+ */
+export function storeProblem(file: string): string | undefined {
   let st: ReturnType<typeof lstatSync>
   try {
     st = lstatSync(file)
-  } catch {
-    st = undefined
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    return code === 'ENOENT' || code === 'ENOTDIR' ? undefined : `${file} cannot be read (${code ?? 'error'}); repair its permissions`
   }
-  if (st?.isSymbolicLink()) return `${file} is a symbolic link`
-  if (st && (st.mode & 0o002) !== 0) return `${file} is writable by every user`
-  if (forRoot === undefined) return undefined
+  if (st.isSymbolicLink()) return `${file} is a symbolic link; replace it with a regular file (remove it, then trust again)`
+  if (!st.isFile()) return `${file} is not a regular file; remove it, then trust again`
+  const uid = process.getuid?.()
+  if (uid !== undefined && st.uid !== uid) return `${file} is owned by another user (uid ${st.uid}); remove it, then trust again`
+  if ((st.mode & 0o022) !== 0) return `${file} is writable by ${(st.mode & 0o002) !== 0 ? 'every user' : 'its group'}; run: chmod 600 ${file}`
+  return undefined
+}
+
+/** Why the store must not be used for `forRoot` (its real path lies inside the project), or undefined. */
+function insideProblem(file: string, forRoot: string): string | undefined {
+  let exists = true
+  try {
+    lstatSync(file)
+  } catch {
+    exists = false
+  }
   const rootReal = canonicalRoot(forRoot)
   // The file may not exist yet: judge the real path of its directory.
-  const real = st ? canonicalRoot(file) : path.join(canonicalRoot(path.dirname(file)), path.basename(file))
+  const real = exists ? canonicalRoot(file) : path.join(canonicalRoot(path.dirname(file)), path.basename(file))
   if (inside(real, rootReal)) return `${file} lies inside the project ${rootReal}; set DSH_HOME outside the repository`
   return undefined
 }
 
-/** Why `readTrustStore(dshHome, { forRoot })` reads the store as empty although the file exists, or undefined. */
+function refusal(file: string, forRoot: string | undefined): string | undefined {
+  return storeProblem(file) ?? (forRoot === undefined ? undefined : insideProblem(file, forRoot))
+}
+
+/** Why `readTrustStore(dshHome, { forRoot })` cannot use the store file (file problems and a store inside the project; not its content), or undefined. */
 export function trustStoreRefusal(dshHome: string, forRoot?: string): string | undefined {
   return refusal(trustFilePath(dshHome), forRoot)
 }
@@ -72,20 +98,37 @@ export function readTrustStore(dshHome: string, opts: { forRoot?: string } = {})
   return loadTrustStore(dshHome, opts.forRoot).store
 }
 
+/** The store file's content, or why it cannot be used (unreadable, not JSON, not a trust store). Missing: empty. */
+function readContent(file: string): { store: TrustStore; problem?: string } {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return { store: emptyTrustStore() }
+    return { store: emptyTrustStore(), problem: `${file} cannot be read (${code ?? 'error'}); repair its permissions` }
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return { store: emptyTrustStore(), problem: `${file} is not valid JSON; repair it, or remove it and trust again` }
+  }
+  if (!isRecord(value) || value.version !== 1 || !isRecord(value.projects)) return { store: emptyTrustStore(), problem: `${file} is not a dsh-mcp trust store (version 1); repair it, or remove it and trust again` }
+  return { store: sanitizeTrustStore(value) }
+}
+
 /**
  * The store as `readTrustStore(dshHome, { forRoot })` reads it, and why it
- * reads as empty although the file exists (`trustStoreRefusal`), from one
- * refusal check.
+ * cannot be used (`refused`: a file problem, a store inside the project, or
+ * content that is not a valid store) — then it trusts nothing.
  */
 export function loadTrustStore(dshHome: string, forRoot?: string): { store: TrustStore; refused: string | undefined } {
   const file = trustFilePath(dshHome)
   const refused = refusal(file, forRoot)
   if (refused) return { store: emptyTrustStore(), refused }
-  try {
-    return { store: sanitizeTrustStore(JSON.parse(readFileSync(file, 'utf8'))), refused }
-  } catch {
-    return { store: emptyTrustStore(), refused }
-  }
+  const { store, problem } = readContent(file)
+  return { store: problem ? emptyTrustStore() : store, refused: problem }
 }
 
 const LOCK_OPTIONS = {
@@ -98,7 +141,7 @@ const LOCK_OPTIONS = {
 async function updateStore<T>(dshHome: string, root: string, change: (store: TrustStore, key: string) => T): Promise<T> {
   mkdirSync(dshHome, { recursive: true, mode: 0o700 })
   const file = trustFilePath(dshHome)
-  const refused = refusal(file, root)
+  const refused = refusal(file, root) ?? readContent(file).problem
   if (refused) throw new Error(`refusing to write the trust store: ${refused}`)
   const [{ default: lockfile }, { default: writeFileAtomic }] = await Promise.all([import('proper-lockfile'), import('write-file-atomic')])
   const release = await lockfile.lock(file, LOCK_OPTIONS)

@@ -6,7 +6,7 @@
  * disabled | shadowed | idle` (`idle`: wanted but not mounted yet). A mount
  * whose fork is up but holds no tools while the official client reports a
  * connection error reads as `failed` (the client keeps reconnecting; we never
- * tear it down). `effectiveName` is null unless mounted. The status writer
+ * tear it down). Each row carries its verdict (plan/verdict.ts). `effectiveName` is null unless mounted. The status writer
  * writes `$DSH_HOME/mcp-status/<hash>.json` atomically, coalescing bursts
  * (one write in flight per file, the latest content wins), skips a write
  * whose servers are what it last wrote there (the file's `updatedAt` is the
@@ -20,6 +20,7 @@ import path from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
 import type { Scope } from '../config/layers.ts'
 import type { Placement } from '../plan/desired.ts'
+import type { VerdictView } from '../plan/verdict.ts'
 import type { Log } from './log.ts'
 import type { Mount } from './mounts.ts'
 import { statusFilePath } from './status-path.ts'
@@ -34,6 +35,8 @@ export interface ServerSnapshot {
   state: ServerState
   toolCount: number
   lastError: string | null
+  /** The row's verdict (plan/verdict.ts): tag, kind of reason, reason — never a value. */
+  verdict?: VerdictView
 }
 
 export interface ProjectSnapshot {
@@ -59,7 +62,7 @@ export function readsFailed(mount: Pick<Mount, 'state' | 'error'>, toolCount: nu
 
 export function serverSnapshots(placements: readonly Placement[], mounts: ReadonlyMap<string, Mount>, toolCounts: ReadonlyMap<string, number>): ServerSnapshot[] {
   return placements.map((p) => {
-    const base = { name: p.name, layer: p.layer, file: p.file }
+    const base = { name: p.name, layer: p.layer, file: p.file, ...(p.verdict ? { verdict: p.verdict } : {}) }
     if (p.want !== 'mount' || !p.key) {
       const state: ServerState = p.want === 'skipped' || p.want === 'mount' ? 'failed' : p.want
       const lastError = state === 'shadowed' || state === 'disabled' ? null : (p.reason ?? null)

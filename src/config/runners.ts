@@ -80,7 +80,11 @@ export function unpinnedRunner(command: string | undefined, args: readonly strin
   const pkg = inFlag ? word.slice(word.indexOf('=') + 1) : word
   if ((r.py ? EXACT_PY : EXACT_NPM).test(pkg)) return undefined
   const name = r.py ? pkg.replace(/(==|>=|<=|~=|@).*$/, '') : pkg.replace(/^((?:@[^/@]+\/)?[^@]+)(@.*)?$/, '$1')
-  const pinnedPkg = r.py ? `${name}==<version>` : `${name}@<version>`
+  // pipx names its package with --spec NAME==VERSION; uv and the npm family take NAME@VERSION.
+  if (r.runner === 'pipx run' && !inFlag && args[at - 1] !== '--spec') {
+    return { runner: r.runner, pkg, pinned: [command, ...args.slice(0, at), '--spec', `${name}==<version>`, name, ...args.slice(at + 1)] }
+  }
+  const pinnedPkg = r.runner === 'pipx run' ? `${name}==<version>` : `${name}@<version>`
   const pinned = [command, ...args]
   pinned[at + 1] = inFlag ? `${word.slice(0, word.indexOf('=') + 1)}${pinnedPkg}` : pinnedPkg
   return { runner: r.runner, pkg, pinned }

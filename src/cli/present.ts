@@ -279,6 +279,7 @@ export function detailLines(v: ServerView, root: string, display: (file: string)
   if (v.tools?.include) field('tools in', v.tools.include.join(', '))
   if (v.tools?.exclude) field('tools out', v.tools.exclude.join(', '))
   if (v.trust !== null) field('trust', v.trust)
+  if (v.state !== 'shadowed') field('verdict', `${v.verdict.tag}${v.verdict.why ? ` (${v.verdict.why})` : ''}`)
   if (v.effectiveName) field('effective', v.effectiveName)
   for (const issue of v.issues) lines.push(`  - ${issue}`)
   return lines

@@ -80,10 +80,6 @@ export function createTrustGate(opts: TrustGateOptions): TrustGate {
       const canonical = canonicalRoot(root)
       shared ??= loadTrustStore(opts.dshHome)
       const refused = shared.refused ?? trustStoreRefusal(opts.dshHome, canonical)
-      if (refused && !refusals.has(`${canonical}\0${refused}`)) {
-        refusals.add(`${canonical}\0${refused}`)
-        opts.log.warn('the trust store is ignored for %s (its servers are stopped): %s', canonical, refused)
-      }
       if (!refused) for (const k of [...refusals]) if (k.startsWith(`${canonical}\0`)) refusals.delete(k)
       got = { canonical, store: refused ? emptyTrustStore() : shared.store, problem: refused }
       seen.set(root, got)
@@ -106,7 +102,13 @@ export function createTrustGate(opts: TrustGateOptions): TrustGate {
       if (off() || !needsTrust(row)) return 'trusted'
       if (!row.entry) return 'untrusted'
       const { canonical, store, problem } = storeFor(root)
-      if (problem) return 'store-problem'
+      if (problem) {
+        if (!refusals.has(`${canonical}\0${problem}`)) {
+          refusals.add(`${canonical}\0${problem}`)
+          opts.log.warn('the trust store is ignored for %s (its servers are stopped): %s', canonical, problem)
+        }
+        return 'store-problem'
+      }
       const fingerprint = fingerprintOf(row)
       const verdict = trustStateOf(store, canonical, row.name, fingerprint)
       if (verdict === 'trusted') warned.delete(`${root}\0${row.name}`)

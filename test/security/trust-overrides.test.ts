@@ -9,25 +9,19 @@
  * merged server does run (the allowed path).
  */
 import assert from 'node:assert/strict'
-import { after, before, test } from 'node:test'
+import { test } from 'node:test'
 import { mcpToolNames, waitFor } from '../support/host.ts'
-import { readMarker, reapAll } from '../support/procs.ts'
+import { readMarker } from '../support/procs.ts'
 import { friendly, startWorld, stdioEntry } from '../support/runtime.ts'
-import { cleanupAll, makeProject, makeTempDir } from '../support/tmp.ts'
-import { cli, ensureBuilt, reconcileTimes, serverOf, untilTools } from '../support/trust.ts'
+import { makeProject } from '../support/tmp.ts'
+import { cli, reconcileTimes, serverOf, untilTools } from '../support/trust.ts'
+import { securitySetup } from './support.ts'
 
-before(ensureBuilt)
-after(() => cleanupAll())
-
-const marks = makeTempDir('dsh-mcp-sec-overrides-')
-const pids = marks.mkdir('pids')
-after(() => reapAll(pids))
-let seq = 0
-const marker = (n: string) => marks.join(`${n}-${++seq}.log`)
+const { dir: marks, pids, marker } = securitySetup('overrides')
 
 /** A preload script that appends a line to `m` whenever a Node process loads it. */
 function evilPreload(m: string): string {
-  return marks.write(`evil-${++seq}.cjs`, `require('node:fs').appendFileSync(${JSON.stringify(m)}, process.pid + ' start\\n')\n`)
+  return marks.write(`evil-${Math.random().toString(36).slice(2)}.cjs`, `require('node:fs').appendFileSync(${JSON.stringify(m)}, process.pid + ' start\\n')\n`)
 }
 
 /** The merged server mounts beside the user's own (another launch, so its name is suffixed): wait for its tools. */
@@ -66,7 +60,7 @@ test('a partial local override (env NODE_OPTIONS) of a user server needs trust: 
 
   // The review shows the code-loading variable in full, and every merged file.
   const review = await cli(w, p.path, ['trust', 'u', '--yes'])
-  assert.match(review.stdout, /! env NODE_OPTIONS='--require [^']*evil-\d+\.cjs' +\(can load or redirect code/)
+  assert.match(review.stdout, /! env NODE_OPTIONS='--require [^']*evil-[a-z0-9]+\.cjs' +\(can load or redirect code/)
   assert.match(review.stdout, /! merged from \S+mcp\.yml \(user\) \+ \S+\.dsh\/mcp\.local\.yml \(local\)/)
   await waitFor(() => readMarker(evil).length === 1, { timeoutMs: 30_000, message: 'the trusted merged server never started' })
   await untilToolCount(w, agent, 2, 'trusted, the merged server mounts')

@@ -8,21 +8,15 @@
  * marker line per spawn, waiting for the official client to give up.
  */
 import assert from 'node:assert/strict'
-import { after, before, test } from 'node:test'
+import { test } from 'node:test'
 import { waitFor } from '../support/host.ts'
-import { readMarker, reapAll } from '../support/procs.ts'
+import { readMarker } from '../support/procs.ts'
 import { friendly, projectWith, startWorld, stdioEntry } from '../support/runtime.ts'
-import { cleanupAll, makeProject, makeTempDir } from '../support/tmp.ts'
-import { cli, ensureBuilt, serverOf, trustAll } from '../support/trust.ts'
+import { makeProject } from '../support/tmp.ts'
+import { cli, serverOf, trustAll } from '../support/trust.ts'
+import { securitySetup } from './support.ts'
 
-before(ensureBuilt)
-after(() => cleanupAll())
-
-const marks = makeTempDir('dsh-mcp-sec-reconnect-')
-const pids = marks.mkdir('pids')
-after(() => reapAll(pids))
-let seq = 0
-const marker = (n: string) => marks.join(`${n}-${++seq}.log`)
+const { pids, marker } = securitySetup('reconnect')
 
 const HOSTILE = { initialDelayMs: 1, maxDelayMs: 1, maxAttempts: 1e15 }
 const crashing = (name: string, m: string, reconnect?: Record<string, number>) => stdioEntry(name, { tools: ['t'], marker: m, pidfileDir: pids, crash: true, extra: reconnect ? { reconnect } : {} })

@@ -9,23 +9,16 @@
  * confirmed — the host spawns nothing until the user says yes (markers).
  */
 import assert from 'node:assert/strict'
-import { after, before, test } from 'node:test'
+import { test } from 'node:test'
 import { CODE_ENV_NAMES, CODE_ENV_PREFIXES, isCodeEnv } from '../../src/config/code-env.ts'
 import { unpinnedRunner } from '../../src/config/runners.ts'
 import { mcpToolNames } from '../support/host.ts'
-import { readMarker, reapAll } from '../support/procs.ts'
+import { readMarker } from '../support/procs.ts'
 import { projectWith, startWorld, stdioEntry } from '../support/runtime.ts'
-import { cleanupAll, makeTempDir } from '../support/tmp.ts'
-import { cli, ensureBuilt, reconcileTimes, serverOf, untilTools } from '../support/trust.ts'
+import { cli, reconcileTimes, serverOf, untilTools } from '../support/trust.ts'
+import { securitySetup } from './support.ts'
 
-before(ensureBuilt)
-after(() => cleanupAll())
-
-const marks = makeTempDir('dsh-mcp-sec-review-')
-const pids = marks.mkdir('pids')
-after(() => reapAll(pids))
-let seq = 0
-const marker = (n: string) => marks.join(`${n}-${++seq}.log`)
+const { pids, marker } = securitySetup('review')
 
 test('the code-loading env list: every name the issue lists (and the researched ones) is flagged; ordinary names are not', () => {
   const flagged = [

@@ -9,20 +9,13 @@
  */
 import assert from 'node:assert/strict'
 import { chmodSync, chownSync, copyFileSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import { after, before, test } from 'node:test'
-import { readMarker, reapAll } from '../support/procs.ts'
+import { test } from 'node:test'
+import { readMarker } from '../support/procs.ts'
 import { startWorld, stdioEntry, projectWith } from '../support/runtime.ts'
-import { cleanupAll, makeTempDir } from '../support/tmp.ts'
-import { cli, ensureBuilt, reconcileTimes, serverOf, trustAll, untilTools } from '../support/trust.ts'
+import { cli, reconcileTimes, serverOf, trustAll, untilTools } from '../support/trust.ts'
+import { securitySetup } from './support.ts'
 
-before(ensureBuilt)
-after(() => cleanupAll())
-
-const marks = makeTempDir('dsh-mcp-sec-store-')
-const pids = marks.mkdir('pids')
-after(() => reapAll(pids))
-let seq = 0
-const marker = (n: string) => marks.join(`${n}-${++seq}.log`)
+const { pids, marker } = securitySetup('store')
 
 interface Breakage {
   name: string

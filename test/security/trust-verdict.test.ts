@@ -9,25 +9,18 @@
  * the verdict refuses is spawned, and that every surface reports the same tag.
  */
 import assert from 'node:assert/strict'
-import { after, before, test } from 'node:test'
+import { test } from 'node:test'
 import { type LayerInput, mergeLayers, type Row } from '../../src/config/layers.ts'
 import { parseConfigText } from '../../src/config/parse.ts'
 import { type FileRefusal, verdictOf, type VerdictInput } from '../../src/plan/verdict.ts'
 import { STDIO_FIXTURE, waitFor } from '../support/host.ts'
-import { readMarker, reapAll } from '../support/procs.ts'
+import { readMarker } from '../support/procs.ts'
 import { friendly, projectWith, startWorld, stdioEntry } from '../support/runtime.ts'
-import { cleanupAll, makeTempDir } from '../support/tmp.ts'
-import { cli, ensureBuilt, serverOf, trustAll } from '../support/trust.ts'
+import { cli, serverOf, trustAll } from '../support/trust.ts'
 import { runCli } from '../cli/read-support.ts'
+import { securitySetup } from './support.ts'
 
-before(ensureBuilt)
-after(() => cleanupAll())
-
-const marks = makeTempDir('dsh-mcp-sec-verdict-')
-const pids = marks.mkdir('pids')
-after(() => reapAll(pids))
-let seq = 0
-const marker = (n: string) => marks.join(`${n}-${++seq}.log`)
+const { pids, marker } = securitySetup('verdict')
 
 const ROOT = '/p'
 function rows(files: { scope: 'local' | 'project' | 'user'; file: string; text: string }[]): Row[] {

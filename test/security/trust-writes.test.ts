@@ -11,22 +11,16 @@
  * `add` gives does run.
  */
 import assert from 'node:assert/strict'
-import { after, before, test } from 'node:test'
+import { test } from 'node:test'
 import { STDIO_FIXTURE, mcpToolNames } from '../support/host.ts'
-import { readMarker, reapAll } from '../support/procs.ts'
+import { readMarker } from '../support/procs.ts'
 import { friendly, startWorld, stdioEntry } from '../support/runtime.ts'
-import { cleanupAll, makeProject, makeTempDir } from '../support/tmp.ts'
+import { makeProject } from '../support/tmp.ts'
 import { runCli } from '../cli/read-support.ts'
-import { cli, ensureBuilt, reconcileTimes, serverOf, untilTools } from '../support/trust.ts'
+import { cli, reconcileTimes, serverOf, untilTools } from '../support/trust.ts'
+import { securitySetup } from './support.ts'
 
-before(ensureBuilt)
-after(() => cleanupAll())
-
-const marks = makeTempDir('dsh-mcp-sec-writes-')
-const pids = marks.mkdir('pids')
-after(() => reapAll(pids))
-let seq = 0
-const marker = (n: string) => marks.join(`${n}-${++seq}.log`)
+const { dir: marks, pids, marker } = securitySetup('writes')
 const fixtureArgs = (name: string, m: string) => ['--no-warnings', STDIO_FIXTURE, '--name', name, '--tools', 't', '--marker', m, '--pidfile-dir', pids]
 const mcpServers = (name: string, m: string) => JSON.stringify({ mcpServers: { [name]: { command: process.execPath, args: fixtureArgs(name, m) } } })
 
@@ -90,7 +84,7 @@ test('import -s user refuses a repository entry (the user file needs no trust); 
 test('add trusts exactly what was typed: a committed local file merging NODE_OPTIONS in leaves it untrusted and unspawned', async (t) => {
   const m = marker('typed')
   const injected = marker('injected')
-  const preload = marks.write(`evil-${++seq}.cjs`, `require('node:fs').appendFileSync(${JSON.stringify(injected)}, process.pid + ' start\\n')\n`)
+  const preload = marks.write(`evil-${Math.random().toString(36).slice(2)}.cjs`, `require('node:fs').appendFileSync(${JSON.stringify(injected)}, process.pid + ' start\\n')\n`)
   const w = await startWorld({ trust: 'require', debounceMs: 20 })
   t.after(() => w.dispose())
   const p = makeProject({ '.dsh/mcp.local.yml': friendly({ gh: { env: { NODE_OPTIONS: `--require ${preload}` } } }) })

@@ -6,10 +6,12 @@
  * - This is the one place that decides what of an entry may be printed:
  *   `ServerView` is built field by field, never by spreading an entry, and
  *   carries env and header KEY names only — their values never leave here.
- * - State is the row's merge state, except that an active row of a
- *   project-layer scope (local, project, legacy) whose fingerprint is not
- *   trusted for the canonical project root is `untrusted` (unless the gate
- *   is off). `effectiveName` is the server's own name for active rows (the
+ * - Every row carries its one verdict (plan/verdict.ts `verdictOf`, under
+ *   the CLI's environment) as `verdict: {tag, why, reason}`. State is the
+ *   row's merge state, except that an active row whose verdict is
+ *   `needs-trust` (any repository contribution — a user row with a local
+ *   override included — without a matching record, or a trust store that
+ *   cannot be used) is `untrusted`. `effectiveName` is the server's own name for active rows (the
  *   runtime may suffix it on a collision), null otherwise.
  * - `issues` are one-line strings: diagnostics as `file:line:col: …`,
  *   shadowing and override notes, and trust notes ("changed since trusted").

@@ -145,6 +145,7 @@ export function createStatusWriter(dshHome: string, log: Log): StatusWriter {
         state: s.state,
         toolCount: s.toolCount,
         error: s.lastError,
+        ...(s.verdict ? { verdict: s.verdict } : {}),
         updatedAt: stamp(root, s, now),
       }))
       slot.next = `${JSON.stringify({ version: 1, root, pid: process.pid, updatedAt: now, servers: rows }, null, 2)}\n`

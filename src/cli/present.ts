@@ -6,15 +6,21 @@
  * - This is the one place that decides what of an entry may be printed:
  *   `ServerView` is built field by field, never by spreading an entry, and
  *   carries env and header KEY names only — their values never leave here.
- * - State is the row's merge state, except that an active row of a
- *   project-layer scope (local, project, legacy) whose fingerprint is not
- *   trusted for the canonical project root is `untrusted` (unless the gate
- *   is off). `effectiveName` is the server's own name for active rows (the
+ * - Every row carries its one verdict (plan/verdict.ts `verdictOf`, under
+ *   the CLI's environment) as `verdict: {tag, why, reason}`. State is the
+ *   row's merge state, except that an active row whose verdict is
+ *   `needs-trust` (any repository contribution — a user row with a local
+ *   override included — without a matching record, or a trust store that
+ *   cannot be used) is `untrusted`. `effectiveName` is the server's own name for active rows (the
  *   runtime may suffix it on a collision), null otherwise.
  * - `issues` are one-line strings: diagnostics as `file:line:col: …`,
  *   shadowing and override notes, and trust notes ("changed since trusted").
  * - `checks` (name → a doctor result) is the seam for `list --check`: when
  *   given, the winning row of that name carries it as `check`.
+ * - `reviewWarnings` is the one place an env value is printed: for the trust
+ *   review only, the values of env vars that can load or redirect code
+ *   (config/code-env.ts) in full, flagged, and a warning with the pinned
+ *   form for an unpinned package runner (config/runners.ts).
  * - `unknownServer` is the one "no server named …" failure of `get` and
  *   `trust` (a did-you-mean among the known names).
  *
@@ -22,12 +28,14 @@
  */
 import path from 'node:path'
 import { formatDiagnostic } from '../config/diagnostics.ts'
+import { isCodeEnv } from '../config/code-env.ts'
 import { suggest, transportOf } from '../config/entry.ts'
-import { trustFingerprint } from '../config/fingerprint.ts'
-import type { LayerInput, Row, RowState, Scope } from '../config/layers.ts'
+import { unpinnedRunner } from '../config/runners.ts'
+import { contributors, type LayerInput, type Row, type RowState, type Scope } from '../config/layers.ts'
+import { type Verdict, type VerdictView, verdictOf, verdictView } from '../plan/verdict.ts'
 import { shellWord } from '../trust/command.ts'
 import { canonicalRoot, loadTrustStore } from '../trust/store.ts'
-import { needsTrust, type TrustState, type TrustStore, trustGateOff, trustStateOf } from '../trust/state.ts'
+import { needsTrust, type TrustState, type TrustStore, trustAnswerOf, trustGateOff } from '../trust/state.ts'
 import { loadProject, type ProjectView } from '../files/project.ts'
 import { type CliError, failure } from './errors.ts'
 import type { CliContext } from './program.ts'
@@ -66,6 +74,8 @@ export interface ServerView {
   overriddenBy: string | null
   tools: { include?: string[]; exclude?: string[] } | null
   trust: TrustView
+  /** The row's one verdict (plan/verdict.ts) under the CLI's environment. */
+  verdict: VerdictView
   check?: CheckResult
 }
 
@@ -73,7 +83,13 @@ export interface PresentOptions {
   /** The project root (as found; canonicalized here). */
   root: string
   store: TrustStore
+  /** Why the store cannot be used (then nothing counts as trusted). */
+  storeProblem?: string | undefined
   gateOff: boolean
+  /** What `${VAR}`s expand from, and where user rows resolve (the verdict's inputs). */
+  env: Readonly<Record<string, string | undefined>>
+  dshHome: string
+  platform: string
   /** How a file path is shown inside issue strings. */
   display: (file: string) => string
   checks?: ReadonlyMap<string, CheckResult>
@@ -108,18 +124,20 @@ function presentRow(row: Row, layers: readonly LayerInput[], root: string, opts:
   }
   if (row.shadowedBy) issues.push(`shadowed by ${opts.display(row.shadowedBy.file)} (${row.shadowedBy.scope})`)
   let trust: TrustView = null
-  if (!needsTrust(row.scope)) trust = 'not-required'
+  const answer = () => trustAnswerOf(opts.store, opts.storeProblem, root, row)
+  if (!needsTrust(row)) trust = 'not-required'
   else if (opts.gateOff) trust = 'off'
-  else if (e && !row.shadowedBy) trust = trustStateOf(opts.store, root, row.name, trustFingerprint(e))
-  let state: ListState = row.state
-  if (state === 'active' && (trust === 'untrusted' || trust === 'changed')) {
-    state = 'untrusted'
-    issues.push(
-      trust === 'changed'
-        ? `changed since trusted: review it, then run "dsh-mcp trust ${row.name}"`
-        : `not trusted yet: review it, then run "dsh-mcp trust ${row.name}"`,
-    )
+  else if (e && !row.shadowedBy) {
+    const a = answer()
+    trust = a === 'store-problem' ? 'untrusted' : a
   }
+  const verdict = verdictOf(row, { root, env: opts.env, dshHome: opts.dshHome, platform: opts.platform, trust: answer, gateOff: opts.gateOff, ...(opts.storeProblem ? { storeProblem: opts.storeProblem } : {}) })
+  let state: ListState = row.state
+  if (state === 'active' && verdict.tag === 'needs-trust') {
+    state = 'untrusted'
+    issues.push(trustIssue(verdict, row.name))
+  }
+  if (verdict.tag === 'runs') issues.push(...verdict.notes)
   const t = e ? transportOf(e) : undefined
   const view: ServerView = {
     name: row.name,
@@ -141,10 +159,20 @@ function presentRow(row: Row, layers: readonly LayerInput[], root: string, opts:
     overriddenBy: row.overriddenBy ?? null,
     tools: e?.tools ? { ...(e.tools.include ? { include: [...e.tools.include] } : {}), ...(e.tools.exclude ? { exclude: [...e.tools.exclude] } : {}) } : null,
     trust,
+    verdict: verdictView(verdict),
   }
   const check = row.state !== 'shadowed' ? opts.checks?.get(row.name) : undefined
   if (check) view.check = check
   return view
+}
+
+/** The `list` issue line of a `needs-trust` verdict (`trust` filters the ones that say "run dsh-mcp trust"). */
+function trustIssue(v: Extract<Verdict, { tag: 'needs-trust' }>, name: string): string {
+  const run = `review it, then run "dsh-mcp trust ${name}"`
+  if (v.why === 'changed') return `changed since trusted: ${run}`
+  if (v.why === 'repository-contribution') return `a repository file overrides this user server: ${run}`
+  if (v.why === 'store-problem') return v.reason
+  return `not trusted yet: ${run}`
 }
 
 /** What a row runs or connects to, for one table cell. */
@@ -187,23 +215,25 @@ export interface Listing {
   /** File-level problem lines, and a note when the trust store is ignored (print on stderr). */
   fileProblems: string[]
   display: (file: string) => string
+  /** What the views were presented with. */
+  options: PresentOptions
 }
 
 /** Read the project of `cli.dir` (+ the user layer) and the trust store, and present every row. */
-export function readListing(cli: Pick<CliContext, 'dir' | 'cwd' | 'loc' | 'env'>, checks?: ReadonlyMap<string, CheckResult>): Listing {
+export function readListing(cli: Pick<CliContext, 'dir' | 'cwd' | 'loc' | 'env' | 'platform'>, checks?: ReadonlyMap<string, CheckResult>): Listing {
   const project = loadProject(cli.dir, cli.loc)
   const display = displayPath(cli.cwd)
   const gateOff = trustGateOff(cli.env)
   const { store, refused } = loadTrustStore(cli.loc.dshHome, project.root.root)
-  const views = presentRows(project.rows, project.layers, { root: project.root.root, store, gateOff, display, ...(checks ? { checks } : {}) })
+  const options: PresentOptions = { root: project.root.root, store, storeProblem: refused, gateOff, env: cli.env, dshHome: cli.loc.dshHome, platform: cli.platform, display }
+  const views = presentRows(project.rows, project.layers, { ...options, ...(checks ? { checks } : {}) })
   const problems = [...fileProblems(project.layers, display), ...(refused && !gateOff ? [`warning: ignoring the trust store (nothing counts as trusted): ${refused}`] : [])]
-  return { project, store, gateOff, views, fileProblems: problems, display }
+  return { project, store, gateOff, views, fileProblems: problems, display, options }
 }
 
 /** `listing` with `checks` attached to the winning rows (`list --check`), without reading anything again. */
 export function withChecks(listing: Listing, checks: ReadonlyMap<string, CheckResult>): Listing {
-  const { project, store, gateOff, display } = listing
-  const views = presentRows(project.rows, project.layers, { root: project.root.root, store, gateOff, display, checks })
+  const views = presentRows(listing.project.rows, listing.project.layers, { ...listing.options, checks })
   return { ...listing, views }
 }
 
@@ -211,6 +241,24 @@ export function withChecks(listing: Listing, checks: ReadonlyMap<string, CheckRe
 export function unknownServer(name: string, known: readonly string[], root: string): CliError {
   const hint = suggest(name, [...known])
   return failure(`no server named "${name}" in ${root} or the user file${hint ? `; did you mean "${hint}"?` : ''}`)
+}
+
+/** The trust review's flagged lines for a row: env vars that can load or redirect code (in full), the contributing files, an unpinned package runner. */
+export function reviewWarnings(row: Row, display: (file: string) => string): string[] {
+  const e = row.entry
+  if (!e) return []
+  const lines: string[] = []
+  for (const [key, value] of Object.entries(e.env ?? {})) {
+    if (isCodeEnv(key)) lines.push(`  ! env ${key}=${shellWord(value)}  (can load or redirect code: shown in full)`)
+  }
+  const from = contributors(row)
+  if (from.length > 1) lines.push(`  ! merged from ${from.map((s) => `${display(s.file)} (${s.scope})`).join(' + ')}`)
+  const runner = unpinnedRunner(e.command, e.args)
+  if (runner) {
+    lines.push(`  ! ${runner.runner} fetches "${runner.pkg}" as it is on the registry at each start: trust covers the name, not the code`)
+    lines.push(`    pin an exact version instead: ${commandLine(runner.pinned[0]!, runner.pinned.slice(1))}`)
+  }
+  return lines
 }
 
 /** The text block describing one server (`get`, and `trust`'s review). */
@@ -233,6 +281,7 @@ export function detailLines(v: ServerView, root: string, display: (file: string)
   if (v.tools?.include) field('tools in', v.tools.include.join(', '))
   if (v.tools?.exclude) field('tools out', v.tools.exclude.join(', '))
   if (v.trust !== null) field('trust', v.trust)
+  if (v.state !== 'shadowed') field('verdict', `${v.verdict.tag}${v.verdict.why ? ` (${v.verdict.why})` : ''}`)
   if (v.effectiveName) field('effective', v.effectiveName)
   for (const issue of v.issues) lines.push(`  - ${issue}`)
   return lines

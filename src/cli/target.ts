@@ -12,15 +12,19 @@
  * local file (and `.gitignore`) reached through a symbolic link that leaves
  * the project is refused, naming the link and its target. Writing the
  * local file makes sure `.dsh/.gitignore` lists `mcp.local.yml`. `.mcp.json`
- * is never a target.
+ * is never a target. `trustWritten` trusts exactly what the user wrote and
+ * only when the effective row equals it.
  *
  * @module
  */
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type LayerFile, projectLayerFiles, userLayerFile, winners } from '../config/layers.ts'
-import { trustFingerprint } from '../config/fingerprint.ts'
+import { contributors, type LayerFile, projectLayerFiles, userLayerFile, winners } from '../config/layers.ts'
+import { rowFingerprint, trustFingerprint } from '../config/fingerprint.ts'
+import type { Entry } from '../config/schema.ts'
+import { shellWord } from '../trust/command.ts'
+import { needsTrust } from '../trust/state.ts'
 import { loadProject, type ProjectView } from '../files/project.ts'
 import { type ConfigEditor, createEditor, editProblem } from '../files/editor.ts'
 import { linkOutside } from '../files/guard.ts'
@@ -132,20 +136,40 @@ async function ensureLocalGitignore(dshDir: string, root: string): Promise<void>
   }, { within: root })
 }
 
+/** What the user wrote (or imported from a file of their own outside every repository) for one server. */
+export interface Written {
+  name: string
+  /** The entry as written (validated with `checkEntry` before the write). */
+  entry: Entry
+}
+
 /**
- * Trust the effective rows of `names` that now come from `file` (project-layer
- * scopes only). `loaded`, when given, must be the project as read after the
- * write; without it the project is read here.
+ * Trust exactly what the user wrote: each `written` server whose effective
+ * row now comes from `file` alone and equals the written entry (same
+ * fingerprint). A row that needs no trust is left alone; a row that other
+ * files merge into (a local override) or that differs from what was written
+ * is left untrusted, with a note saying why. `loaded`, when given, must be
+ * the project as read after the write; without it the project is read here.
  */
-export async function trustWritten(cli: CliContext, root: string, file: string, names: readonly string[], loaded?: ProjectView): Promise<void> {
-  if (names.length === 0) return
+export async function trustWritten(cli: CliContext, root: string, file: string, written: readonly Written[], loaded?: ProjectView): Promise<void> {
+  if (written.length === 0) return
   const view = loaded ?? loadProject(cli.dir, cli.loc)
   const won = winners(view.rows)
   const servers: { name: string; fingerprint: string }[] = []
-  for (const name of names) {
-    const row = won.find((r) => r.name === name)
-    if (!row?.entry || row.scope === 'user' || row.file !== file) continue
-    servers.push({ name, fingerprint: trustFingerprint(row.entry) })
+  for (const w of written) {
+    const row = won.find((r) => r.name === w.name)
+    if (!row?.entry || !needsTrust(row) || row.file !== file) continue
+    const merged = contributors(row).slice(1)
+    const why = merged.length
+      ? `${merged.map((s) => label(cli, root, s.file)).join(', ')} merges fields into it that were not written here`
+      : rowFingerprint(row) !== trustFingerprint(w.entry)
+        ? 'its effective entry differs from what was written'
+        : undefined
+    if (why) {
+      cli.out.err(`note: "${w.name}" is not trusted: ${why}; review it (dsh-mcp get ${shellWord(w.name)}), then run: dsh-mcp trust ${shellWord(w.name)}`)
+      continue
+    }
+    servers.push({ name: w.name, fingerprint: rowFingerprint(row) })
   }
   if (servers.length === 0) return
   const { trustServers } = await import('../trust/store.ts')

@@ -7,11 +7,17 @@
  * `mountKey` covers everything that needs a reconnect when it changes (the
  * resolved official config); tuning keys (`tools`, `description`) are in
  * neither. Both are canonical JSON (sorted keys) through SHA-256.
+ * `rowFingerprint` is the fingerprint of a row's effective (merged) entry;
+ * when more than one file contributed to it (a partial local override), it
+ * also covers the list of contributing layer files (scope and file name), so
+ * an override that appears, moves or disappears asks again.
  *
  * @module
  */
 import { createHash } from 'node:crypto'
+import path from 'node:path'
 import { transportOf } from './entry.ts'
+import { contributors, type Row } from './layers.ts'
 import type { Entry } from './schema.ts'
 
 /** JSON with object keys sorted at every level. */
@@ -25,8 +31,9 @@ export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex')
 }
 
-export function trustFingerprint(entry: Entry): string {
+export function trustFingerprint(entry: Entry, files?: readonly string[]): string {
   const identity = {
+    ...(files && files.length > 1 ? { files: [...files] } : {}),
     transport: transportOf(entry) ?? null,
     command: entry.command ?? null,
     args: entry.args ?? [],
@@ -36,6 +43,12 @@ export function trustFingerprint(entry: Entry): string {
     headers: entry.headers ?? {},
   }
   return `sha256:${sha256(canonicalJson(identity))}`
+}
+
+/** The trust fingerprint of a row's effective entry (and, when overrides merged in, of its contributing files). Row must have an entry. */
+export function rowFingerprint(row: Pick<Row, 'scope' | 'file' | 'sources'> & { entry?: Entry | undefined }): string {
+  const files = contributors(row).map((s) => `${s.scope}:${path.basename(s.file)}`)
+  return trustFingerprint(row.entry ?? {}, files)
 }
 
 /** Hash of a resolved official config: equal keys ⇒ one shared mount, a changed key ⇒ remount. */

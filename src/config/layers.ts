@@ -8,6 +8,9 @@
  * `env`, `headers`, tuning keys — no `command`/`url`) merges onto the row it
  * shadows. An invalid or disabled winner still shadows the rows below it:
  * the user's intent to override is respected, never silently undone.
+ * Every row records its provenance (`sources`: the files that contributed
+ * a field); a row needs trust when any of them is a repository file
+ * (`repositoryContribution`) — a user row with a local override included.
  * Pure: paths are computed with `node:path`, files are passed in parsed.
  *
  * @module
@@ -48,6 +51,24 @@ export function projectLayerFiles(root: string, opts: { legacyMcpJson?: boolean 
 
 export type RowState = 'active' | 'shadowed' | 'disabled' | 'invalid'
 
+/** One file that contributed to a row. */
+export interface Source {
+  scope: Scope
+  file: string
+  /** For a merged override: the keys it sets. */
+  keys?: string[]
+}
+
+/** The files a row's effective entry comes from (its own file alone when no override merged in). */
+export function contributors(row: Pick<Row, 'scope' | 'file' | 'sources'>): readonly Source[] {
+  return row.sources ?? [{ scope: row.scope, file: row.file }]
+}
+
+/** Whether any field of the row's effective entry comes from a file inside a repository (any scope but `user`). */
+export function repositoryContribution(row: Pick<Row, 'scope' | 'file' | 'sources'>): boolean {
+  return contributors(row).some((s) => s.scope !== 'user')
+}
+
 export interface Row {
   name: string
   scope: Scope
@@ -59,6 +80,12 @@ export interface Row {
   shadowedBy?: { scope: Scope; file: string }
   /** For a winner with a partial local override merged in: the override's file. */
   overriddenBy?: string
+  /**
+   * Provenance: every file that contributed a field to the effective entry,
+   * the row's own file first, then each merged override (strongest first).
+   * Absent on hand-built rows: read it through `contributors(row)`.
+   */
+  sources?: Source[]
   /** Problems with this row (entry diagnostics and merge notes). */
   diagnostics: Diagnostic[]
 }
@@ -108,7 +135,7 @@ export function mergeLayers(inputs: readonly LayerInput[]): Row[] {
     let winner: (typeof candidates)[number] | undefined
     for (const c of candidates) {
       if (winner) {
-        rows.push({ name, scope: c.layer.scope, file: c.layer.file, state: 'shadowed', ...(c.e.entry ? { entry: c.e.entry } : {}), shadowedBy: { scope: winner.layer.scope, file: winner.layer.file }, diagnostics: c.e.diagnostics })
+        rows.push({ name, scope: c.layer.scope, file: c.layer.file, state: 'shadowed', ...(c.e.entry ? { entry: c.e.entry } : {}), shadowedBy: { scope: winner.layer.scope, file: winner.layer.file }, sources: [{ scope: c.layer.scope, file: c.layer.file }], diagnostics: c.e.diagnostics })
         continue
       }
       if (c.e.entry && c.e.partial && c.layer.scope === 'local') {
@@ -118,6 +145,7 @@ export function mergeLayers(inputs: readonly LayerInput[]): Row[] {
       winner = c
       let entry = c.e.entry
       const diagnostics = [...c.e.diagnostics]
+      const sources: Source[] = [{ scope: c.layer.scope, file: c.layer.file }, ...overrides.map((o) => ({ scope: o.layer.scope, file: o.layer.file, keys: Object.keys(o.e.entry ?? {}) }))]
       for (const o of [...overrides].reverse()) {
         if (!entry || !o.e.entry) continue
         const misfit = overrideMisfit(entry, o.e.entry)
@@ -128,7 +156,7 @@ export function mergeLayers(inputs: readonly LayerInput[]): Row[] {
       }
       const state: RowState = !entry ? 'invalid' : entry.enabled === false ? 'disabled' : 'active'
       const overriddenBy = overrides[0]?.layer.file
-      rows.push({ name, scope: c.layer.scope, file: c.layer.file, state, ...(entry ? { entry } : {}), ...(overriddenBy ? { overriddenBy } : {}), diagnostics })
+      rows.push({ name, scope: c.layer.scope, file: c.layer.file, state, ...(entry ? { entry } : {}), ...(overriddenBy ? { overriddenBy } : {}), sources, diagnostics })
     }
     if (!winner) {
       for (const o of overrides) {
@@ -142,7 +170,7 @@ export function mergeLayers(inputs: readonly LayerInput[]): Row[] {
           path: `servers.${name}`,
           server: name,
         }
-        rows.push({ name, scope: o.layer.scope, file: o.layer.file, state: 'invalid', ...(o.e.entry ? { entry: o.e.entry } : {}), diagnostics: [...o.e.diagnostics, orphan] })
+        rows.push({ name, scope: o.layer.scope, file: o.layer.file, state: 'invalid', ...(o.e.entry ? { entry: o.e.entry } : {}), sources: [{ scope: o.layer.scope, file: o.layer.file }], diagnostics: [...o.e.diagnostics, orphan] })
       }
     }
   }

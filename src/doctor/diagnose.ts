@@ -7,12 +7,16 @@
  * - Rows are the winners of `mergeLayers` (shadowed rows are never started),
  *   in config order; `names` narrows them (unknown names are the caller's
  *   business: see `unknownNames`).
- * - Order of cause: `invalid` (first error, `file:line:col`) → `disabled` →
- *   `skipped` (a `${VAR}` without default is unset; names server, field and
- *   variable, never a value) → `untrusted` (project layers only, unless
- *   `trustAll` / `DSH_MCP_TRUST_ALL=1`; never started) → the probe.
- * - The launch is the runtime's: `toOfficialConfig` with the project root
- *   (user servers: `$DSH_HOME`) and the official env scrub.
+ * - Each row's fate is its one verdict (plan/verdict.ts `verdictOf`, the
+ *   host's very judgement): only a `runs` verdict is probed; every other
+ *   maps to a result that says what to do instead — `invalid` / refused
+ *   (first error, `file:line:col`), `disabled`, `untrusted` (needs trust:
+ *   new, changed, a repository override of a user server, or a trust store
+ *   that cannot be used; checked before any `${VAR}` is expanded; off with
+ *   `trustAll` / `DSH_MCP_TRUST_ALL=1`), `skipped` (a `${VAR}` without
+ *   default is unset; names server, field and variable, never a value).
+ * - The launch is the verdict's official config (the runtime's exact one)
+ *   with the official env scrub.
  * - `onResult` fires once per server as soon as its result is known
  *   (pre-checks first, probes in completion order); the returned array is in
  *   config order. When `signal` aborts, running probes stop and reap their
@@ -22,15 +26,13 @@
  * @module
  */
 import { formatDiagnostic } from '../config/diagnostics.ts'
-import { expandEntry } from '../config/expand.ts'
-import { trustFingerprint } from '../config/fingerprint.ts'
 import { type Row, winners } from '../config/layers.ts'
-import { toOfficialConfig } from '../config/official.ts'
 import { allDiagnostics } from '../config/parse.ts'
 import type { ProjectView } from '../files/project.ts'
-import { needsTrust, type TrustStore, trustGateOff, trustStateOf } from '../trust/state.ts'
+import { verdictOf } from '../plan/verdict.ts'
+import { type TrustStore, trustAnswerOf, trustGateOff } from '../trust/state.ts'
 import { shellWord, trustCommand } from '../trust/command.ts'
-import { canonicalRoot, readTrustStore } from '../trust/store.ts'
+import { canonicalRoot, loadTrustStore } from '../trust/store.ts'
 import { secretValues } from './env.ts'
 import { probe } from './probe.ts'
 import type { DoctorResult } from './types.ts'
@@ -67,52 +69,61 @@ type Plan = { result: DoctorResult } | { row: Row; run: (signal?: AbortSignal) =
 /** The trust store as read for this project, with the project's canonical root (both read once, on first need). */
 interface TrustView {
   store: TrustStore
+  problem: string | undefined
   canonical: string
 }
 
 function plan(row: Row, opts: DiagnoseOptions, root: string, trust: () => TrustView, trustAll: boolean): Plan {
   const r = base(row)
-  const errors = row.diagnostics.filter((d) => d.severity === 'error')
-  if (row.state === 'invalid' || !row.entry) {
-    const first = errors[0]
-    r.error = first ? formatDiagnostic(first) : 'invalid entry'
-    if (errors.length > 1) r.error += ` (and ${errors.length - 1} more)`
-    r.hint = `fix the entry; dsh-mcp validate lists every problem`
-    return { result: r }
-  }
-  if (row.state === 'disabled') {
-    r.state = 'disabled'
-    r.hint = `enabled: false; to turn it on: dsh-mcp enable -C ${shellWord(root)} ${shellWord(row.name)}`
-    return { result: r }
-  }
-  const expanded = expandEntry(row.entry, opts.env)
-  if ('errors' in expanded) {
-    const missing = [...new Set(expanded.errors.flatMap((e) => e.missing))]
-    r.state = 'skipped'
-    r.error = `not started: ${expanded.errors.map((e) => e.message.replace(/ \(set it, or write .*\)$/, '')).join('; ')}`
-    r.hint = missing.length
-      ? `set ${missing.join(', ')} in the environment the host starts from, or give a default: \${${missing[0]}:-default}`
-      : 'fix the variable reference (write $$ for a literal $)'
-    return { result: r }
-  }
-  if (!trustAll && needsTrust(row.scope)) {
-    const state = trustStateOf(trust().store, trust().canonical, row.name, trustFingerprint(row.entry))
-    if (state !== 'trusted') {
-      r.state = 'untrusted'
-      r.error = state === 'changed' ? 'changed since it was trusted: not started' : 'not trusted yet: not started'
-      r.hint = `review it (dsh-mcp get ${shellWord(row.name)}), then run: ${trustCommand(root, row.name)}`
+  const v = verdictOf(row, {
+    root,
+    env: opts.env,
+    dshHome: opts.dshHome,
+    platform: opts.platform ?? process.platform,
+    gateOff: trustAll,
+    trust: (x) => trustAnswerOf(trust().store, trust().problem, trust().canonical, x),
+    ...(trust().problem ? { storeProblem: trust().problem } : {}),
+  })
+  switch (v.tag) {
+    case 'runs': {
+      const secrets = secretValues(row.entry!, v.entry, opts.env)
+      return { row, run: (signal) => probe(v.config, { env: opts.env, timeoutMs: opts.timeoutMs, secrets, ...(signal ? { signal } : {}) }) }
+    }
+    case 'refused': {
+      if (v.why === 'invalid' && row.state === 'invalid') {
+        const errors = row.diagnostics.filter((d) => d.severity === 'error')
+        r.error = errors[0] ? formatDiagnostic(errors[0]) : 'invalid entry'
+        if (errors.length > 1) r.error += ` (and ${errors.length - 1} more)`
+      } else r.error = v.reason
+      r.hint = v.why === 'invalid' ? 'fix the entry; dsh-mcp validate lists every problem' : 'see dsh-mcp list for how to allow the file'
       return { result: r }
     }
+    case 'disabled':
+      r.state = 'disabled'
+      r.hint = `enabled: false; to turn it on: dsh-mcp enable -C ${shellWord(root)} ${shellWord(row.name)}`
+      return { result: r }
+    case 'needs-trust':
+      r.state = 'untrusted'
+      if (v.why === 'store-problem') {
+        r.error = `not started: ${v.reason}`
+        r.hint = 'repair the trust store as said, then run doctor again'
+      } else {
+        r.error = v.why === 'changed' ? 'changed since it was trusted: not started' : v.why === 'repository-contribution' ? 'a repository file overrides this user server: not started' : 'not trusted yet: not started'
+        r.hint = `review it (dsh-mcp get ${shellWord(row.name)}), then run: ${trustCommand(root, row.name)}`
+      }
+      return { result: r }
+    case 'skipped':
+      r.state = 'skipped'
+      r.error = `not started: ${v.reason.replace(/^server "[^"]*": /, '').replace(/ \(set it, or write .*\)$/, '')}`
+      r.hint = v.variables.length
+        ? `set ${v.variables.join(', ')} in the environment the host starts from, or give a default: \${${v.variables[0]}:-default}`
+        : 'fix the variable reference (write $$ for a literal $)'
+      return { result: r }
+    case 'shadowed':
+      r.state = 'skipped'
+      r.error = v.reason
+      return { result: r }
   }
-  let official: ReturnType<typeof toOfficialConfig>
-  try {
-    official = toOfficialConfig(row.name, expanded.entry, { root: row.scope === 'user' ? opts.dshHome : root, platform: opts.platform ?? process.platform })
-  } catch (err) {
-    r.error = (err as Error).message
-    return { result: r }
-  }
-  const secrets = secretValues(row.entry, expanded.entry, opts.env)
-  return { row, run: (signal) => probe(official, { env: opts.env, timeoutMs: opts.timeoutMs, secrets, ...(signal ? { signal } : {}) }) }
 }
 
 export async function diagnoseProject(view: ProjectView, opts: DiagnoseOptions): Promise<DoctorResult[]> {
@@ -121,7 +132,13 @@ export async function diagnoseProject(view: ProjectView, opts: DiagnoseOptions):
   const rows = winners(view.rows).filter((r) => !wanted || wanted.has(r.name))
   const trustAll = opts.trustAll ?? trustGateOff(opts.env)
   let trusted: TrustView | undefined
-  const trust = () => (trusted ??= { store: readTrustStore(opts.dshHome, { forRoot: root }), canonical: canonicalRoot(root) })
+  const trust = () => {
+    if (!trusted) {
+      const { store, refused } = loadTrustStore(opts.dshHome, root)
+      trusted = { store, problem: refused, canonical: canonicalRoot(root) }
+    }
+    return trusted
+  }
   const plans = rows.map((row) => plan(row, opts, root, trust, trustAll))
   const results: (DoctorResult | undefined)[] = plans.map((p) => ('result' in p ? p.result : undefined))
   for (const r of results) if (r) opts.onResult?.(r)

@@ -34,6 +34,8 @@ export interface StatusServer {
   state: StatusState
   toolCount: number
   error: string | null
+  /** The row's verdict as the host judged it (plan/verdict.ts), or null when the file has none. */
+  verdict: { tag: string; why: string | null; reason: string | null } | null
   updatedAt: string | null
 }
 
@@ -83,6 +85,15 @@ function isoOrNull(v: unknown): string | null {
   return typeof v === 'string' && !Number.isNaN(Date.parse(v)) ? v : null
 }
 
+const VERDICT_TAGS = ['runs', 'needs-trust', 'skipped', 'refused', 'disabled', 'shadowed']
+
+function verdictOf(v: unknown): StatusServer['verdict'] {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return null
+  const o = v as Record<string, unknown>
+  if (!VERDICT_TAGS.includes(o.tag as string)) return null
+  return { tag: o.tag as string, why: text(o.why, 200), reason: text(o.reason) }
+}
+
 function server(v: unknown): StatusServer | undefined {
   if (!v || typeof v !== 'object' || Array.isArray(v)) return undefined
   const o = v as Record<string, unknown>
@@ -98,6 +109,7 @@ function server(v: unknown): StatusServer | undefined {
     state,
     toolCount: count,
     error: text(o.error),
+    verdict: verdictOf(o.verdict),
     updatedAt: isoOrNull(o.updatedAt),
   }
 }

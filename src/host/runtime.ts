@@ -144,6 +144,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
       env: process.env,
       dshHome: loc.dshHome,
       trust: gate.check,
+      storeProblem: gate.storeProblem,
     })
 
   const reports = createReports({ plan: () => plan, projects, mounts, visibility, status, log, disposed: () => disposed })

@@ -8,7 +8,7 @@
  * no agent waits for it; `stopped`: the host stopped). A mount
  * whose fork is up but holds no tools while the official client reports a
  * connection error reads as `failed` (the client keeps reconnecting; we never
- * tear it down). `effectiveName` is null unless mounted. The status writer
+ * tear it down). Each row carries its verdict (plan/verdict.ts). `effectiveName` is null unless mounted. The status writer
  * writes `$DSH_HOME/mcp-status/<hash>.json` atomically (0600 in a 0700
  * directory, never through a link planted at its path; a directory owned
  * by another user is refused — `files/private-dir.ts`), coalescing bursts
@@ -24,6 +24,7 @@
  */
 import type { Scope } from '../config/layers.ts'
 import type { Placement } from '../plan/desired.ts'
+import type { VerdictView } from '../plan/verdict.ts'
 import type { Log } from './log.ts'
 import type { Mount } from './mounts.ts'
 import { ensureHomeDir, writePrivateFile } from '../files/private-dir.ts'
@@ -49,6 +50,8 @@ export interface ServerSnapshot {
   state: ServerState
   toolCount: number
   lastError: string | null
+  /** The row's verdict (plan/verdict.ts): tag, kind of reason, reason — never a value. */
+  verdict?: VerdictView
 }
 
 export interface ProjectSnapshot {
@@ -82,7 +85,7 @@ export type Serving = 'live' | 'released' | 'stopped'
 
 export function serverSnapshots(placements: readonly Placement[], mounts: ReadonlyMap<string, Mount>, toolCounts: ReadonlyMap<string, number>, serving: Serving = 'live'): ServerSnapshot[] {
   return placements.map((p) => {
-    const base = { name: p.name, layer: p.layer, file: p.file }
+    const base = { name: p.name, layer: p.layer, file: p.file, ...(p.verdict ? { verdict: p.verdict } : {}) }
     if (p.want !== 'mount' || !p.key) {
       const state: ServerState = p.want === 'skipped' || p.want === 'mount' ? 'failed' : p.want
       const lastError = state === 'shadowed' || state === 'disabled' ? null : (p.reason ?? null)
@@ -166,6 +169,7 @@ export function createStatusWriter(dshHome: string, log: Log): StatusWriter {
         state: s.state,
         toolCount: s.toolCount,
         error: s.lastError,
+        ...(s.verdict ? { verdict: s.verdict } : {}),
         updatedAt: stamp(root, s, now),
       }))
       const refused = files.map((f) => ({ file: f.file, layer: f.layer, error: f.reason, keptLastGood: f.keptLastGood }))

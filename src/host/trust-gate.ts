@@ -2,13 +2,15 @@
  * The trust gate (spec §4 "Trust"): which project-layer rows may mount.
  *
  * Contract:
- * - `check(root, row)` answers `trusted | untrusted | changed` for an active
- *   project-layer row (user-layer rows need no trust and are answered
- *   `trusted`; a row without an entry is never trusted): `trustStateOf(store, canonicalRoot(root), row.name,
- *   trustFingerprint(row.entry))`. The store is read with `forRoot: root`,
- *   so a store that is a symbolic link, writable by everyone, or lies inside
- *   the project (e.g. `DSH_HOME` in the repository) trusts nothing there — a
- *   repository can never trust itself.
+ * - `check(root, row)` answers `trusted | untrusted | changed | store-problem`
+ *   for a row that needs trust (any repository contribution; a row from the
+ *   user's file alone is answered `trusted`; a row without an entry is never
+ *   trusted): `trustStateOf(store, canonicalRoot(root), row.name,
+ *   rowFingerprint(row))`. A store that cannot be used for the root (see
+ *   store.ts: unreadable, invalid, a symbolic link, another user's, group- or
+ *   world-writable, or inside the project) answers `store-problem` for every
+ *   such row — fail closed — and `storeProblem(root)` says why and how to
+ *   repair it. A repository can never trust itself.
  * - `refresh()` runs at the start of every reconcile: the next `check`
  *   reads the store file again (once per refresh; whether it may be used
  *   is judged once per root per refresh). A fingerprint is computed once
@@ -28,16 +30,18 @@
  * @module
  */
 import path from 'node:path'
-import { trustFingerprint } from '../config/fingerprint.ts'
+import { rowFingerprint } from '../config/fingerprint.ts'
 import type { Row } from '../config/layers.ts'
 import type { TrustFn, TrustVerdict } from '../plan/desired.ts'
 import { trustCommand } from '../trust/command.ts'
 import { emptyTrustStore, needsTrust, type TrustStore, trustGateOff, trustStateOf } from '../trust/state.ts'
-import { canonicalRoot, readTrustStore, trustFilePath, trustStoreRefusal } from '../trust/store.ts'
+import { canonicalRoot, loadTrustStore, trustFilePath, trustStoreRefusal } from '../trust/store.ts'
 import type { Log } from './log.ts'
 
 export interface TrustGate {
   check: TrustFn
+  /** What is wrong with the store for `root` (as of the last refresh), or undefined; always undefined while the gate is off. */
+  storeProblem(root: string): string | undefined
   files(): string[]
   refresh(): void
 }
@@ -52,14 +56,15 @@ export interface TrustGateOptions {
 export function createTrustGate(opts: TrustGateOptions): TrustGate {
   const off = () => opts.mode === 'all' || trustGateOff(opts.env)
   /** Per root since the last refresh: its canonical form and the store as read for it. */
-  let seen = new Map<string, { canonical: string; store: TrustStore }>()
-  /** The store as read since the last refresh (refusals are judged per root, above). */
-  let shared: TrustStore | undefined
+  let seen = new Map<string, { canonical: string; store: TrustStore; problem: string | undefined }>()
+  /** The store as read since the last refresh, and its own problem (a store inside a project is judged per root, above). */
+  let shared: { store: TrustStore; refused: string | undefined } | undefined
   const fingerprints = new WeakMap<object, string>()
-  const fingerprintOf = (entry: NonNullable<Row['entry']>) => {
+  const fingerprintOf = (row: Row) => {
+    const entry = row.entry!
     let fp = fingerprints.get(entry)
     if (fp === undefined) {
-      fp = trustFingerprint(entry)
+      fp = rowFingerprint(row)
       fingerprints.set(entry, fp)
     }
     return fp
@@ -69,23 +74,20 @@ export function createTrustGate(opts: TrustGateOptions): TrustGate {
   /** Store refusals already reported, root\0reason. */
   const refusals = new Set<string>()
 
-  const storeFor = (root: string): { canonical: string; store: TrustStore } => {
+  const storeFor = (root: string): { canonical: string; store: TrustStore; problem: string | undefined } => {
     let got = seen.get(root)
     if (!got) {
       const canonical = canonicalRoot(root)
-      const refused = trustStoreRefusal(opts.dshHome, canonical)
-      if (refused && !refusals.has(`${canonical}\0${refused}`)) {
-        refusals.add(`${canonical}\0${refused}`)
-        opts.log.warn('the trust store is ignored for %s: %s', canonical, refused)
-      }
-      shared ??= readTrustStore(opts.dshHome)
-      got = { canonical, store: refused ? emptyTrustStore() : shared }
+      shared ??= loadTrustStore(opts.dshHome)
+      const refused = shared.refused ?? trustStoreRefusal(opts.dshHome, canonical)
+      if (!refused) for (const k of [...refusals]) if (k.startsWith(`${canonical}\0`)) refusals.delete(k)
+      got = { canonical, store: refused ? emptyTrustStore() : shared.store, problem: refused }
       seen.set(root, got)
     }
     return got
   }
 
-  const warn = (root: string, row: Row, verdict: Exclude<TrustVerdict, 'trusted'>, fingerprint: string) => {
+  const warn = (root: string, row: Row, verdict: 'untrusted' | 'changed', fingerprint: string) => {
     const key = `${root}\0${row.name}`
     const state = `${verdict}\0${fingerprint}`
     if (warned.get(key) === state) return
@@ -97,15 +99,23 @@ export function createTrustGate(opts: TrustGateOptions): TrustGate {
 
   return {
     check(root: string, row: Row): TrustVerdict {
-      if (off() || !needsTrust(row.scope)) return 'trusted'
+      if (off() || !needsTrust(row)) return 'trusted'
       if (!row.entry) return 'untrusted'
-      const { canonical, store } = storeFor(root)
-      const fingerprint = fingerprintOf(row.entry)
+      const { canonical, store, problem } = storeFor(root)
+      if (problem) {
+        if (!refusals.has(`${canonical}\0${problem}`)) {
+          refusals.add(`${canonical}\0${problem}`)
+          opts.log.warn('the trust store is ignored for %s (its servers are stopped): %s', canonical, problem)
+        }
+        return 'store-problem'
+      }
+      const fingerprint = fingerprintOf(row)
       const verdict = trustStateOf(store, canonical, row.name, fingerprint)
       if (verdict === 'trusted') warned.delete(`${root}\0${row.name}`)
       else warn(root, row, verdict, fingerprint)
       return verdict
     },
+    storeProblem: (root) => (off() ? undefined : storeFor(root).problem),
     files: () => (off() ? [] : [trustFilePath(opts.dshHome)]),
     refresh() {
       seen = new Map()

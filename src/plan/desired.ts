@@ -3,11 +3,10 @@
  *
  * Contract: pure (files arrive parsed, the environment and the trust verdict
  * arrive as values). For each project the layers merge with the user layer
- * (spec §2 precedence); the global view is the user layer alone. An active
- * row is mounted when it is trusted (project layers only: the user's own file
- * needs no trust), every `${VAR}` it uses is set, and its mapped official
- * config is valid; otherwise it is placed with the reason it is not mounted —
- * a reason never carries an env or header value. A mount's key covers its
+ * (spec §2 precedence); the global view is the user layer alone. Each row is
+ * judged by `verdictOf` (plan/verdict.ts, the one judgement): a `runs` row is
+ * mounted with the verdict's official config; any other is placed with the
+ * verdict's reason (never an env or header value) and the verdict itself. A mount's key covers its
  * written name and its resolved official config, so equal keys share one
  * mount and tuning keys (`tools`, `description`) never change a key.
  * `desiredState` is `assemblePlan` over `judgeView` of every view: each view
@@ -16,22 +15,20 @@
  *
  * @module
  */
-import { formatDiagnostic, formatPath } from '../config/diagnostics.ts'
-import { type Env, expandEntry } from '../config/expand.ts'
-import { unsafeValueProblems } from '../config/entry.ts'
+import type { Env } from '../config/expand.ts'
 import { mountKey } from '../config/fingerprint.ts'
 import { type LayerInput, mergeLayers, type Row, type Scope } from '../config/layers.ts'
-import { type OfficialConfig, OfficialConfigSchema, toOfficialConfig } from '../config/official.ts'
+import type { OfficialConfig } from '../config/official.ts'
 import { secretValues } from '../config/redact.ts'
-import { trustCommand } from '../trust/command.ts'
-import { needsTrust } from '../trust/state.ts'
+import type { TrustAnswer } from '../trust/state.ts'
 import type { ToolFilter } from './filter.ts'
+import { type FileRefusal, type VerdictView, verdictOf, verdictView } from './verdict.ts'
 
 export { redact } from '../config/redact.ts'
 
-export type TrustVerdict = 'trusted' | 'untrusted' | 'changed'
+export type TrustVerdict = TrustAnswer
 
-/** The trust gate's seam: asked for every active project-layer row. */
+/** The trust gate's seam: asked for every active row that needs trust (a repository contribution). */
 export type TrustFn = (root: string, row: Row) => TrustVerdict
 
 export type Want = 'mount' | 'shadowed' | 'disabled' | 'invalid' | 'untrusted' | 'skipped'
@@ -62,6 +59,8 @@ export interface Placement {
   /** Why the row is not mounted (never a value). */
   reason?: string
   trust?: TrustVerdict
+  /** The row's verdict (plan/verdict.ts), as status files carry it. */
+  verdict?: VerdictView
 }
 
 export interface ProjectInput {
@@ -77,6 +76,10 @@ export interface PlanInput {
   dshHome: string
   platform?: string
   trust: TrustFn
+  /** What is wrong with the trust store for a root, if it cannot be used (the reason of `store-problem`). */
+  storeProblem?: (root: string) => string | undefined
+  /** Files the reading edge refused, by absolute path. */
+  refusals?: ReadonlyMap<string, FileRefusal>
 }
 
 export interface Plan {
@@ -134,47 +137,27 @@ function judgeRow(row: Row, root: string | null, input: ViewInput, mounts: Map<s
   const base: Placement = { name: row.name, layer: row.scope, file: row.file, want: 'invalid' }
   if (row.entry?.tools) base.filter = row.entry.tools
   if (row.entry?.description !== undefined) base.description = row.entry.description
-  if (row.state === 'shadowed') return { ...base, want: 'shadowed', reason: `shadowed by ${row.shadowedBy?.scope ?? 'another'} layer (${row.shadowedBy?.file ?? '?'})` }
-  if (row.state === 'disabled') return { ...base, want: 'disabled', reason: 'enabled: false' }
-  if (row.state === 'invalid' || !row.entry) {
-    const d = row.diagnostics.find((x) => x.severity === 'error')
-    return { ...base, want: 'invalid', reason: d ? formatDiagnostic(d) : 'invalid entry' }
-  }
-  if (needsTrust(row.scope)) {
-    if (root === null) return { ...base, want: 'invalid', reason: 'a project row outside a project' }
-    const verdict = input.trust(root, row)
-    if (verdict !== 'trusted') {
-      const why = verdict === 'changed' ? 'changed since trusted' : 'not trusted'
-      return { ...base, want: 'untrusted', trust: verdict, reason: `${why}: review it, then run ${trustCommand(root, row.name)}` }
-    }
-    base.trust = verdict
-  }
-  const expanded = expandEntry(row.entry, input.env)
-  if ('errors' in expanded) {
-    return { ...base, want: 'skipped', reason: `server "${row.name}": ${expanded.errors.map((e) => e.message).join('; ')}` }
-  }
-  // A variable may bring what the written text could not (a line break in a header value).
-  const unsafe = unsafeValueProblems(expanded.entry)
-  if (unsafe.length) {
-    return { ...base, want: 'skipped', reason: `server "${row.name}": ${unsafe.map((p) => `${formatPath(p.path)} ${p.message} once its variables are expanded`).join('; ')}` }
+  let answer: TrustAnswer | undefined
+  const storeProblem = root === null ? undefined : input.storeProblem?.(root)
+  const v = verdictOf(row, {
+    root,
+    env: input.env,
+    dshHome: input.dshHome,
+    platform: input.platform ?? process.platform,
+    trust: (r) => (answer = input.trust(root as string, r)),
+    ...(storeProblem !== undefined ? { storeProblem } : {}),
+    ...(input.refusals ? { refusals: input.refusals } : {}),
+  })
+  if (answer !== undefined) base.trust = answer
+  base.verdict = verdictView(v)
+  if (v.tag !== 'runs') {
+    const want: Want = v.tag === 'needs-trust' ? 'untrusted' : v.tag === 'refused' ? 'invalid' : v.tag
+    return { ...base, want, reason: v.reason }
   }
   const origin = row.scope === 'user' ? input.dshHome : (root as string)
-  let config: OfficialConfig
-  try {
-    config = toOfficialConfig(row.name, expanded.entry, { root: origin, platform: input.platform ?? process.platform })
-  } catch (err) {
-    return { ...base, want: 'invalid', reason: (err as Error).message }
-  }
-  const checked = OfficialConfigSchema.safeParse(config)
-  if (!checked.success) {
-    const issue = checked.error.issues[0]
-    return { ...base, want: 'invalid', reason: `the mapped config is not valid for the official client: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim() }
-  }
-  const key = mountKey(config)
+  const key = mountKey(v.config)
   if (!mounts.has(key)) {
-    mounts.set(key, { key, name: row.name, layer: row.scope, file: row.file, origin, config, secrets: secretValues(row.entry, expanded.entry, input.env) })
+    mounts.set(key, { key, name: row.name, layer: row.scope, file: row.file, origin, config: v.config, secrets: secretValues(row.entry!, v.entry, input.env) })
   }
   return { ...base, want: 'mount', key }
 }
-
-

@@ -7,7 +7,7 @@
  * still current, a view judged again may ask a row twice. A view (the global
  * one, or one project) is reused when all of these are unchanged since it was
  * judged: its `LayerInput`s and the user layer's (by identity, in order),
- * `dshHome` and the platform, the value of every variable its rows read from
+ * `dshHome`, the platform, the trust store's problem and the file refusals, the value of every variable its rows read from
  * `env`, and every trust verdict its rows got. So callers must hand in a new
  * `LayerInput` whenever a file's content changes, and never mutate one. A
  * project missing from an input is forgotten. Pure apart from its own cache.
@@ -32,6 +32,9 @@ interface View {
   read: Map<string, string | undefined>
   /** Every trust verdict the judgement got, in order. */
   asked: [Row, TrustVerdict][]
+  /** The store problem and the file refusals the judgement saw. */
+  storeProblem: string | undefined
+  refusals: PlanInput['refusals']
   judged: ViewJudgement
 }
 
@@ -43,11 +46,14 @@ export function createPlanMemo(): PlanMemo {
 
   const view = (prev: View | undefined, root: string | null, layers: readonly LayerInput[], input: PlanInput, rowsOf: () => Row[]): View => {
     const platform = input.platform ?? process.platform
+    const storeProblem = root === null ? undefined : input.storeProblem?.(root)
     const sameFiles = prev !== undefined && same(prev.layers, layers) && same(prev.user, input.user)
     if (
       sameFiles &&
       prev.dshHome === input.dshHome &&
       prev.platform === platform &&
+      prev.storeProblem === storeProblem &&
+      prev.refusals === input.refusals &&
       [...prev.read].every(([name, value]) => input.env[name] === value) &&
       prev.asked.every(([row, verdict]) => input.trust(root as string, row) === verdict)
     ) {
@@ -72,8 +78,10 @@ export function createPlanMemo(): PlanMemo {
         asked.push([row, verdict])
         return verdict
       },
+      ...(input.storeProblem ? { storeProblem: input.storeProblem } : {}),
+      ...(input.refusals ? { refusals: input.refusals } : {}),
     }
-    return { layers, user: input.user, dshHome: input.dshHome, platform, rows, read, asked, judged: judgeView(rows, root, judging) }
+    return { layers, user: input.user, dshHome: input.dshHome, platform, rows, read, asked, storeProblem, refusals: input.refusals, judged: judgeView(rows, root, judging) }
   }
 
   return {

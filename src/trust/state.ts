@@ -6,12 +6,14 @@
  * for exactly this canonical root, name and fingerprint; `changed` when a
  * record exists with another fingerprint (the config was edited since it
  * was trusted — the Cursor "MCPoison" lesson); `untrusted` otherwise. Only
- * the user's own file (`user` scope) needs no trust. The gate is off with
+ * a row whose every field comes from the user's own file needs no trust
+ * (`needsTrust`: a user row with a repository override needs it). The gate is off with
  * env `DSH_MCP_TRUST_ALL=1` (or `true`).
  *
  * @module
  */
-import type { Scope } from '../config/layers.ts'
+import { rowFingerprint } from '../config/fingerprint.ts'
+import { type Row, repositoryContribution } from '../config/layers.ts'
 
 export interface TrustRecord {
   fingerprint: string
@@ -24,6 +26,9 @@ export interface TrustStore {
 }
 
 export type TrustState = 'trusted' | 'untrusted' | 'changed'
+
+/** What the gate answers for a row: a store state, or `store-problem` when the store cannot be used at all (fail closed). */
+export type TrustAnswer = TrustState | 'store-problem'
 
 export function emptyTrustStore(): TrustStore {
   return { version: 1, projects: dict() }
@@ -41,8 +46,19 @@ export function trustStateOf(store: TrustStore, canonicalRoot: string, name: str
   return r.fingerprint === fingerprint ? 'trusted' : 'changed'
 }
 
-export function needsTrust(scope: Scope): boolean {
-  return scope !== 'user'
+/** A row needs trust unless every field of its effective entry comes from the user's own file. */
+export function needsTrust(row: Pick<Row, 'scope' | 'file' | 'sources'>): boolean {
+  return repositoryContribution(row)
+}
+
+/**
+ * The gate's answer for a row from a store as read: `store-problem` when the
+ * store was refused (`problem`), else `trustStateOf` the row's fingerprint.
+ */
+export function trustAnswerOf(store: TrustStore, problem: string | undefined, canonicalRoot: string, row: Row): TrustAnswer {
+  if (problem !== undefined) return 'store-problem'
+  if (!row.entry) return 'untrusted'
+  return trustStateOf(store, canonicalRoot, row.name, rowFingerprint(row))
 }
 
 /** Whether the environment turns the gate off (`DSH_MCP_TRUST_ALL=1`). */

@@ -4,11 +4,14 @@
  *
  * Contract:
  * - `readTrustStore` (and `loadTrustStore`, which also says why the file
- *   was refused) never throws: a missing, unreadable or malformed file
- *   reads as an empty store. It also reads as empty — trusts nothing — when
- *   the file is a symbolic link, is writable by every user, or its real path
- *   lies inside `opts.forRoot` (a repository can never trust itself, e.g.
- *   with `DSH_HOME` pointing into it).
+ *   was refused, with how to repair it) never throws: a missing file reads
+ *   as an empty store. It reads as empty and is refused — trusts nothing,
+ *   fail closed — when the file is unreadable, not valid JSON or not a
+ *   version-1 store, a symbolic link, owned by another user, writable by
+ *   group or others (`storeProblem`), or its real path lies inside
+ *   `opts.forRoot` (a repository can never trust itself, e.g. with
+ *   `DSH_HOME` pointing into it). Writers refuse a refused store too
+ *   (they never overwrite a store they cannot read).
  * - `trustServers` / `untrustServers` take an exclusive lock
  *   (proper-lockfile on the store path), re-read the store under it, and
  *   replace the file atomically (write + rename, never through a link)
@@ -43,26 +46,47 @@ export function canonicalRoot(root: string): string {
   return realPath(root)
 }
 
-/** Why the store file must not be used for `forRoot`, or undefined when it may. Missing file: undefined. */
-function refusal(file: string, forRoot: string | undefined): string | undefined {
+/**
+ * What is wrong with the store file itself, with how to repair it, or
+ * undefined when it may be read (a missing file is fine: an empty store).
+ * A symbolic link, a file owned by another user, or one writable by group
+ * or others is refused: whoever can write it decides what runs.
+ */
+export function storeProblem(file: string): string | undefined {
   let st: ReturnType<typeof lstatSync>
   try {
     st = lstatSync(file)
-  } catch {
-    st = undefined
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    return code === 'ENOENT' || code === 'ENOTDIR' ? undefined : `${file} cannot be read (${code ?? 'error'}); repair its permissions`
   }
-  if (st?.isSymbolicLink()) return `${file} is a symbolic link`
-  if (st && (st.mode & 0o002) !== 0) return `${file} is writable by every user`
-  if (st && ownedByOther(st)) return `${file} is owned by another user (uid ${st.uid}); remove it, or run chown $(id -u) ${file} if it is yours`
-  if (forRoot === undefined) return undefined
+  if (st.isSymbolicLink()) return `${file} is a symbolic link; replace it with a regular file (remove it, then trust again)`
+  if (!st.isFile()) return `${file} is not a regular file; remove it, then trust again`
+  if (ownedByOther(st)) return `${file} is owned by another user (uid ${st.uid}); remove it, or run chown $(id -u) ${file} if it is yours`
+  if ((st.mode & 0o022) !== 0) return `${file} is writable by ${(st.mode & 0o002) !== 0 ? 'every user' : 'its group'}; run: chmod 600 ${file}`
+  return undefined
+}
+
+/** Why the store must not be used for `forRoot` (its real path lies inside the project), or undefined. */
+function insideProblem(file: string, forRoot: string): string | undefined {
+  let exists = true
+  try {
+    lstatSync(file)
+  } catch {
+    exists = false
+  }
   const rootReal = canonicalRoot(forRoot)
   // The file may not exist yet: judge the real path of its directory.
-  const real = st ? canonicalRoot(file) : path.join(canonicalRoot(path.dirname(file)), path.basename(file))
+  const real = exists ? canonicalRoot(file) : path.join(canonicalRoot(path.dirname(file)), path.basename(file))
   if (isInside(real, rootReal)) return `${file} lies inside the project ${rootReal}; set DSH_HOME outside the repository`
   return undefined
 }
 
-/** Why `readTrustStore(dshHome, { forRoot })` reads the store as empty although the file exists, or undefined. */
+function refusal(file: string, forRoot: string | undefined): string | undefined {
+  return storeProblem(file) ?? (forRoot === undefined ? undefined : insideProblem(file, forRoot))
+}
+
+/** Why `readTrustStore(dshHome, { forRoot })` cannot use the store file (file problems and a store inside the project; not its content), or undefined. */
 export function trustStoreRefusal(dshHome: string, forRoot?: string): string | undefined {
   return refusal(trustFilePath(dshHome), forRoot)
 }
@@ -71,20 +95,37 @@ export function readTrustStore(dshHome: string, opts: { forRoot?: string } = {})
   return loadTrustStore(dshHome, opts.forRoot).store
 }
 
+/** The store file's content, or why it cannot be used (unreadable, not JSON, not a trust store). Missing: empty. */
+function readContent(file: string): { store: TrustStore; problem?: string } {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return { store: emptyTrustStore() }
+    return { store: emptyTrustStore(), problem: `${file} cannot be read (${code ?? 'error'}); repair its permissions` }
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (err) {
+    return { store: emptyTrustStore(), problem: `${file} is not valid JSON (${jsonWhere(err, text)}); repair it, or move it aside (mv ${file} ${file}.bak) and trust again` }
+  }
+  if (!isRecord(value) || value.version !== 1 || !isRecord(value.projects)) return { store: emptyTrustStore(), problem: `${file} is not a dsh-mcp trust store (version 1); repair it, or remove it and trust again` }
+  return { store: sanitizeTrustStore(value) }
+}
+
 /**
  * The store as `readTrustStore(dshHome, { forRoot })` reads it, and why it
- * reads as empty although the file exists (`trustStoreRefusal`), from one
- * refusal check.
+ * cannot be used (`refused`: a file problem, a store inside the project, or
+ * content that is not a valid store) — then it trusts nothing.
  */
 export function loadTrustStore(dshHome: string, forRoot?: string): { store: TrustStore; refused: string | undefined } {
   const file = trustFilePath(dshHome)
   const refused = refusal(file, forRoot)
   if (refused) return { store: emptyTrustStore(), refused }
-  try {
-    return { store: sanitizeTrustStore(JSON.parse(readFileSync(file, 'utf8'))), refused }
-  } catch {
-    return { store: emptyTrustStore(), refused }
-  }
+  const { store, problem } = readContent(file)
+  return { store: problem ? emptyTrustStore() : store, refused: problem }
 }
 
 const LOCK_OPTIONS = {
@@ -101,6 +142,7 @@ async function updateStore<T>(dshHome: string, root: string, change: (store: Tru
     throw new Error(`refusing to write the trust store: ${(err as Error).message}`)
   }
   const file = trustFilePath(dshHome)
+  // Content problems are judged under the lock by storeForWrite (with where the file is broken).
   const refused = refusal(file, root)
   if (refused) throw new Error(`refusing to write the trust store: ${refused}`)
   const { default: lockfile } = await import('proper-lockfile')

@@ -10,14 +10,16 @@
  * watched file (and for watched files already present in a directory that
  * appears). chokidar drops a second `change` of a path within 50 ms, so every
  * event is followed by a trailing re-check of the file's stat signature
- * (mtime, size, inode) that reports a change the throttle swallowed. The
+ * (mtime, ctime, size, inode) that reports a change the throttle swallowed. The
  * signature of a file is taken when it is first named; files under a newly
  * watched directory are re-checked once the watch is surely up, so an edit
  * between naming a file and the watch starting is not lost. A watched file
  * that is a symbolic link also has its target watched (edits there report
  * the link), and a link re-pointed in place (which chokidar does not report:
- * it follows each symlink once) is caught by re-checking symlinked files on
- * every raw event of the watcher. Errors go to `onError`; nothing here
+ * it follows each symlink once) is caught by re-checking the watched files'
+ * signatures on every raw event of the watcher — which also reports a
+ * change of mode or owner alone (ctime; chokidar reports no such change),
+ * so a trust store made group-writable is acted on at once. Errors go to `onError`; nothing here
  * throws into the caller.
  *
  * @module
@@ -59,7 +61,7 @@ export function watchFiles(opts: WatchOptions): FileWatcher {
   const signature = (file: string): string => {
     try {
       const st = statSync(file)
-      return `${st.mtimeMs}:${st.size}:${st.ino}`
+      return `${st.mtimeMs}:${st.ctimeMs}:${st.size}:${st.ino}`
     } catch {
       return 'absent'
     }
@@ -151,10 +153,10 @@ export function watchFiles(opts: WatchOptions): FileWatcher {
       readyPromise = new Promise<void>((resolve) => w.once('ready', () => resolve()))
       w.on('all', (event, p) => safe(() => onEvent(event, p)))
       w.on('raw', () => {
-        if (links.size === 0 || linkCheck) return
+        if (linkCheck) return
         linkCheck = setTimeout(() => {
           linkCheck = undefined
-          if (!closed) for (const f of links.keys()) if (signature(f) !== stamps.get(f)) report(f)
+          if (!closed) for (const f of files) if (signature(f) !== stamps.get(f)) report(f)
         }, 20)
         linkCheck.unref?.()
       })

@@ -103,13 +103,16 @@ describe('add', () => {
     assert.equal(env.read('.mcp.json'), '{"mcpServers": {}}\n')
   })
 
-  test('the project row just written is trusted with the fingerprint of the effective entry', async () => {
+  test('the project row just written is trusted exactly as typed; a local file merging fields in leaves it untrusted', async () => {
     const env = makeEnv({ '.dsh/mcp.local.yml': 'servers:\n  gh:\n    env: {EXTRA: "1"}\n' })
-    const r = await env.run(['add', 'gh', 'node', 'gh.js'])
+    let r = await env.run(['add', 'gh', 'node', 'gh.js'])
     assert.equal(r.code, 0, r.stderr)
-    const store = readTrustStore(env.dshHome)
-    const rec = store.projects[canonicalRoot(env.project.path)]?.servers.gh
-    assert.equal(rec?.fingerprint, trustFingerprint({ command: 'node', args: ['gh.js'], env: { EXTRA: '1' } }))
+    assert.match(r.stderr, /note: "gh" is not trusted: \.dsh\/mcp\.local\.yml merges fields into it that were not written here/)
+    assert.equal(readTrustStore(env.dshHome).projects[canonicalRoot(env.project.path)]?.servers.gh, undefined)
+    r = await env.run(['add', 'plain', 'node', 'p.js'])
+    assert.equal(r.code, 0, r.stderr)
+    const rec = readTrustStore(env.dshHome).projects[canonicalRoot(env.project.path)]?.servers.plain
+    assert.equal(rec?.fingerprint, trustFingerprint({ command: 'node', args: ['p.js'] }))
     await env.run(['add', '-s', 'user', 'u', 'node'])
     assert.equal(readTrustStore(env.dshHome).projects[canonicalRoot(env.project.path)]?.servers.u, undefined, 'user scope needs no trust')
   })

@@ -75,7 +75,7 @@ describe('import', () => {
     r = await env.run(['import'])
     assert.equal(r.code, 1)
     assert.equal(r.stdout, plan, 'the dry run showed exactly this plan')
-    assert.match(r.stderr, /^Imported 7 servers into \.dsh\/mcp\.yml\n$/)
+    assert.match(r.stderr, /^Imported 7 servers into \.dsh\/mcp\.yml\nnot trusted \(from a file inside a repository or not yours\): same, cl, vs, gem, genv; /)
     const rows = r.stdout.split('\n').filter((l) => /^(add|skip|conflict|invalid) /.test(l)).map((l) => l.split(/\s{2,}/).slice(0, 2).join(' '))
     assert.deepEqual(rows, ['add same', 'add cl', 'conflict cur', 'conflict same', 'add vs', 'invalid old', 'add gem', 'add genv', 'add cx', 'add web'])
     assert.match(r.stdout, /note: vs: set GH_TOKEN in the environment \(it was the input "gh-token": GitHub token\)/)

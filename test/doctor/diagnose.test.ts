@@ -141,7 +141,7 @@ describe('connections', () => {
 })
 
 describe('order of cause', () => {
-  test('invalid (file:line:col), disabled, missing variable, untrusted: none of them is started', async () => {
+  test('invalid (file:line:col), disabled, untrusted before a missing variable: none of them is started', async () => {
     const marker = join(sandboxPids(), 'marker-causes')
     const s = sandbox({
       broken: { command: 'node', url: 'http://127.0.0.1:1/mcp' },
@@ -154,7 +154,8 @@ describe('order of cause', () => {
     assert.equal(broken.state, 'invalid')
     assert.match(broken.error ?? '', /mcp\.yml:\d+:\d+: error: /)
     assert.equal(byName(results, 'off').state, 'disabled')
-    const novar = byName(results, 'novar')
+    assert.equal(byName(results, 'novar').state, 'untrusted', 'trust is judged before any variable is read')
+    const novar = byName(await diagnose(s, { trustAll: true, names: ['novar'] }), 'novar')
     assert.equal(novar.state, 'skipped')
     assert.match(novar.error ?? '', /env\.API_TOKEN uses \$\{DSH_TEST_UNSET_VAR\}, which is not set/)
     const stranger = byName(results, 'stranger')

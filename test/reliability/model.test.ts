@@ -7,7 +7,8 @@
  * and state, per known project and for the global view) and every agent's
  * visible MCP tools equal what a small reference model computes from the
  * actions alone. The model is written from the product spec (§2 layers and
- * partial overrides, §4 trust), not from `src/plan`.
+ * partial overrides, §4 trust, issue 12: a user row a local file overrides
+ * needs trust), not from `src/plan`.
  *
  * Servers are streamable-HTTP fixtures on 127.0.0.1 (cheap to mount): a
  * server's variant picks which fixture (and so which tool, `t0` or `t1`) it
@@ -19,7 +20,7 @@ import { rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { after, before, test } from 'node:test'
 import fc from 'fast-check'
-import { trustFingerprint } from '../../src/config/fingerprint.ts'
+import { rowFingerprint } from '../../src/config/fingerprint.ts'
 import { mergeLayers } from '../../src/config/layers.ts'
 import { readLayers } from '../../src/files/read.ts'
 import { canonicalRoot, trustServers, untrustServers } from '../../src/trust/store.ts'
@@ -75,12 +76,12 @@ interface ModelRow {
   variant?: 0 | 1
 }
 
-/** What a project row's trust fingerprint covers here: which fixture, and any header the local file adds. */
+/** What a project row's trust fingerprint covers here: which fixture, whether a local override merges in (the contributing files), and any header it adds. */
 function identity(m: Model, p: P, name: string): string | undefined {
   const v = m.project[p]?.[name]
   if (v === undefined) return undefined
   const o = m.local[p]?.[name]
-  return `${v}|${o && 'headers' in o ? o.headers['X-Local'] : ''}`
+  return `${v}|${o === undefined ? 'none' : 'headers' in o ? o.headers['X-Local'] : 'override'}`
 }
 
 function rowsOf(m: Model, p: P | null): ModelRow[] {
@@ -101,6 +102,8 @@ function rowsOf(m: Model, p: P | null): ModelRow[] {
     }
     let state: ModelRow['state'] = o && 'enabled' in o ? 'disabled' : 'mounted'
     if (state === 'mounted' && winner.layer === 'project' && m.trusted.get(`${p}:${name}`) !== identity(m, p, name)) state = 'untrusted'
+    // A user row that a local file overrides needs trust (issue 12 class 1); the model never trusts user names.
+    if (state === 'mounted' && winner.layer === 'user' && o !== undefined) state = 'untrusted'
     rows.push({ name, layer: winner.layer, state, variant: winner.variant })
     for (const s of shadowed) rows.push({ name, layer: s.layer, state: 'shadowed' })
   }
@@ -131,7 +134,7 @@ async function trustNow(sys: System, m: Model, p: P, name: string): Promise<void
   const row = rows.find((r) => r.name === name && r.scope !== 'user' && r.state !== 'shadowed' && r.entry && r.state !== 'invalid')
   const id = identity(m, p, name)
   if (!row?.entry || id === undefined) return
-  await trustServers(sys.w.home.path, canonicalRoot(root), [{ name, fingerprint: trustFingerprint(row.entry) }])
+  await trustServers(sys.w.home.path, canonicalRoot(root), [{ name, fingerprint: rowFingerprint(row) }])
   m.trusted.set(`${p}:${name}`, id)
 }
 

@@ -23,8 +23,10 @@ test('trustStateOf: trusted, changed, untrusted — per root and per name', () =
   assert.equal(trustStateOf(store, 'toString', 'a', 'sha256:aaa'), 'untrusted')
 })
 
-test('needsTrust: every project-layer scope, never the user layer', () => {
-  assert.deepEqual((['local', 'project', 'legacy', 'user'] as const).map(needsTrust), [true, true, true, false])
+test('needsTrust: every project-layer scope, never the user layer alone, and a user row with a repository override', () => {
+  assert.deepEqual((['local', 'project', 'legacy', 'user'] as const).map((scope) => needsTrust({ scope, file: '/f' })), [true, true, true, false])
+  const merged = { scope: 'user' as const, file: '/h/mcp.yml', sources: [{ scope: 'user' as const, file: '/h/mcp.yml' }, { scope: 'local' as const, file: '/p/.dsh/mcp.local.yml' }] }
+  assert.equal(needsTrust(merged), true)
 })
 
 test('trustGateOff: DSH_MCP_TRUST_ALL=1 or true', () => {

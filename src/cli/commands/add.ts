@@ -6,8 +6,10 @@
  * literal) to the scope's file under its lock. An existing name in that file
  * fails (exit 1) unless `--force`, which replaces it in place. Success prints
  * one line on stderr; notes follow when another layer wins over the new row,
- * or when win32 runs the command through `cmd /c`. The project rows the user
- * just wrote are trusted.
+ * or when win32 runs the command through `cmd /c`. The row the user just
+ * wrote is trusted only when its effective entry is exactly what was typed
+ * (target.ts `trustWritten`): a committed local file merging fields into it
+ * leaves it untrusted, with a note saying why.
  *
  * @module
  */
@@ -60,6 +62,6 @@ export async function writeEntry(cli: CliContext, name: string, entry: Record<st
   if (winner && winner.file !== layer.file) cli.out.err(`note: "${name}" in ${label(cli, root, winner.file)} takes precedence; this entry is shadowed`)
   const note = windowsNote(entry, cli.platform)
   if (note) cli.out.err(note)
-  if (opts.scope !== 'user') await trustWritten(cli, root, layer.file, [name], view)
+  await trustWritten(cli, root, layer.file, [{ name, entry: checked }], view)
   return 0
 }

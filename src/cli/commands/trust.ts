@@ -3,7 +3,9 @@
  *
  * Contract: shows exactly what will be allowed per server — transport, the
  * full command line, the resolved cwd, the url, env and header KEY names,
- * the defining file — then asks on a terminal (`--yes` skips the question;
+ * the defining file, and flagged: the values of env vars that can load or
+ * redirect code, every file merged into the row, an unpinned package
+ * runner with its pinned form — then asks on a terminal (`--yes` skips the question;
  * without a terminal and without `--yes` it refuses, exit 1). It records
  * the current fingerprint of each server under the canonical project root.
  * `--all`: every active project-layer server. A user-layer server needs no
@@ -12,11 +14,11 @@
  *
  * @module
  */
-import { trustFingerprint } from '../../config/fingerprint.ts'
+import { rowFingerprint } from '../../config/fingerprint.ts'
 import type { Row } from '../../config/layers.ts'
 import { needsTrust } from '../../trust/state.ts'
 import { failure, usage } from '../errors.ts'
-import { detailLines, readListing, type ServerView, unknownServer } from '../present.ts'
+import { detailLines, readListing, reviewWarnings, type ServerView, unknownServer } from '../present.ts'
 import type { CliContext } from '../program.ts'
 
 export interface TrustOptions {
@@ -25,9 +27,10 @@ export interface TrustOptions {
 }
 
 /** The presenter's trust hints ("run dsh-mcp trust …"): noise in trust's own review. */
-const TRUST_NOTE = /^(not trusted yet|changed since trusted):/
+const TRUST_NOTE = /^(not trusted yet|changed since trusted|a repository file overrides this user server):/
 
 interface Target {
+  row: Row
   view: ServerView
   fingerprint: string
 }
@@ -43,7 +46,7 @@ export async function run(cli: CliContext, names: string[] = [], opts: TrustOpti
     const view = listing.views.find((v) => v.name === row.name && v.file === row.file && v.state !== 'shadowed')
     if (view) winners.set(row.name, { row, view })
   }
-  const picked = opts.all ? [...winners.values()].filter((w) => needsTrust(w.row.scope) && w.row.state === 'active') : pickNamed(cli, names, winners, root, listing.display)
+  const picked = opts.all ? [...winners.values()].filter((w) => needsTrust(w.row) && w.row.state === 'active') : pickNamed(cli, names, winners, root, listing.display)
   const targets: Target[] = []
   for (const { row, view } of picked) {
     if (!row.entry) continue
@@ -51,7 +54,7 @@ export async function run(cli: CliContext, names: string[] = [], opts: TrustOpti
       cli.out.err(`${view.name}: already trusted`)
       continue
     }
-    targets.push({ view, fingerprint: trustFingerprint(row.entry) })
+    targets.push({ row, view, fingerprint: rowFingerprint(row) })
   }
   if (targets.length === 0) {
     if (opts.all) cli.out.err('nothing to trust: no project server waits for trust')
@@ -62,6 +65,7 @@ export async function run(cli: CliContext, names: string[] = [], opts: TrustOpti
     cli.out.out()
     const issues = t.view.issues.filter((i) => !TRUST_NOTE.test(i))
     for (const line of detailLines({ ...t.view, issues }, root, listing.display)) cli.out.out(line)
+    for (const line of reviewWarnings(t.row, listing.display)) cli.out.out(line)
     if (t.view.trust === 'changed') cli.out.out('  ! changed since it was last trusted')
     if (t.view.state === 'disabled') cli.out.out('  (disabled now: trusted for when it is enabled)')
   }
@@ -89,7 +93,7 @@ function pickNamed(cli: CliContext, names: string[], winners: Map<string, { row:
   for (const name of [...new Set(names)]) {
     const w = winners.get(name)
     if (!w) throw unknownServer(name, [...winners.keys()], root)
-    if (!needsTrust(w.row.scope)) {
+    if (!needsTrust(w.row)) {
       cli.out.err(`${name}: a user-layer server (${display(w.view.file)}) needs no trust`)
       continue
     }

@@ -1,0 +1,59 @@
+/**
+ * Environment variables whose value can load or redirect code, or redirect
+ * where traffic or downloads go: the trust review shows them in full and
+ * flagged (every other env value stays redacted).
+ *
+ * Contract: pure. `isCodeEnv(name)` is true for a name in `CODE_ENV_NAMES`
+ * or starting with one of `CODE_ENV_PREFIXES`, compared case-insensitively
+ * (Windows names are case-insensitive, and npm reads `npm_config_*` in any
+ * case): flagging one name too many is harmless, one too few hides what
+ * runs. The lists are a reviewed constant — a unit test pins them.
+ *
+ * @module
+ */
+
+/** Exact names (upper case). */
+export const CODE_ENV_NAMES: readonly string[] = [
+  // search paths and shells
+  'PATH', 'PATHEXT', 'COMSPEC', 'SHELL', 'HOME', 'XDG_CONFIG_HOME', 'BASH_ENV', 'ENV', 'PROMPT_COMMAND', 'ZDOTDIR', 'SHELLOPTS', 'BASHOPTS', 'IFS', 'PS4', 'CDPATH',
+  // the dynamic linker and glibc loaders
+  'GCONV_PATH', 'HOSTALIASES', 'RESOLV_HOST_CONF',
+  // Node.js, Electron, Deno, Bun
+  'NODE_OPTIONS', 'NODE_PATH', 'NODE_EXTRA_CA_CERTS', 'NODE_TLS_REJECT_UNAUTHORIZED', 'NODE_REPL_EXTERNAL_MODULE', 'ELECTRON_RUN_AS_NODE', 'DENO_DIR', 'BUN_OPTIONS',
+  // Java and .NET
+  'JAVA_TOOL_OPTIONS', '_JAVA_OPTIONS', 'JDK_JAVA_OPTIONS', 'JAVA_OPTS', 'JAVA_HOME', 'CLASSPATH', 'COR_PROFILER', 'COR_PROFILER_PATH', 'COR_ENABLE_PROFILING',
+  // Ruby, Lua, PHP, Go, Rust
+  'GEM_HOME', 'GEM_PATH', 'BUNDLE_GEMFILE', 'LUA_PATH', 'LUA_CPATH', 'LUA_INIT', 'PHPRC', 'PHP_INI_SCAN_DIR', 'GOFLAGS', 'GOPROXY', 'GONOSUMDB', 'GOINSECURE', 'GOTOOLCHAIN', 'RUSTC', 'RUSTC_WRAPPER', 'RUSTFLAGS',
+  // helpers other programs run
+  'EDITOR', 'VISUAL', 'PAGER', 'BROWSER', 'LESSOPEN', 'LESSCLOSE',
+  // where traffic and certificates go
+  'HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY', 'NO_PROXY', 'SSL_CERT_FILE', 'SSL_CERT_DIR', 'REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE',
+]
+
+/** Name prefixes (upper case): whole families that configure a loader, an interpreter or a package manager. */
+export const CODE_ENV_PREFIXES: readonly string[] = [
+  'LD_', // LD_PRELOAD, LD_LIBRARY_PATH, LD_AUDIT, …
+  'DYLD_', // macOS: DYLD_INSERT_LIBRARIES, DYLD_LIBRARY_PATH, …
+  'BASH_FUNC_', // exported bash functions
+  'PYTHON', // PYTHONPATH, PYTHONSTARTUP, PYTHONHOME, PYTHONWARNINGS, PYTHONBREAKPOINT, …
+  'PERL', // PERL5OPT, PERL5LIB, PERLLIB, PERL5DB, …
+  'RUBY', // RUBYOPT, RUBYLIB, …
+  'NPM_CONFIG_', // npm_config_* (registry, script-shell, node-options, …)
+  'YARN_',
+  'PNPM_',
+  'COREPACK_',
+  'GIT_', // GIT_SSH_COMMAND, GIT_CONFIG_*, GIT_EXEC_PATH, …
+  'PIP_', // PIP_INDEX_URL, …
+  'UV_', // UV_INDEX_URL, …
+  'CARGO_',
+  'DOTNET_', // DOTNET_STARTUP_HOOKS, …
+  'CORECLR_',
+]
+
+const NAMES = new Set(CODE_ENV_NAMES)
+
+/** Whether an env var of this name can load or redirect code (or traffic). */
+export function isCodeEnv(name: string): boolean {
+  const upper = name.toUpperCase()
+  return NAMES.has(upper) || CODE_ENV_PREFIXES.some((p) => upper.startsWith(p))
+}

@@ -28,7 +28,7 @@ const saved = new Map<string, string>()
 const BREAKAGES: Breakage[] = [
   {
     name: 'invalid JSON',
-    problem: /is not valid JSON; repair it, or remove it and trust again/,
+    problem: /is not valid JSON \(line \d+, column \d+\); repair it, or move it aside \(mv .* \S+\.bak\) and trust again/,
     breakIt: (f) => {
       saved.set(f, readFileSync(f, 'utf8'))
       writeFileSync(f, `${saved.get(f)!.slice(0, -3)},}\n`)
@@ -51,7 +51,7 @@ const BREAKAGES: Breakage[] = [
     ? [
         {
           name: 'owned by another user',
-          problem: /is owned by another user \(uid 54321\); remove it, then trust again/,
+          problem: /is owned by another user \(uid 54321\); remove it, or run chown \$\(id -u\) \S+ if it is yours/,
           breakIt: (f: string) => chownSync(f, 54321, 54321),
           repair: (f: string) => chownSync(f, 0, 0),
         },

@@ -6,6 +6,8 @@
  * - This is the one place that decides what of an entry may be printed:
  *   `ServerView` is built field by field, never by spreading an entry, and
  *   carries env and header KEY names only — their values never leave here.
+ *   `args` and `url` are their display forms (`config/redact-shapes.ts`):
+ *   secret flag values, URL userinfo and every query value are `***`.
  * - State is the row's merge state, except that an active row of a
  *   project-layer scope (local, project, legacy) whose fingerprint is not
  *   trusted for the canonical project root is `untrusted` (unless the gate
@@ -24,6 +26,7 @@ import path from 'node:path'
 import { formatDiagnostic } from '../config/diagnostics.ts'
 import { suggest, transportOf } from '../config/entry.ts'
 import { trustFingerprint } from '../config/fingerprint.ts'
+import { displayArgs, displayUrl } from '../config/redact.ts'
 import type { LayerInput, Row, RowState, Scope } from '../config/layers.ts'
 import { shellWord } from '../trust/command.ts'
 import { canonicalRoot, loadTrustStore } from '../trust/store.ts'
@@ -131,8 +134,8 @@ function presentRow(row: Row, layers: readonly LayerInput[], root: string, opts:
     issues,
     description: e?.description ?? null,
     command: e?.command ?? null,
-    args: [...(e?.args ?? [])],
-    url: e?.url ?? null,
+    args: displayArgs(e?.args ?? []),
+    url: e?.url !== undefined ? displayUrl(e.url) : null,
     cwd: e?.cwd ?? null,
     envKeys: Object.keys(e?.env ?? {}),
     headerKeys: Object.keys(e?.headers ?? {}),

@@ -16,7 +16,8 @@
  * - `onResult` fires once per server as soon as its result is known
  *   (pre-checks first, probes in completion order); the returned array is in
  *   config order. When `signal` aborts, running probes stop and reap their
- *   children; their results are `skipped` ("interrupted").
+ *   children; their results are `skipped` ("interrupted"). `signal` gets
+ *   one listener whatever the number of servers.
  * - Never throws for a server's problem; every result is redacted.
  *
  * @module
@@ -31,7 +32,7 @@ import type { ProjectView } from '../files/project.ts'
 import { needsTrust, type TrustStore, trustGateOff, trustStateOf } from '../trust/state.ts'
 import { shellWord, trustCommand } from '../trust/command.ts'
 import { canonicalRoot, readTrustStore } from '../trust/store.ts'
-import { secretValues } from './env.ts'
+import { redact, secretValues } from './env.ts'
 import { probe } from './probe.ts'
 import type { DoctorResult } from './types.ts'
 
@@ -104,14 +105,14 @@ function plan(row: Row, opts: DiagnoseOptions, root: string, trust: () => TrustV
       return { result: r }
     }
   }
+  const secrets = secretValues(row.entry, expanded.entry, opts.env)
   let official: ReturnType<typeof toOfficialConfig>
   try {
     official = toOfficialConfig(row.name, expanded.entry, { root: row.scope === 'user' ? opts.dshHome : root, platform: opts.platform ?? process.platform })
   } catch (err) {
-    r.error = (err as Error).message
+    r.error = redact((err as Error).message, secrets)
     return { result: r }
   }
-  const secrets = secretValues(row.entry, expanded.entry, opts.env)
   return { row, run: (signal) => probe(official, { env: opts.env, timeoutMs: opts.timeoutMs, secrets, ...(signal ? { signal } : {}) }) }
 }
 
@@ -125,14 +126,23 @@ export async function diagnoseProject(view: ProjectView, opts: DiagnoseOptions):
   const plans = rows.map((row) => plan(row, opts, root, trust, trustAll))
   const results: (DoctorResult | undefined)[] = plans.map((p) => ('result' in p ? p.result : undefined))
   for (const r of results) if (r) opts.onResult?.(r)
+  // One listener on the caller's signal however many servers run (a listener per probe on a shared signal grows with them).
+  const running = new Set<AbortController>()
+  const onAbort = () => {
+    for (const c of running) c.abort(opts.signal?.reason)
+  }
+  opts.signal?.addEventListener('abort', onAbort, { once: true })
   await Promise.all(
     plans.map(async (p, i) => {
       if ('result' in p) return
-      const o = await p.run(opts.signal)
+      const own = new AbortController()
+      if (opts.signal?.aborted) own.abort(opts.signal.reason)
+      running.add(own)
+      const o = await p.run(own.signal).finally(() => running.delete(own))
       const r: DoctorResult = { ...base(p.row), state: o.state, toolCount: o.tools.length, tools: o.tools, latencyMs: o.latencyMs, error: o.error, hint: o.hint, server: o.server, stderrTail: o.stderrTail }
       results[i] = r
       opts.onResult?.(r)
     }),
-  )
+  ).finally(() => opts.signal?.removeEventListener('abort', onAbort))
   return results as DoctorResult[]
 }

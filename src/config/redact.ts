@@ -35,7 +35,7 @@ import { templateSites, templateVariables } from './expand.ts'
 import { argSecrets, MASK, redactShapesIn, urlSecrets } from './redact-shapes.ts'
 import type { Entry } from './schema.ts'
 
-export { displayArgs, displayUrl, isSecretName, SECRET_FLAG_WORDS, SECRET_SHORT_FLAGS } from './redact-shapes.ts'
+export { displayArgs, displayUrl, isSecretName, MASK, onlyReferences, SECRET_FLAG_WORDS, SECRET_SHORT_FLAGS } from './redact-shapes.ts'
 
 export const MIN_SECRET_LENGTH = 3
 

@@ -26,7 +26,7 @@ import { formatDiagnostic } from '../config/diagnostics.ts'
 import { expandEntry } from '../config/expand.ts'
 import { trustFingerprint } from '../config/fingerprint.ts'
 import { type Row, winners } from '../config/layers.ts'
-import { toOfficialConfig } from '../config/official.ts'
+import { credentialsAsHeader, toOfficialConfig } from '../config/official.ts'
 import { allDiagnostics } from '../config/parse.ts'
 import type { ProjectView } from '../files/project.ts'
 import { needsTrust, type TrustStore, trustGateOff, trustStateOf } from '../trust/state.ts'
@@ -108,7 +108,7 @@ function plan(row: Row, opts: DiagnoseOptions, root: string, trust: () => TrustV
   const secrets = secretValues(row.entry, expanded.entry, opts.env)
   let official: ReturnType<typeof toOfficialConfig>
   try {
-    official = toOfficialConfig(row.name, expanded.entry, { root: row.scope === 'user' ? opts.dshHome : root, platform: opts.platform ?? process.platform })
+    official = credentialsAsHeader(toOfficialConfig(row.name, expanded.entry, { root: row.scope === 'user' ? opts.dshHome : root, platform: opts.platform ?? process.platform }))
   } catch (err) {
     r.error = redact((err as Error).message, secrets)
     return { result: r }

@@ -21,7 +21,7 @@ import { type Env, expandEntry } from '../config/expand.ts'
 import { unsafeValueProblems } from '../config/entry.ts'
 import { mountKey } from '../config/fingerprint.ts'
 import { type LayerInput, mergeLayers, type Row, type Scope } from '../config/layers.ts'
-import { type OfficialConfig, OfficialConfigSchema, toOfficialConfig } from '../config/official.ts'
+import { credentialsAsHeader, type OfficialConfig, OfficialConfigSchema, toOfficialConfig } from '../config/official.ts'
 import { secretValues } from '../config/redact.ts'
 import { trustCommand } from '../trust/command.ts'
 import { needsTrust } from '../trust/state.ts'
@@ -161,7 +161,7 @@ function judgeRow(row: Row, root: string | null, input: ViewInput, mounts: Map<s
   const origin = row.scope === 'user' ? input.dshHome : (root as string)
   let config: OfficialConfig
   try {
-    config = toOfficialConfig(row.name, expanded.entry, { root: origin, platform: input.platform ?? process.platform })
+    config = credentialsAsHeader(toOfficialConfig(row.name, expanded.entry, { root: origin, platform: input.platform ?? process.platform }))
   } catch (err) {
     return { ...base, want: 'invalid', reason: (err as Error).message }
   }

@@ -40,6 +40,8 @@ export interface FileWatcher {
   setFiles(files: Iterable<string>): void
   /** Resolves once the underlying watcher is ready (for tests; events may arrive before). */
   ready(): Promise<void>
+  /** Listeners on the underlying watcher, all events (for tests: must not grow with the files watched). */
+  listenerCount(): number
   close(): Promise<void>
 }
 
@@ -208,6 +210,7 @@ export function watchFiles(opts: WatchOptions): FileWatcher {
       safe(apply)
     },
     ready: () => readyPromise,
+    listenerCount: () => (watcher ? watcher.eventNames().reduce((n, e) => n + (watcher as FSWatcher).listenerCount(e), 0) : 0),
     async close() {
       closed = true
       if (rawCheck) clearTimeout(rawCheck)

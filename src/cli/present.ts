@@ -6,6 +6,8 @@
  * - This is the one place that decides what of an entry may be printed:
  *   `ServerView` is built field by field, never by spreading an entry, and
  *   carries env and header KEY names only — their values never leave here.
+ *   `args` and `url` are their display forms (`config/redact-shapes.ts`):
+ *   secret flag values, URL userinfo and every query value are `***`.
  * - Every row carries its one verdict (plan/verdict.ts `verdictOf`, under
  *   the CLI's environment) as `verdict: {tag, why, reason}`. State is the
  *   row's merge state, except that an active row whose verdict is
@@ -33,6 +35,7 @@ import { suggest, transportOf } from '../config/entry.ts'
 import { unpinnedRunner } from '../config/runners.ts'
 import { contributors, type LayerInput, type Row, type RowState, type Scope } from '../config/layers.ts'
 import { type Verdict, type VerdictView, verdictOf, verdictView } from '../plan/verdict.ts'
+import { displayArgs, displayUrl } from '../config/redact.ts'
 import { shellWord } from '../trust/command.ts'
 import { canonicalRoot, loadTrustStore } from '../trust/store.ts'
 import { needsTrust, type TrustState, type TrustStore, trustAnswerOf, trustGateOff } from '../trust/state.ts'
@@ -149,8 +152,8 @@ function presentRow(row: Row, layers: readonly LayerInput[], root: string, opts:
     issues,
     description: e?.description ?? null,
     command: e?.command ?? null,
-    args: [...(e?.args ?? [])],
-    url: e?.url ?? null,
+    args: displayArgs(e?.args ?? []),
+    url: e?.url !== undefined ? displayUrl(e.url) : null,
     cwd: e?.cwd ?? null,
     envKeys: Object.keys(e?.env ?? {}),
     headerKeys: Object.keys(e?.headers ?? {}),

@@ -92,6 +92,30 @@ export function toOfficialConfig(serverName: string, entry: Entry, opts: MapOpti
   throw new TypeError(`toOfficialConfig(${serverName}): entry has no transport`)
 }
 
+/**
+ * fetch refuses a URL with credentials — and quotes it, credentials and all,
+ * in its error: the launch moves `user:pass@` of an http server's URL into
+ * an `Authorization: Basic` header (unless one is set). The trust
+ * fingerprint is taken from the entry as written, not from this.
+ */
+export function credentialsAsHeader(config: OfficialConfig): OfficialConfig {
+  if (config.transport !== 'streamable-http') return config
+  let url: URL
+  try {
+    url = new URL(config.url)
+  } catch {
+    return config
+  }
+  if (!url.username && !url.password) return config
+  const user = decodeURIComponent(url.username)
+  const pass = decodeURIComponent(url.password)
+  url.username = ''
+  url.password = ''
+  const headers = { ...config.headers }
+  if (!Object.keys(headers).some((k) => k.toLowerCase() === 'authorization')) headers.Authorization = `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`
+  return { ...config, url: url.href, headers }
+}
+
 /** Top-level keys the mirror knows for each transport (the differential test compares them with the installed client). */
 export function mirroredKeys(): Record<'stdio' | 'streamable-http', string[]> {
   return {

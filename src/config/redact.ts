@@ -2,23 +2,40 @@
  * Secret values of one server entry, and their redaction from text.
  *
  * Contract (pure — no fs, no process state; the environment is passed in):
- * `secretValues` collects every value that must never be printed: the `env`
- * and `headers` values as written (those free of `${VAR}` references) and
- * after expansion, a header's credential after its auth scheme (the token of
- * `Bearer <token>`), and the value of every variable the entry's templates
- * refer to. Values shorter than {@link MIN_SECRET_LENGTH} are left alone
- * (redacting "1" would garble every message and protects nothing). The list
- * is deduplicated and sorted longest first, so a value containing another is
- * replaced whole. `redact` replaces each occurrence of each value in a text
- * with `***`.
+ * - `secretValues` collects every value that must never be printed: the
+ *   `env` and `headers` values as written (those free of `${VAR}`
+ *   references) and after expansion, a header's credential after its auth
+ *   scheme (the token of `Bearer <token>`), the value of every variable the
+ *   entry's templates refer to, the userinfo and every query value of the
+ *   `url` (and of URLs in `args`), and the secret part of each argument
+ *   (`--token=<x>`, `--api-key <x>`, `-p <x>`, `TOKEN=<x>`, `Authorization:
+ *   <x>`; the flag list is `SECRET_FLAG_WORDS` in `redact-shapes.ts`).
+ *   Each value that spans lines adds every line as a fragment of its own (a
+ *   PEM key: every line); each value also adds its JSON-escaped and
+ *   percent-encoded spellings. Values shorter than {@link MIN_SECRET_LENGTH}
+ *   are left alone (redacting "1" would garble every message and protects
+ *   nothing). The list is deduplicated and sorted longest first, so a value
+ *   containing another is replaced whole.
+ * - `redact(text, secrets)` replaces each occurrence of each value with
+ *   `***`, then masks secret shapes of free text (`redactShapesIn`: URL
+ *   userinfo, secret-named query values, `--token=` values, `Bearer <x>`).
+ * - A display window must never cut first and redact second (a cut secret
+ *   no longer matches): `redactCut` redacts, then cuts to a length;
+ *   `redactEdges` masks a fragment of a secret (at least
+ *   {@link MIN_SECRET_LENGTH} characters) left at an edge where a text was
+ *   cut by someone else (a byte window that starts inside a secret).
  *
- * The host (mount errors, via the plan) and doctor (probe reports) both use
- * this one implementation.
+ * The host (mount errors, via the plan), doctor (probe reports, stderr
+ * tails) and the CLI presenter (via `redact-shapes.ts`) all use this one
+ * implementation.
  *
  * @module
  */
 import { templateSites, templateVariables } from './expand.ts'
+import { argSecrets, MASK, redactShapesIn, urlSecrets } from './redact-shapes.ts'
 import type { Entry } from './schema.ts'
+
+export { displayArgs, displayUrl, isSecretName, MASK, onlyReferences, SECRET_FLAG_WORDS, SECRET_SHORT_FLAGS } from './redact-shapes.ts'
 
 export const MIN_SECRET_LENGTH = 3
 
@@ -30,7 +47,9 @@ export const MIN_SECRET_LENGTH = 3
 export function secretValues(raw: Entry, expanded: Entry | undefined, env: Readonly<Record<string, string | undefined>>): string[] {
   const found = new Set<string>()
   const add = (v: string | undefined) => {
-    if (v !== undefined && v.length >= MIN_SECRET_LENGTH) found.add(v)
+    if (v === undefined) return
+    const trimmed = v.trim()
+    for (const s of new Set([v, trimmed])) if (s.length >= MIN_SECRET_LENGTH) found.add(s)
   }
   for (const site of templateSites(raw)) for (const v of templateVariables(site.template)) add(env[v.name])
   // A written value that refers to variables is template text, not a secret:
@@ -48,13 +67,64 @@ export function secretValues(raw: Entry, expanded: Entry | undefined, env: Reado
       const space = v.indexOf(' ')
       if (space > 0) add(v.slice(space + 1).trim())
     }
+    const args = source.args ?? []
+    for (const v of argSecrets(args).values()) {
+      if (!keep(v)) continue
+      add(v)
+      const space = v.indexOf(' ')
+      if (space > 0) add(v.slice(space + 1).trim())
+    }
+    for (const text of [source.url ?? '', ...args]) for (const v of urlSecrets(text)) if (keep(v)) add(v)
+  }
+  for (const v of [...found]) {
+    if (/[\r\n]/.test(v)) for (const line of v.split(/\r?\n|\r/)) add(line)
+  }
+  for (const v of [...found]) {
+    add(JSON.stringify(v).slice(1, -1))
+    add(encodeURIComponent(v))
   }
   return [...found].sort((a, b) => b.length - a.length)
 }
 
-/** Replace every occurrence of every secret in `text` with `***`. */
+/** Replace every occurrence of every secret in `text` with `***`, then mask secret shapes of free text. */
 export function redact(text: string, secrets: readonly string[]): string {
   let out = text
-  for (const s of secrets) if (out.includes(s)) out = out.split(s).join('***')
+  for (const s of secrets) if (out.includes(s)) out = out.split(s).join(MASK)
+  return redactShapesIn(out)
+}
+
+/** `text` redacted, then cut to at most `max` characters (the last one `…` when cut). */
+export function redactCut(text: string, secrets: readonly string[], max: number): string {
+  const clean = redact(text, secrets)
+  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean
+}
+
+/**
+ * Mask what a cut left of a secret at an edge of `text`: at the start, the
+ * longest tail of a secret that `text` begins with; at the end, the longest
+ * head of a secret that `text` ends with (each at least
+ * {@link MIN_SECRET_LENGTH} characters). Whole secrets are the business of
+ * `redact`: call it too.
+ */
+export function redactEdges(text: string, secrets: readonly string[], edges: { start?: boolean; end?: boolean }): string {
+  let out = text
+  for (const s of secrets) {
+    if (edges.start) {
+      for (let k = Math.min(s.length - 1, out.length); k >= MIN_SECRET_LENGTH; k--) {
+        if (out.startsWith(s.slice(s.length - k))) {
+          out = MASK + out.slice(k)
+          break
+        }
+      }
+    }
+    if (edges.end) {
+      for (let k = Math.min(s.length - 1, out.length); k >= MIN_SECRET_LENGTH; k--) {
+        if (out.endsWith(s.slice(0, k))) {
+          out = out.slice(0, out.length - k) + MASK
+          break
+        }
+      }
+    }
+  }
   return out
 }

@@ -20,7 +20,8 @@
  * - `onResult` fires once per server as soon as its result is known
  *   (pre-checks first, probes in completion order); the returned array is in
  *   config order. When `signal` aborts, running probes stop and reap their
- *   children; their results are `skipped` ("interrupted").
+ *   children; their results are `skipped` ("interrupted"). `signal` gets
+ *   one listener whatever the number of servers.
  * - Never throws for a server's problem; every result is redacted.
  *
  * @module
@@ -142,14 +143,23 @@ export async function diagnoseProject(view: ProjectView, opts: DiagnoseOptions):
   const plans = rows.map((row) => plan(row, opts, root, trust, trustAll))
   const results: (DoctorResult | undefined)[] = plans.map((p) => ('result' in p ? p.result : undefined))
   for (const r of results) if (r) opts.onResult?.(r)
+  // One listener on the caller's signal however many servers run (a listener per probe on a shared signal grows with them).
+  const running = new Set<AbortController>()
+  const onAbort = () => {
+    for (const c of running) c.abort(opts.signal?.reason)
+  }
+  opts.signal?.addEventListener('abort', onAbort, { once: true })
   await Promise.all(
     plans.map(async (p, i) => {
       if ('result' in p) return
-      const o = await p.run(opts.signal)
+      const own = new AbortController()
+      if (opts.signal?.aborted) own.abort(opts.signal.reason)
+      running.add(own)
+      const o = await p.run(own.signal).finally(() => running.delete(own))
       const r: DoctorResult = { ...base(p.row), state: o.state, toolCount: o.tools.length, tools: o.tools, latencyMs: o.latencyMs, error: o.error, hint: o.hint, server: o.server, stderrTail: o.stderrTail }
       results[i] = r
       opts.onResult?.(r)
     }),
-  )
+  ).finally(() => opts.signal?.removeEventListener('abort', onAbort))
   return results as DoctorResult[]
 }

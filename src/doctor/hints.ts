@@ -6,7 +6,9 @@
  * error, how the child ended, whether stdout carried non-JSON-RPC text,
  * whether the deadline passed) and returns the state (`failed` | `timeout`)
  * with the two lines. Messages name the command, directory or URL — the
- * caller redacts secret values afterwards — and are at most one line.
+ * caller passes them display-safe and redacts secret values afterwards; a
+ * quoted error message is redacted by `clean` before it is cut — and are at
+ * most one line.
  *
  * Recognised causes: command not found (ENOENT), not executable (EACCES),
  * missing working directory, exited with code N / killed by a signal, not an
@@ -35,6 +37,8 @@ export interface Observation {
   command?: string
   cwd?: string
   url?: string
+  /** Redaction, applied to every quoted message before it is cut to one line. */
+  clean?: (text: string) => string
 }
 
 export interface Explanation {
@@ -45,9 +49,9 @@ export interface Explanation {
 
 const ONE_LINE_MAX = 300
 
-/** First line of a message, bounded. */
-export function oneLine(text: string): string {
-  const first = text.split(/\r?\n/).find((l) => l.trim() !== '') ?? ''
+/** First line of a message, bounded; `clean` (redaction) runs on the whole text BEFORE the cut. */
+export function oneLine(text: string, clean?: (text: string) => string): string {
+  const first = (clean ? clean(text) : text).split(/\r?\n/).find((l) => l.trim() !== '') ?? ''
   const t = first.trim()
   return t.length > ONE_LINE_MAX ? `${t.slice(0, ONE_LINE_MAX - 1)}…` : t
 }
@@ -106,7 +110,7 @@ export function explain(o: Observation): Explanation {
       if (code === 'ENOENT') return { state: 'failed', error: `command not found: ${o.command}`, hint: `install it, or fix "command" (looked up on PATH, started in ${o.cwd})` }
       if (code === 'EACCES') return { state: 'failed', error: `permission denied running ${o.command}`, hint: 'make it executable (chmod +x), or run it through its interpreter' }
       if (code === 'ENOTDIR' || code === 'ENOCWD') return { state: 'failed', error: `working directory does not exist: ${o.cwd}`, hint: 'fix "cwd" (relative to the project root)' }
-      return { state: 'failed', error: `could not start ${o.command}: ${oneLine(messageOf(err))}`, hint: null }
+      return { state: 'failed', error: `could not start ${o.command}: ${oneLine(messageOf(err), o.clean)}`, hint: null }
     }
     if (o.exit) {
       const error = `${endOf(o.exit)} during ${during}`
@@ -128,7 +132,7 @@ export function explain(o: Observation): Explanation {
     }
     if (status === 404) return { state: 'failed', error: `HTTP 404 Not Found from ${o.url}`, hint: 'wrong path? "url" must be the MCP endpoint itself (often ending in /mcp)' }
     if (status === 405) return { state: 'failed', error: `HTTP 405 Method Not Allowed from ${o.url}`, hint: 'not a streamable-http endpoint (an SSE-only server? sse is not supported)' }
-    if (status === -1) return { state: 'failed', error: `not an MCP endpoint: ${oneLine(messageOf(err))}`, hint: 'the URL answered, but not with MCP (JSON or an event stream): check the path' }
+    if (status === -1) return { state: 'failed', error: `not an MCP endpoint: ${oneLine(messageOf(err), o.clean)}`, hint: 'the URL answered, but not with MCP (JSON or an event stream): check the path' }
     if (status !== undefined) return { state: 'failed', error: `HTTP ${status} from ${o.url}`, hint: status >= 500 ? 'the server failed: see its logs' : null }
     if (code === 'ECONNREFUSED') return { state: 'failed', error: `connection refused: ${o.url}`, hint: 'is the server running, on this host and port?' }
     if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return { state: 'failed', error: `connection reset by ${o.url}`, hint: 'speaking http to an https port, or a proxy in the way?' }
@@ -140,13 +144,13 @@ export function explain(o: Observation): Explanation {
   const mcpCode = (err as { code?: unknown } | undefined)?.code
   if (err instanceof Error && err.name === 'McpError') {
     if (mcpCode === -32000 && o.exit) return { state: 'failed', error: `${endOf(o.exit)} during ${during}`, hint: o.stderrLines === 0 ? 'it wrote nothing to stderr' : 'its stderr tail says why' }
-    return { state: 'failed', error: `${during} failed: ${oneLine(messageOf(err))}`, hint: 'the server answered with an MCP error: see its logs' }
+    return { state: 'failed', error: `${during} failed: ${oneLine(messageOf(err), o.clean)}`, hint: 'the server answered with an MCP error: see its logs' }
   }
   if (/protocol version is not supported|invalid initialize result/i.test(messageOf(err))) {
-    return { state: 'failed', error: oneLine(messageOf(err)), hint: 'not an MCP server, or one speaking an incompatible protocol version' }
+    return { state: 'failed', error: oneLine(messageOf(err), o.clean), hint: 'not an MCP server, or one speaking an incompatible protocol version' }
   }
   if (err instanceof Error && (err.name === 'ZodError' || err instanceof SyntaxError)) {
     return { state: 'failed', error: `invalid answer to ${during}`, hint: 'not an MCP server, or one speaking an incompatible protocol version' }
   }
-  return { state: 'failed', error: `${during} failed: ${oneLine(messageOf(err))}`, hint: o.stdoutNoise > 0 ? NOISE_HINT : null }
+  return { state: 'failed', error: `${during} failed: ${oneLine(messageOf(err), o.clean)}`, hint: o.stdoutNoise > 0 ? NOISE_HINT : null }
 }

@@ -12,7 +12,9 @@
  *   SIGKILL), on success, failure, timeout and abort alike. `killLiveChildren`
  *   is the synchronous last resort for a second Ctrl-C.
  * - Aborting `signal` ends the probe early with state `skipped` ("interrupted").
- * - `error`, `hint` and `stderrTail` are redacted with `secrets`.
+ * - `error`, `hint` and `stderrTail` are redacted with `secrets`, before any
+ *   cut to a display length; a URL is quoted in its display form
+ *   (`displayUrl`: no userinfo, no query values).
  *
  * @module
  */
@@ -22,6 +24,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { OfficialConfig } from '../config/official.ts'
+import { displayUrl } from '../config/redact.ts'
 import { childEnv, redact } from './env.ts'
 import { explain, type Phase } from './hints.ts'
 import { TextTail } from './tail.ts'
@@ -116,7 +119,7 @@ export async function probe(config: OfficialConfig, opts: ProbeOptions): Promise
   let child: ChildProcess | undefined
   let phase: Phase = 'initialize'
   let noise = 0
-  const tail = new TextTail()
+  const tail = new TextTail({ secrets: opts.secrets })
   if (config.transport === 'stdio') {
     const bad = cwdProblem(config.cwd)
     if (bad) return failedEarly(bad, 'fix "cwd" (relative to the project root)')
@@ -146,7 +149,7 @@ export async function probe(config: OfficialConfig, opts: ProbeOptions): Promise
     try {
       url = new URL(config.url)
     } catch {
-      return failedEarly(`not a valid URL: ${config.url}`, 'fix "url" (http:// or https://)')
+      return failedEarly(`not a valid URL: ${displayUrl(config.url)}`, 'fix "url" (http:// or https://)')
     }
     transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: { ...config.headers } } })
   }
@@ -220,7 +223,8 @@ export async function probe(config: OfficialConfig, opts: ProbeOptions): Promise
       ...(exit ? { exit } : {}),
       stdoutNoise: noise,
       ...(child ? { stderrLines: tail.lines().length } : {}),
-      ...(config.transport === 'stdio' ? { command: config.command, ...(config.cwd ? { cwd: config.cwd } : {}) } : { url: config.url }),
+      ...(config.transport === 'stdio' ? { command: config.command, ...(config.cwd ? { cwd: config.cwd } : {}) } : { url: displayUrl(config.url) }),
+      clean: (s) => redact(s, opts.secrets),
     })
     outcome = { state: interrupted ? 'skipped' : e.state, tools: [], latencyMs, error: interrupted ? 'interrupted' : e.error, hint: interrupted ? null : e.hint, server: null, stderrTail: [] }
   } finally {
@@ -235,7 +239,7 @@ export async function probe(config: OfficialConfig, opts: ProbeOptions): Promise
   await Promise.race([client.close().catch(() => {}), delay(250)])
   if (!ok) {
     await new Promise((resolve) => setImmediate(resolve))
-    outcome.stderrTail = tail.lines().map((l) => redact(l, opts.secrets))
+    outcome.stderrTail = tail.lines()
   }
   outcome.error = clean(outcome.error)
   outcome.hint = clean(outcome.hint)

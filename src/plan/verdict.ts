@@ -28,7 +28,8 @@ import { formatDiagnostic, formatPath } from '../config/diagnostics.ts'
 import { unsafeValueProblems } from '../config/entry.ts'
 import { type Env, expandEntry } from '../config/expand.ts'
 import { contributors, type Row, type Source } from '../config/layers.ts'
-import { type OfficialConfig, OfficialConfigSchema, toOfficialConfig } from '../config/official.ts'
+import { credentialsAsHeader, type OfficialConfig, OfficialConfigSchema, toOfficialConfig } from '../config/official.ts'
+import { redact, secretValues } from '../config/redact.ts'
 import { OFFICIAL_RECONNECT_DEFAULTS, type Entry } from '../config/schema.ts'
 import { trustCommand } from '../trust/command.ts'
 import { needsTrust, type TrustAnswer } from '../trust/state.ts'
@@ -148,9 +149,10 @@ export function verdictOf(row: Row, input: VerdictInput): Verdict {
   const origin = row.scope === 'user' ? input.dshHome : (input.root ?? input.dshHome)
   let config: OfficialConfig
   try {
-    config = toOfficialConfig(row.name, entry, { root: origin, platform: input.platform })
+    // URL userinfo travels as an Authorization header: fetch refuses it and would quote the URL in its error.
+    config = credentialsAsHeader(toOfficialConfig(row.name, entry, { root: origin, platform: input.platform }))
   } catch (err) {
-    return { tag: 'refused', why: 'invalid', reason: (err as Error).message, file: row.file }
+    return { tag: 'refused', why: 'invalid', reason: redact((err as Error).message, secretValues(row.entry, entry, input.env)), file: row.file }
   }
   const checked = OfficialConfigSchema.safeParse(config)
   if (!checked.success) {

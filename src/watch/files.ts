@@ -15,12 +15,17 @@
  * watched directory are re-checked once the watch is surely up, so an edit
  * between naming a file and the watch starting is not lost. A watched file
  * that is a symbolic link also has its target watched (edits there report
- * the link), and a link re-pointed in place (which chokidar does not report:
- * it follows each symlink once) is caught by re-checking the watched files'
- * signatures on every raw event of the watcher — which also reports a
- * change of mode or owner alone (ctime; chokidar reports no such change),
- * so a trust store made group-writable is acted on at once. Errors go to `onError`; nothing here
- * throws into the caller.
+ * the link). chokidar goes deaf to a file that is deleted and re-created at
+ * once (`git checkout -- f`, `git stash`, `rm f && cp x f`: its per-file
+ * watch is closed after the new file appeared) and does not report a link
+ * re-pointed in place (it follows each symlink once); both are caught by
+ * re-checking every watched file's signature on every raw event of the
+ * watched directories, so every later edit is still seen. No listener grows
+ * with the number of files or directories watched: one watcher, one
+ * listener per event kind. Errors go to `onError`; nothing here throws into
+ * the caller. The signature includes ctime, so a change of mode or owner
+ * alone (which chokidar does not report) is seen too: a trust store made
+ * group-writable is acted on at once.
  *
  * @module
  */
@@ -37,6 +42,8 @@ export interface FileWatcher {
   setFiles(files: Iterable<string>): void
   /** Resolves once the underlying watcher is ready (for tests; events may arrive before). */
   ready(): Promise<void>
+  /** Listeners on the underlying watcher, all events (for tests: must not grow with the files watched). */
+  listenerCount(): number
   close(): Promise<void>
 }
 
@@ -51,7 +58,8 @@ export function watchFiles(opts: WatchOptions): FileWatcher {
   let admitted = new Set<string>()
   /** Watched file → what its symlink resolves to (only files that are symlinks). */
   let links = new Map<string, string>()
-  let linkCheck: NodeJS.Timeout | undefined
+  let rawCheck: NodeJS.Timeout | undefined
+  let firstReady: Promise<void> = Promise.resolve()
   let watcher: FSWatcher | undefined
   let readyPromise: Promise<void> = Promise.resolve()
   let closed = false
@@ -150,15 +158,20 @@ export function watchFiles(opts: WatchOptions): FileWatcher {
       if (roots.size === 0) return
       watcher = watch([...roots], { depth: 0, ignoreInitial: true, ignored, persistent: false, atomic: true })
       const w = watcher
-      readyPromise = new Promise<void>((resolve) => w.once('ready', () => resolve()))
+      // chokidar emits 'ready' once per watcher, never again after `add`: one listener, for good.
+      firstReady = new Promise<void>((resolve) => w.once('ready', () => resolve()))
+      readyPromise = firstReady
       w.on('all', (event, p) => safe(() => onEvent(event, p)))
+      // Any raw event of a watched directory re-checks every watched file's signature: chokidar loses
+      // its per-file watch when a file is deleted and re-created at once (git checkout, stash, rm && cp)
+      // and reports nothing after; a re-pointed symlink is not reported either.
       w.on('raw', () => {
-        if (linkCheck) return
-        linkCheck = setTimeout(() => {
-          linkCheck = undefined
+        if (rawCheck) return
+        rawCheck = setTimeout(() => {
+          rawCheck = undefined
           if (!closed) for (const f of files) if (signature(f) !== stamps.get(f)) report(f)
         }, 20)
-        linkCheck.unref?.()
+        rawCheck.unref?.()
       })
       w.on('error', (error) => opts.onError?.(error))
       recheckUnder([...roots])
@@ -166,12 +179,12 @@ export function watchFiles(opts: WatchOptions): FileWatcher {
     }
     if (removed.length) watcher.unwatch(removed)
     if (added.length) {
-      const w = watcher
+      const first = firstReady
       readyPromise = new Promise<void>((resolve) => {
-        w.once('ready', () => resolve())
-        setTimeout(resolve, 200).unref()
+        // Before the first 'ready', chokidar counts the added roots in; after it, a short settle.
+        first.then(() => setTimeout(resolve, 200).unref())
       })
-      w.add(added)
+      watcher.add(added)
       recheckUnder(added)
     }
   }
@@ -199,9 +212,10 @@ export function watchFiles(opts: WatchOptions): FileWatcher {
       safe(apply)
     },
     ready: () => readyPromise,
+    listenerCount: () => (watcher ? watcher.eventNames().reduce((n, e) => n + (watcher as FSWatcher).listenerCount(e), 0) : 0),
     async close() {
       closed = true
-      if (linkCheck) clearTimeout(linkCheck)
+      if (rawCheck) clearTimeout(rawCheck)
       for (const t of rechecks.values()) clearTimeout(t)
       rechecks.clear()
       const w = watcher

@@ -165,19 +165,23 @@ describe('export', () => {
     assert.equal(r.code, 0, r.stderr)
     assert.deepEqual(JSON.parse(r.stdout), {
       mcpServers: {
-        gh: { type: 'stdio', command: 'npx', args: ['-y', 'gh'], env: { GITHUB_TOKEN: '${GITHUB_TOKEN}', LIT: 'a$b', EXTRA: '${EXTRA}' } },
-        docs: { type: 'http', url: 'https://docs.test/mcp', headers: { Authorization: 'Bearer ${DOCS:-anon}' } },
+        // On stdout (a display) a written value is masked; a value that only names variables is not.
+        gh: { type: 'stdio', command: 'npx', args: ['-y', 'gh'], env: { GITHUB_TOKEN: '${GITHUB_TOKEN}', LIT: '***', EXTRA: '${EXTRA}' } },
+        docs: { type: 'http', url: 'https://docs.test/mcp', headers: { Authorization: '***' } },
       },
     })
-    assert.equal(r.stderr, 'note: gh: claude has no place for "cwd", "toolCallTimeoutMs" (not exported)\n')
+    assert.equal(
+      r.stderr,
+      'note: gh: claude has no place for "cwd", "toolCallTimeoutMs" (not exported)\nnote: secret values written in the config are shown as *** on stdout; use -o <file> to export them\n',
+    )
   })
 
   test('vscode and cursor spell variables ${env:X}; -o writes atomically; the project files are refused', async () => {
     const env = makeEnv(PROJECT)
     let r = await env.run(['export', '--format', 'vscode'])
     const vs = JSON.parse(r.stdout)
-    assert.deepEqual(vs.servers.gh, { type: 'stdio', command: 'npx', args: ['-y', 'gh'], env: { GITHUB_TOKEN: '${env:GITHUB_TOKEN}', LIT: 'a$b', EXTRA: '${env:EXTRA}' }, cwd: '${workspaceFolder}/tools' })
-    assert.deepEqual(vs.servers.docs, { type: 'http', url: 'https://docs.test/mcp', headers: { Authorization: 'Bearer ${DOCS:-anon}' } })
+    assert.deepEqual(vs.servers.gh, { type: 'stdio', command: 'npx', args: ['-y', 'gh'], env: { GITHUB_TOKEN: '${env:GITHUB_TOKEN}', LIT: '***', EXTRA: '${env:EXTRA}' }, cwd: '${workspaceFolder}/tools' })
+    assert.deepEqual(vs.servers.docs, { type: 'http', url: 'https://docs.test/mcp', headers: { Authorization: '***' } })
     assert.match(r.stderr, /has no \$\{VAR:-default\} form; kept as written for DOCS/)
     r = await env.run(['export', '--format', 'cursor', '-o', 'out/cursor.json'])
     assert.equal(r.code, 0, r.stderr)

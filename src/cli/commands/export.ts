@@ -7,13 +7,17 @@
  * Values are written as in the source, never expanded: `${VAR}` stays (as
  * `${env:VAR}` for Cursor and VS Code, which spell it so). Fields the client
  * has no place for are dropped with a note on stderr naming the keys. `-o`
- * never targets one of the project's own layer files or `.mcp.json`.
+ * never targets one of the project's own layer files or `.mcp.json`. On
+ * stdout (a display) every written secret is `***` — env and header values
+ * other than `${VAR}` references, secret arguments, URL credentials and
+ * query values — with a note; `-o` writes them as written.
  *
  * @module
  */
 import path from 'node:path'
 import { transportOf } from '../../config/entry.ts'
 import { projectLayerFiles } from '../../config/layers.ts'
+import { displayArgs, displayUrl, MASK, onlyReferences } from '../../config/redact.ts'
 import type { Entry } from '../../config/schema.ts'
 import { loadProject } from '../../files/project.ts'
 import { WriteError, writeFileSafely } from '../../files/write.ts'
@@ -57,6 +61,21 @@ function exportEntry(entry: Entry, format: Format, dropped: string[], lossy: Set
   return out
 }
 
+/** The document with every written secret as `***`: env and header values (unless only \${VAR} references), secret arguments, URL credentials and query values. */
+function maskSecrets(doc: Record<string, unknown>): unknown {
+  const mask = (v: string) => (onlyReferences(v.replace(/\$\{env:/g, '${')) ? v : MASK)
+  const servers = (doc.servers ?? doc.mcpServers) as Record<string, Record<string, unknown>>
+  const out: Record<string, unknown> = {}
+  for (const [name, e] of Object.entries(servers)) {
+    const m: Record<string, unknown> = { ...e }
+    for (const k of ['env', 'headers'] as const) if (e[k]) m[k] = Object.fromEntries(Object.entries(e[k] as Record<string, string>).map(([x, v]) => [x, mask(v)]))
+    if (Array.isArray(e.args)) m.args = displayArgs(e.args as string[])
+    if (typeof e.url === 'string') m.url = displayUrl(e.url)
+    out[name] = m
+  }
+  return doc.servers ? { servers: out } : { mcpServers: out }
+}
+
 export async function run(cli: CliContext, opts: { format?: Format; output?: string }): Promise<number> {
   const format = opts.format ?? 'claude'
   const view = loadProject(cli.dir, cli.loc)
@@ -74,7 +93,10 @@ export async function run(cli: CliContext, opts: { format?: Format; output?: str
   const doc = format === 'vscode' ? { servers } : { mcpServers: servers }
   const text = `${JSON.stringify(doc, null, 2)}\n`
   if (opts.output === undefined) {
-    cli.out.out(text.slice(0, -1))
+    // stdout is a display (a terminal, a CI log): written secrets are masked there; -o writes them.
+    const masked = `${JSON.stringify(maskSecrets(doc), null, 2)}`
+    cli.out.out(masked)
+    if (masked !== text.slice(0, -1)) cli.out.err('note: secret values written in the config are shown as *** on stdout; use -o <file> to export them')
     return 0
   }
   const file = path.resolve(cli.dir, opts.output)

@@ -18,7 +18,7 @@ import { ensureBuilt } from './read-support.ts'
 import { changed, makeEnv } from './write-support.ts'
 
 const SECRET = 'sekret-Qm4-never-printed'
-const HEADER = '# yaml-language-server: $schema=../node_modules/dsh-project-mcp/schema/dsh-mcp.schema.json'
+const HEADER = '# yaml-language-server: $schema=mcp.schema.json'
 
 before(ensureBuilt)
 after(cleanupAll)
@@ -90,7 +90,20 @@ describe('add', () => {
     assert.equal(r.code, 0, r.stderr)
     const file = `${env.dshHome}/mcp.yml`
     assert.equal(statSync(file).mode & 0o777, 0o600)
-    assert.deepEqual(changed(before, env.snapshot(), env.home.path), ['.dsh', '.dsh/mcp.yml'])
+    assert.deepEqual(changed(before, env.snapshot(), env.home.path), ['.dsh', '.dsh/mcp.schema.json', '.dsh/mcp.yml'])
+  })
+
+  test('the $schema line resolves in the repository: .dsh/mcp.schema.json is written, and refreshed when stale', async () => {
+    const env = makeEnv()
+    let r = await env.run(['add', 'a', 'node', 'a.js'])
+    assert.equal(r.code, 0, r.stderr)
+    const schema = await env.run(['schema'])
+    assert.equal(env.read('.dsh/mcp.schema.json'), schema.stdout)
+    assert.ok(env.read('.dsh/mcp.yml').startsWith('# yaml-language-server: $schema=mcp.schema.json\n'))
+    env.project.write('.dsh/mcp.schema.json', '{"stale": true}\n')
+    r = await env.run(['add', 'b', 'node', 'b.js'])
+    assert.equal(r.code, 0, r.stderr)
+    assert.equal(env.read('.dsh/mcp.schema.json'), schema.stdout)
   })
 
   test('from a subdirectory (and with -C) it writes at the project root', async () => {

@@ -38,6 +38,7 @@ test('the tarball ships the runtime, CLI, schema, bundle patch and docs', (t) =>
     'lib/cli-bundle/program.js',
     'schema/dsh-mcp.schema.json',
     'cordis.patch.yml',
+    'patches/hmr.yml',
     'README.md',
     'README.zh.md',
     'LICENSE',
@@ -49,7 +50,7 @@ test('the tarball ships the runtime, CLI, schema, bundle patch and docs', (t) =>
 })
 
 test('the tarball ships no sources, tests, fixtures, maps or stray top-level files', () => {
-  const topLevel = new Set(['lib', 'bin', 'schema', 'cordis.patch.yml', 'README.md', 'README.zh.md', 'LICENSE', 'package.json'])
+  const topLevel = new Set(['lib', 'bin', 'schema', 'patches', 'cordis.patch.yml', 'README.md', 'README.zh.md', 'LICENSE', 'package.json'])
   const bad = [...paths].filter(
     (p) =>
       !topLevel.has(p.split('/')[0]!) ||

@@ -7,7 +7,10 @@
  * or came from an earlier source); `conflict` (same name, different config —
  * reported, never overwritten); `invalid` (with the reason). The plan goes to
  * stdout, notes after it. All additions land in one locked atomic write of
- * the target file; `--dry-run` writes nothing. Exit 1 when a source cannot be
+ * the target file; `--dry-run` writes nothing. Into the committed project
+ * file, a literal env/header value is never written: it becomes a `${VAR}`
+ * reference, env values go to the gitignored local file (importers/secrets.ts)
+ * and a warning says so, never printing the value. Exit 1 when a source cannot be
  * read or an entry is invalid (the valid ones are still imported), else 0.
  *
  * @module
@@ -22,6 +25,7 @@ import { projectRootOf } from '../../files/read.ts'
 import { failure, usage } from '../errors.ts'
 import { firstEntryError, NAME_RULE } from '../flags.ts'
 import type { SourceResult } from '../importers/common.ts'
+import { type Moved, moveSecrets, movedNotes } from '../importers/secrets.ts'
 import { CLIENTS, type Client, clientFile, discover, readFrom } from '../importers/sources.ts'
 import type { CliContext } from '../program.ts'
 import { editTarget, label, scopeLayer, trustWritten, type WriteScope } from '../target.ts'
@@ -50,6 +54,8 @@ export async function run(cli: CliContext, opts: { from?: string; dryRun?: boole
     cli.out.err(`dsh-mcp: ${show(r.file)}: ${r.error}`)
   }
 
+  const local = scope === 'project' ? scopeLayer(root, 'local', cli.loc.dshHome) : undefined
+  const secrets = new Map<string, Moved>()
   const plan = (editor: ConfigEditor): Step[] => {
     const steps: Step[] = []
     const seen = new Map<string, { key: string; from: string }>()
@@ -65,7 +71,9 @@ export async function run(cli: CliContext, opts: { from?: string; dryRun?: boole
           step('invalid', c.invalid ?? 'invalid entry')
           continue
         }
-        const checked = checkEntry(c.entry)
+        const moved = local ? moveSecrets(c.name, c.entry) : undefined
+        const entry = moved?.entry ?? c.entry
+        const checked = checkEntry(entry)
         const error = firstEntryError(checked)
         if (error !== undefined || !checked.entry) {
           step('invalid', error ?? 'invalid entry')
@@ -85,14 +93,19 @@ export async function run(cli: CliContext, opts: { from?: string; dryRun?: boole
           else step('conflict', `${where} already has a different "${c.name}" (not overwritten)`)
           continue
         }
-        editor.set(c.name, c.entry)
+        editor.set(c.name, entry)
         step('add', `into ${where}`)
+        if (moved && (Object.keys(moved.localEnv).length || moved.exportVars.length)) {
+          secrets.set(c.name, moved)
+          steps[steps.length - 1]!.notes = [...c.notes, ...movedNotes(moved, local && show(local.file))]
+        }
       }
     }
     return steps
   }
 
   const steps = (await editTarget(cli, root, layer, (editor) => plan(editor), { dryRun: Boolean(opts.dryRun) })).value
+  if (local && !opts.dryRun) await writeLocalEnv(cli, root, local, secrets)
 
   if (steps.length > 0) {
     cli.out.table(
@@ -101,6 +114,7 @@ export async function run(cli: CliContext, opts: { from?: string; dryRun?: boole
     )
     for (const s of steps) for (const n of s.notes) cli.out.out(`note: ${s.name}: ${n}`)
   }
+  if (failed && steps.length === 0) return 1
   const added = steps.filter((s) => s.action === 'add').map((s) => s.name)
   if (steps.some((s) => s.action === 'invalid')) failed = true
   const count = `${added.length} server${added.length === 1 ? '' : 's'}`
@@ -131,4 +145,17 @@ function sources(cli: CliContext, root: string, from: string | undefined): Sourc
     throw failure(`--from: ${from} does not exist`)
   }
   return [readFrom(undefined, file)]
+}
+
+/** The moved literal env values, as partial `env:` rows of the local (gitignored) file. */
+async function writeLocalEnv(cli: CliContext, root: string, local: ReturnType<typeof scopeLayer>, secrets: ReadonlyMap<string, Moved>): Promise<void> {
+  const rows = [...secrets].filter(([, m]) => Object.keys(m.localEnv).length > 0)
+  if (rows.length === 0) return
+  await editTarget(cli, root, local, (editor) => {
+    for (const [name, m] of rows) {
+      const existing = editor.has(name) ? (editor.get(name) as Record<string, unknown>) : {}
+      const env = typeof existing.env === 'object' && existing.env !== null ? (existing.env as Record<string, unknown>) : {}
+      editor.set(name, { ...existing, env: { ...env, ...m.localEnv } })
+    }
+  })
 }

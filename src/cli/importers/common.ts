@@ -12,7 +12,9 @@
  * @module
  */
 import { readFileSync } from 'node:fs'
+import { checkJsonSyntax } from '../../config/json-check.ts'
 import { ENTRY_KEYS } from '../../config/schema.ts'
+import { positionAt } from '../../config/yaml-doc.ts'
 import { isRecord } from '../../trust/state.ts'
 
 export { isRecord }
@@ -44,15 +46,24 @@ export function readSource(file: string): { text: string } | { error: string } {
   }
 }
 
-/** JSON text → object, or a one-line reason. */
+/** `<what> at line L, column C`: a parse failure by position only (a parser's own message may quote the file, and a value may be a secret). */
+export function parseFailure(what: string, text: string, at: { offset: number } | { line: number; col: number } | undefined, reason?: string): { error: string } {
+  const pos = at === undefined ? undefined : 'offset' in at ? positionAt(text, at.offset) : at
+  return { error: `${what}${pos ? ` at line ${pos.line}, column ${pos.col}` : ''}${reason ? `: ${reason}` : ''}` }
+}
+
+/** JSON text → object, or a one-line reason with the position of the first problem (never the file's text). */
 export function parseJsonObject(text: string): { value: Record<string, unknown> } | { error: string } {
+  const body = text.replace(/^\uFEFF/, ' ')
+  let v: unknown
   try {
-    const v: unknown = JSON.parse(text.replace(/^\uFEFF/, ''))
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return { error: 'expected a JSON object' }
-    return { value: v as Record<string, unknown> }
-  } catch (err) {
-    return { error: `not valid JSON (${(err as Error).message.split('\n')[0]})` }
+    v = JSON.parse(body)
+  } catch {
+    const problem = checkJsonSyntax(body, 1000)
+    return parseFailure('not valid JSON', body, problem ? { offset: problem.offset } : undefined, problem?.message)
   }
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return { error: 'expected a JSON object' }
+  return { value: v as Record<string, unknown> }
 }
 
 /** Apply `fn` to every string of command/args/env/cwd/url/headers. */

@@ -15,7 +15,8 @@ import path from 'node:path'
 import { parse as parseYaml } from 'yaml'
 import { importClaude } from './claude.ts'
 import { importCodex } from './codex.ts'
-import { type Candidate, candidateFrom, candidatesOf, droppedNote, fromMcpJsonEntry, isRecord, readSource, type SourceKind, type SourceResult } from './common.ts'
+import { yamlMessage } from '../../config/yaml-doc.ts'
+import { type Candidate, candidateFrom, candidatesOf, droppedNote, fromMcpJsonEntry, isRecord, parseFailure, readSource, type SourceKind, type SourceResult } from './common.ts'
 import { importCursor } from './cursor.ts'
 import { importGemini } from './gemini.ts'
 import { importVscode, stripJsonc } from './vscode.ts'
@@ -55,6 +56,8 @@ function sniff(file: string, text: string): SourceKind {
   try {
     value = JSON.parse(stripJsonc(text))
   } catch {
+    // A .json file (or JSON-looking text) that does not parse is broken JSON, never YAML.
+    if (base.endsWith('.json') || /^\s*[{[]/.test(text.replace(/^\uFEFF/, ''))) return 'claude'
     return /^\s*\[mcp_servers/m.test(text) ? 'codex' : 'friendly'
   }
   if (!isRecord(value)) return 'claude'
@@ -68,7 +71,8 @@ function importFriendly(text: string): Candidate[] | { error: string } {
   try {
     doc = parseYaml(text, { maxAliasCount: 100 })
   } catch (err) {
-    return { error: `not valid YAML (${(err as Error).message.split('\n')[0]})` }
+    const pos = (err as { linePos?: { line: number; col: number }[] }).linePos?.[0]
+    return parseFailure('not valid YAML', text, pos, yamlMessage((err as Error).message, 64))
   }
   if (!isRecord(doc)) return { error: 'expected a mapping with "servers:"' }
   return candidatesOf(doc.servers, (name, raw) => {
@@ -86,10 +90,17 @@ const IMPORTERS: Record<SourceKind, (text: string) => Candidate[] | { error: str
   friendly: importFriendly,
 }
 
+/** Whether a parsed source names a server list at all (an explicit file without one is an error, not "0 servers"). */
+const LIST = /"mcpServers"\s*:|"servers"\s*:|^\s*servers\s*:|^\s*\[mcp_servers\b/m
+
 export function readFrom(kind: SourceKind | undefined, file: string): SourceResult {
   const src = readSource(file)
   if ('error' in src) return { kind: kind ?? 'claude', file, candidates: [], error: src.error }
   const k = kind ?? sniff(file, src.text)
   const result = IMPORTERS[k](src.text)
-  return Array.isArray(result) ? { kind: k, file, candidates: result } : { kind: k, file, candidates: [], error: result.error }
+  if (!Array.isArray(result)) return { kind: k, file, candidates: [], error: result.error }
+  if (kind === undefined && result.length === 0 && !LIST.test(src.text)) {
+    return { kind: k, file, candidates: [], error: 'no server list found (expected "mcpServers", "servers:" or [mcp_servers.<name>])' }
+  }
+  return { kind: k, file, candidates: result }
 }

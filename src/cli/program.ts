@@ -46,6 +46,8 @@ type Handler = (cli: CliContext, ...args: any[]) => Promise<number | undefined>
 
 const SCOPES = ['project', 'local', 'user'] as const
 
+const ADD_DASH_HINT = '(server arguments that start with "-" go after "--": dsh-mcp add <name> -- <command> [args...])\n'
+
 function scopeOption(desc = 'config scope: project (.dsh/mcp.yml), local (.dsh/mcp.local.yml) or user ($DSH_HOME/mcp.yml)'): Option {
   return new Option('-s, --scope <scope>', desc).choices(SCOPES as unknown as string[])
 }
@@ -55,7 +57,7 @@ function collect(value: string, previous: string[] = []): string[] {
 }
 
 /** Build the program. `load(name)` returns a command's handler (lazy import by default). */
-function buildProgram(opts: RunOptions, result: { code: number }): Command {
+function buildProgram(opts: RunOptions, result: { code: number; command?: string }): Command {
   const program = new Command('dsh-mcp')
   const env = opts.env ?? process.env
   let out: Output | undefined
@@ -94,6 +96,9 @@ function buildProgram(opts: RunOptions, result: { code: number }): Command {
     })
     .exitOverride()
     .enablePositionalOptions(false)
+    .hook('preSubcommand', (_program, sub) => {
+      result.command = sub.name()
+    })
 
   program
     .command('add')
@@ -112,7 +117,7 @@ function buildProgram(opts: RunOptions, result: { code: number }): Command {
     .option('--description <text>', 'what the server is for')
     .option('--disabled', 'add it disabled')
     .option('-f, --force', 'replace an existing entry')
-    .showHelpAfterError('(server arguments that start with "-" go after "--": dsh-mcp add <name> -- <command> [args...])')
+    .showHelpAfterError(false)
     .action(action('add'))
 
   program
@@ -194,7 +199,7 @@ function buildProgram(opts: RunOptions, result: { code: number }): Command {
 
 /** Run the CLI; returns the exit code (never calls process.exit). */
 export async function runCli(opts: RunOptions): Promise<number> {
-  const result = { code: 0 }
+  const result: { code: number; command?: string } = { code: 0 }
   const program = buildProgram(opts, result)
   const stderr = opts.stderr ?? process.stderr
   try {
@@ -203,6 +208,8 @@ export async function runCli(opts: RunOptions): Promise<number> {
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0
+      // Only an option commander does not know is likely a server argument written before "--".
+      if (err.code === 'commander.unknownOption' && result.command === 'add') stderr.write(ADD_DASH_HINT)
       return 2
     }
     if (err instanceof CliError) {

@@ -149,12 +149,21 @@ export function checkEntry(raw: unknown, opts: CheckOptions = {}): CheckedEntry 
     }
     known[field] = kept
   }
-  const parsed = EntrySchema.safeParse(known)
+  let parsed = EntrySchema.safeParse(known)
+  let schemaFailed = false
   if (!parsed.success) {
+    schemaFailed = true
+    const bad = new Set<PropertyKey>()
     for (const issue of parsed.error.issues) {
       problems.push({ severity: 'error', code: 'bad-value', message: describeZodIssue(issue, known), path: issue.path as (string | number)[] })
+      if (issue.path[0] !== undefined) bad.add(issue.path[0])
     }
-    return { partial: false, problems }
+    // Judge the rest of the entry too (every problem at once): the fields that did parse.
+    const rest = Object.fromEntries(Object.entries(known).filter(([k]) => !bad.has(k)))
+    // A broken command/url/transport would only cause follow-on "needs command or url" noise: stop there.
+    const target = ['command', 'url', 'transport', 'type'].some((k) => bad.has(k))
+    parsed = bad.size > 0 && !target ? EntrySchema.safeParse(rest) : parsed
+    if (!parsed.success) return { partial: false, problems }
   }
   const entry = parsed.data
   const partial = entry.command === undefined && entry.url === undefined
@@ -195,7 +204,7 @@ export function checkEntry(raw: unknown, opts: CheckOptions = {}): CheckedEntry 
   }
   problems.push(...unsafeValueProblems(entry))
   checkReconnect(entry, problems)
-  const failed = problems.some((p) => p.severity === 'error')
+  const failed = schemaFailed || problems.some((p) => p.severity === 'error')
   return failed ? { partial, problems } : { entry, partial, problems }
 }
 
@@ -249,9 +258,9 @@ function checkReconnect(entry: Entry, problems: Problem[]): void {
 function checkTransport(entry: Entry, partial: boolean, opts: CheckOptions, problems: Problem[]): void {
   const supported = opts.supported ?? DEFAULT_SUPPORTED
   const supportedText = supported.map((t) => (t === 'streamable-http' ? 'http (streamable-http)' : t)).join(', ')
-  if (entry.command !== undefined && entry.url !== undefined) {
+  const both = entry.command !== undefined && entry.url !== undefined
+  if (both) {
     problems.push({ severity: 'error', code: 'conflict', message: 'has both "command" and "url": use "command" for a local process or "url" for a remote server, not both', path: ['url'], atKey: true })
-    return
   }
   if (entry.transport !== undefined && entry.type !== undefined && entry.transport !== entry.type) {
     problems.push({ severity: 'error', code: 'conflict', message: `"transport: ${entry.transport}" and "type: ${entry.type}" disagree; keep one`, path: ['type'], atKey: true })
@@ -269,6 +278,7 @@ function checkTransport(entry: Entry, partial: boolean, opts: CheckOptions, prob
       return
     }
   }
+  if (both) return
   const t = transportOf(entry)
   if (t === undefined) return
   if (!supported.includes(t)) {
@@ -277,9 +287,9 @@ function checkTransport(entry: Entry, partial: boolean, opts: CheckOptions, prob
   }
   if (partial) return
   if (t === 'stdio' && entry.command === undefined) {
-    problems.push({ severity: 'error', code: 'conflict', message: `"${key}: ${spelled}" needs "command" (found "url"; use "${key}: http" for a URL)`, path: [key] })
+    problems.push({ severity: 'error', code: 'conflict', message: `needs "command" for the ${spelled} transport (found "url"; write "${key}: http" for a URL)`, path: [key] })
   } else if (t === 'streamable-http' && entry.url === undefined) {
-    problems.push({ severity: 'error', code: 'conflict', message: `"${key}: ${spelled}" needs "url" (found "command"; use "${key}: stdio" for a local process)`, path: [key] })
+    problems.push({ severity: 'error', code: 'conflict', message: `needs "url" for the ${spelled} transport (found "command"; write "${key}: stdio" for a local process)`, path: [key] })
   }
   if (t === 'streamable-http') {
     for (const k of ['args', 'env', 'cwd'] as const) {

@@ -168,6 +168,7 @@ function buildProgram(opts: RunOptions, result: { code: number; command?: string
     .description("print this project's servers for another client")
     .addOption(new Option('--format <format>', 'claude, cursor or vscode').choices(['claude', 'cursor', 'vscode']).default('claude'))
     .option('-o, --output <file>', 'write to a file instead of stdout')
+    .option('--include-local', 'also export the servers and overrides of .dsh/mcp.local.yml')
     .action(action('export'))
 
   program

@@ -161,7 +161,7 @@ describe('export', () => {
   test('claude: the effective active project servers, ${VAR} intact, dropped fields noted', async () => {
     const env = makeEnv(PROJECT)
     await env.run(['add', '-s', 'user', 'global', 'node'])
-    const r = await env.run(['export'])
+    const r = await env.run(['export', '--include-local'])
     assert.equal(r.code, 0, r.stderr)
     assert.deepEqual(JSON.parse(r.stdout), {
       mcpServers: {
@@ -174,12 +174,12 @@ describe('export', () => {
 
   test('vscode and cursor spell variables ${env:X}; -o writes atomically; the project files are refused', async () => {
     const env = makeEnv(PROJECT)
-    let r = await env.run(['export', '--format', 'vscode'])
+    let r = await env.run(['export', '--include-local', '--format', 'vscode'])
     const vs = JSON.parse(r.stdout)
     assert.deepEqual(vs.servers.gh, { type: 'stdio', command: 'npx', args: ['-y', 'gh'], env: { GITHUB_TOKEN: '${env:GITHUB_TOKEN}', LIT: 'a$b', EXTRA: '${env:EXTRA}' }, cwd: '${workspaceFolder}/tools' })
     assert.deepEqual(vs.servers.docs, { type: 'http', url: 'https://docs.test/mcp', headers: { Authorization: 'Bearer ${DOCS:-anon}' } })
     assert.match(r.stderr, /has no \$\{VAR:-default\} form; kept as written for DOCS/)
-    r = await env.run(['export', '--format', 'cursor', '-o', 'out/cursor.json'])
+    r = await env.run(['export', '--include-local', '--format', 'cursor', '-o', 'out/cursor.json'])
     assert.equal(r.code, 0, r.stderr)
     assert.equal(r.stdout, '')
     assert.match(r.stderr, /Exported 2 servers to out\/cursor\.json\n$/)
@@ -187,7 +187,7 @@ describe('export', () => {
     assert.deepEqual(cur.mcpServers.docs, { url: 'https://docs.test/mcp', headers: { Authorization: 'Bearer ${DOCS:-anon}' } })
     const snap = env.snapshot()
     for (const target of ['.mcp.json', '.dsh/mcp.yml', '.dsh/mcp.local.yml']) {
-      r = await env.run(['export', '-o', target])
+      r = await env.run(['export', '--include-local', '-o', target])
       assert.equal(r.code, 1, target)
       assert.match(r.stderr, /never writes it/)
     }

@@ -158,7 +158,7 @@ function buildProgram(opts: RunOptions, result: { code: number; command?: string
   program
     .command('import')
     .description('import servers from another client')
-    .option('--from <source>', 'claude, cursor, vscode, gemini, codex, or a file path')
+    .option('--from <source>', 'claude, claude-desktop, cursor, vscode, gemini, codex, or a file path')
     .option('--dry-run', 'show what would change, write nothing')
     .addOption(scopeOption())
     .action(action('import'))

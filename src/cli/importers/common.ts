@@ -19,7 +19,10 @@ import { isRecord } from '../../trust/state.ts'
 
 export { isRecord }
 
-export type SourceKind = 'claude' | 'cursor' | 'vscode' | 'gemini' | 'codex' | 'friendly'
+export type SourceKind = 'claude' | 'claude-user' | 'claude-local' | 'cursor' | 'vscode' | 'gemini' | 'codex' | 'friendly'
+
+/** The layer a source's servers belong in (the scope the other client gave them). */
+export type SourceScope = 'project' | 'local' | 'user'
 
 export interface Candidate {
   name: string
@@ -31,6 +34,10 @@ export interface Candidate {
 export interface SourceResult {
   kind: SourceKind
   file: string
+  /** The layer its servers go to unless `-s` says otherwise. */
+  scope: SourceScope
+  /** Which part of the file, when it holds several (`~/.claude.json`: "this project"). */
+  part?: string
   candidates: Candidate[]
   /** The source could not be read at all. */
   error?: string

@@ -58,6 +58,13 @@ export const EntrySchema = z.object({
   type: z.string().optional().describe('Alias of transport (Claude Code spelling).'),
   toolCallTimeoutMs: Millis.optional().describe('Timeout of one tool call in ms.'),
   failOnStartupError: z.boolean().optional().describe('Fail the mount when the first connection fails.'),
+  maxInstructionBytes: z
+    .number()
+    .int()
+    .min(1)
+    .max(Number.MAX_SAFE_INTEGER)
+    .optional()
+    .describe('Largest server instructions (UTF-8 bytes) the client accepts; needs a host dsh-mcp-client that has it (0.1.6-alpha.2 and later).'),
   reconnect: ReconnectSchema.optional(),
   tools: ToolFilterSchema.optional(),
   description: z.string().optional().describe('What this server is for (shown by dsh-mcp list).'),

@@ -39,7 +39,7 @@ function pnpmAccepts(version: string, range: string): boolean {
   const bare = new semver.SemVer(`${v.major}.${v.minor}.${v.patch}`)
   return r.set.some((set) =>
     set.every((c) => {
-      if (c.semver === semver.Comparator.ANY) return true
+      if (c.value === '') return true // the any-version comparator (`*`)
       const base = new semver.SemVer(`${c.semver.major}.${c.semver.minor}.${c.semver.patch}`)
       return new semver.Comparator(`${c.operator}${base.version}`).test(bare)
     }),

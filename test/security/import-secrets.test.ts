@@ -63,6 +63,8 @@ describe('a literal secret from another client never reaches the committed file'
     ['cursor file env', JSON.stringify({ mcpServers: { cur: { command: 'node', args: ['s.js'], env: { API_KEY: CANARY } } } }), ['cur']],
     ['a header with a Bearer token', JSON.stringify({ mcpServers: { docs: { type: 'http', url: 'https://docs.test/mcp', headers: { Authorization: `Bearer ${CANARY}` } } } }), ['docs']],
     ['an X-Api-Key header', JSON.stringify({ mcpServers: { api: { type: 'http', url: 'https://api.test/mcp', headers: { 'X-Api-Key': CANARY } } } }), ['api']],
+    ['a --api-key argument', JSON.stringify({ mcpServers: { flag: { command: 'npx', args: ['-y', 'srv', '--api-key', CANARY, '--port', '3000'] } } }), ['flag']],
+    ['a --token= argument', JSON.stringify({ mcpServers: { tok: { command: 'npx', args: ['-y', 'srv', `--token=${CANARY}`] } } }), ['tok']],
   ]
   for (const [label, text, names] of sources) {
     test(label, async () => {
@@ -75,9 +77,9 @@ describe('a literal secret from another client never reaches the committed file'
       assert.match(out, /warning: .*literal values/)
       const committed = env.read('.dsh/mcp.yml')
       assert.ok(!committed.includes(CANARY), `the value was committed:\n${committed}`)
-      const servers = parse(committed).servers as Record<string, { env?: Record<string, string>; headers?: Record<string, string> }>
+      const servers = parse(committed).servers as Record<string, { env?: Record<string, string>; headers?: Record<string, string>; args?: string[] }>
       for (const n of names) assert.ok(servers[n], `${n} imported`)
-      const values = Object.values(servers).flatMap((s) => [...Object.values(s.env ?? {}), ...Object.values(s.headers ?? {})])
+      const values = Object.values(servers).flatMap((s) => [...Object.values(s.env ?? {}), ...Object.values(s.headers ?? {}), ...((s as { args?: string[] }).args ?? [])])
       assert.ok(values.some((v) => /\$\{[A-Z0-9_]+\}/.test(v)), `a \${VAR} reference replaced it: ${values.join(', ')}`)
       if (label.includes('env')) {
         const local = env.read('.dsh/mcp.local.yml')
@@ -92,6 +94,16 @@ describe('a literal secret from another client never reaches the committed file'
       }
     })
   }
+  test('secret flags in args become ${SERVER_FLAG}; other arguments stay as written', async () => {
+    const text = JSON.stringify({ mcpServers: { s: { command: 'npx', args: ['-y', 'srv', '--api-key', CANARY, '--port', '3000', `--auth-token=${CANARY}`, '--verbose'] } } })
+    const env = makeEnv({ 'desktop.json': text })
+    const r = await env.run(['import', '--from', 'desktop.json'])
+    assert.equal(r.code, 0, r.stderr)
+    assert.deepEqual(parse(env.read('.dsh/mcp.yml')).servers.s.args, ['-y', 'srv', '--api-key', '${S_API_KEY}', '--port', '3000', '--auth-token=${S_AUTH_TOKEN}', '--verbose'])
+    assert.match(r.stdout, /export S_API_KEY, S_AUTH_TOKEN/)
+    assert.ok(!`${r.stdout}${r.stderr}`.includes(CANARY))
+  })
+
   test('a short literal (DEBUG: "1") stays as written; -s local keeps values where they are (not committed)', async () => {
     const text = JSON.stringify({ mcpServers: { gh: { command: 'npx', env: { GITHUB_TOKEN: CANARY, DEBUG: '1' } } } })
     let env = makeEnv({ 'desktop.json': text })

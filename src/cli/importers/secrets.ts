@@ -11,8 +11,10 @@
  * it has one). The moved env values come back in `localEnv` (for the
  * gitignored local layer, where a partial `env:` row overrides the committed
  * one); header variables come back in `exportVars` (the local layer cannot
- * carry headers, so the user exports them). Notes name keys and variables,
- * never a value.
+ * carry headers, so the user exports them). So do the values of secret-named
+ * flags in `args` (`--api-key sk-…`, `--token=…`): they become
+ * `${<SERVER>_<FLAG>}`, to export. Notes name keys and variables, never a
+ * value.
  *
  * @module
  */
@@ -28,6 +30,9 @@ export interface Moved {
 }
 
 const SCHEME = /^(Bearer|Basic|Token|Bot)\s+(\S.*)$/i
+
+/** A flag whose value is a credential (`--api-key`, `--token`, `--password`, `--secret`, `--auth`, …). */
+const SECRET_FLAG = /^--?((?:[a-z0-9]+[-_])*(?:api[-_]?key|key|token|secret|password|passwd|pass|auth|bearer|credentials?|pat))$/i
 
 function literal(v: unknown): v is string {
   return typeof v === 'string' && !v.includes('${') && v.length >= MIN_SECRET_LENGTH
@@ -56,6 +61,27 @@ export function moveSecrets(name: string, entry: Record<string, unknown>): Moved
       } else env[k] = v
     }
     out.env = env
+  }
+  if (Array.isArray(entry.args)) {
+    const args = [...entry.args]
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]
+      if (typeof a !== 'string') continue
+      const eq = a.indexOf('=')
+      const flag = eq > 0 ? a.slice(0, eq) : a
+      const m = SECRET_FLAG.exec(flag)
+      if (!m) continue
+      const variable = variableName(name, m[1]!)
+      if (eq > 0) {
+        if (!literal(a.slice(eq + 1))) continue
+        args[i] = `${flag}=\${${variable}}`
+      } else if (literal(args[i + 1]) && !String(args[i + 1]).startsWith('-')) {
+        args[i + 1] = `\${${variable}}`
+        i++
+      } else continue
+      if (!exportVars.includes(variable)) exportVars.push(variable)
+    }
+    out.args = args
   }
   if (isRecord(entry.headers)) {
     const headers: Record<string, unknown> = {}
@@ -87,7 +113,7 @@ export function movedNotes(moved: Moved, localFile: string | undefined): string[
     )
   }
   if (moved.exportVars.length) {
-    notes.push(`warning: headers held literal values: the entry reads ${moved.exportVars.map((v) => `\${${v}}`).join(', ')}; export ${moved.exportVars.join(', ')} before starting dsh (copy the value from the source file; it was not written)`)
+    notes.push(`warning: headers or secret flags held literal values: the entry reads ${moved.exportVars.map((v) => `\${${v}}`).join(', ')}; export ${moved.exportVars.join(', ')} before starting dsh (copy the value from the source file; it was not written)`)
   }
   return notes
 }

@@ -13,7 +13,7 @@ import { closest, distance } from 'fastest-levenshtein'
 import type * as z from 'zod'
 import type { DiagnosticCode, Severity } from './diagnostics.ts'
 import { scanTemplate, templateSites } from './expand.ts'
-import { ENTRY_KEYS, type Entry, EntrySchema, OFFICIAL_RECONNECT_DEFAULTS, ReconnectSchema, ToolFilterSchema, TRANSPORT_SPELLINGS, type Transport } from './schema.ts'
+import { ENTRY_KEYS, type Entry, EntrySchema, OAuthSchema, OFFICIAL_RECONNECT_DEFAULTS, ReconnectSchema, ToolFilterSchema, TRANSPORT_SPELLINGS, type Transport } from './schema.ts'
 
 export interface Problem {
   severity: Severity
@@ -39,9 +39,10 @@ export interface CheckedEntry {
 }
 
 /** Known keys of the nested mappings: an unknown one warns and is dropped, like an unknown entry key. */
-const NESTED_KEYS: Record<'reconnect' | 'tools', readonly string[]> = {
+const NESTED_KEYS: Record<'reconnect' | 'tools' | 'oauth', readonly string[]> = {
   reconnect: Object.keys(ReconnectSchema.shape),
   tools: Object.keys(ToolFilterSchema.shape),
+  oauth: Object.keys(OAuthSchema.shape),
 }
 
 const DEFAULT_SUPPORTED: readonly Transport[] = ['stdio', 'streamable-http']
@@ -297,5 +298,8 @@ function checkTransport(entry: Entry, partial: boolean, opts: CheckOptions, prob
     }
   } else if (entry.headers !== undefined) {
     problems.push({ severity: 'error', code: 'conflict', message: '"headers" applies only to http servers (this one has "command")', path: ['headers'], atKey: true })
+  }
+  if (t === 'stdio' && entry.oauth !== undefined) {
+    problems.push({ severity: 'error', code: 'conflict', message: '"oauth" applies only to http servers (this one has "command")', path: ['oauth'], atKey: true })
   }
 }

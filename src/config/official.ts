@@ -21,7 +21,7 @@
 import path from 'node:path'
 import * as z from 'zod'
 import { transportOf } from './entry.ts'
-import { type Entry, ReconnectSchema, SERVER_NAME_PATTERN } from './schema.ts'
+import { type Entry, OAuthSchema, ReconnectSchema, SERVER_NAME_PATTERN } from './schema.ts'
 import { windowsLaunch } from './windows.ts'
 
 const ServerName = z.string().regex(SERVER_NAME_PATTERN)
@@ -35,7 +35,7 @@ const Common = {
 }
 
 /** Fields of the official Config that later client lines add, with the first line that has each. */
-export const LATER_FIELDS: Readonly<Record<string, string>> = { maxInstructionBytes: '0.1.6-alpha.2' }
+export const LATER_FIELDS: Readonly<Record<string, string>> = { maxInstructionBytes: '0.1.6-alpha.2', oauth: 'a later line' }
 
 /** What the host's exported Config accepts: its transports, each with its top-level keys. */
 export interface HostClientShape {
@@ -76,6 +76,7 @@ export const OfficialHttpSchema = z
     ...Common,
     url: z.string().min(1),
     headers: StringMap.optional(),
+    oauth: OAuthSchema.optional(),
   })
   .strict()
 
@@ -119,6 +120,7 @@ export function toOfficialConfig(serverName: string, entry: Entry, opts: MapOpti
       serverName,
       url: entry.url,
       ...(entry.headers !== undefined ? { headers: { ...entry.headers } } : {}),
+      ...(entry.oauth !== undefined ? { oauth: { ...entry.oauth } } : {}),
       ...tuning,
     }
   }

@@ -46,6 +46,15 @@ export const ToolFilterSchema = z
   })
   .strict()
 
+/** OAuth for a remote server (newer host clients): the client runs the flow and keeps the grant in the host's credential store. */
+export const OAuthSchema = z
+  .object({
+    redirectUrl: z.string().min(1).optional().describe('Where the authorization server sends the code back.'),
+    clientName: z.string().min(1).optional().describe('Client name shown by the authorization server.'),
+    credentialPrefix: z.string().min(1).optional().describe('Prefix of the host credentials that hold the grant.'),
+  })
+  .strict()
+
 /** One server entry as written in any layer file (unexpanded, unvalidated cross-field rules). */
 export const EntrySchema = z.object({
   command: z.string().min(1).optional().describe('Executable to start (stdio transport).'),
@@ -66,6 +75,7 @@ export const EntrySchema = z.object({
     .optional()
     .describe('Largest server instructions (UTF-8 bytes) the client accepts; needs a host dsh-mcp-client that has it (0.1.6-alpha.2 and later).'),
   reconnect: ReconnectSchema.optional(),
+  oauth: OAuthSchema.optional().describe('OAuth for an http server; needs a host dsh-mcp-client that has it.'),
   tools: ToolFilterSchema.optional(),
   description: z.string().optional().describe('What this server is for (shown by dsh-mcp list).'),
   enabled: z.boolean().optional().describe('false keeps the entry but does not mount it.'),

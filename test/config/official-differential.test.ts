@@ -211,6 +211,7 @@ const SAMPLE: Record<string, unknown> = {
   toolCallTimeoutMs: 5000,
   failOnStartupError: true,
   maxInstructionBytes: 4096,
+  oauth: { clientName: 'dsh' },
   reconnect: { maxAttempts: 2 },
 }
 
@@ -239,7 +240,7 @@ describe('the mirror against the installed client, field by field (host gate)', 
         } else {
           assert.equal(gaps.length, 1)
           const message = gapMessage(gaps, host!)
-          assert.match(message, new RegExp(`"${key}" \\(from ${LATER_FIELDS[key]!.replace(/\./g, '\\.')}\\)`))
+          assert.ok(message.includes(`"${key}" (from ${LATER_FIELDS[key]})`), message)
           assert.ok(message.includes(host!.version), message)
         }
       })
@@ -247,6 +248,15 @@ describe('the mirror against the installed client, field by field (host gate)', 
   }
   it('a transport the installed client lacks is refused by name', () => {
     assert.deepEqual(hostGaps({ transport: 'sse', serverName: 'srv', url: 'https://x.test/sse' }, host!), ['the "sse" transport'])
+  })
+  it('oauth travels to an http config as written; a stdio entry with oauth is refused', () => {
+    const mine = ours('srv', { url: 'https://x.test/mcp', oauth: { clientName: 'dsh', redirectUrl: 'http://127.0.0.1:9/cb' } }, {})
+    assert.ok(mine.ok)
+    assert.deepEqual(mine.config.oauth, { clientName: 'dsh', redirectUrl: 'http://127.0.0.1:9/cb' })
+    const bad = ours('srv', { command: 'node', oauth: { clientName: 'dsh' } }, {})
+    assert.ok(!bad.ok && bad.errors.some((e) => /"oauth" applies only to http servers/.test(e)))
+    const unknown = parseConfigText(JSON.stringify({ servers: { s: { url: 'https://x.test/mcp', oauth: { clientId: 'x' } } } }), { file: '<t>', format: 'friendly' })
+    assert.ok(allDiagnostics(unknown).some((d) => /clientId/.test(d.message)), 'an unknown oauth key is named')
   })
   it('maxInstructionBytes travels from the friendly file to the mapped config, as written', () => {
     const mine = ours('srv', { command: 'node', maxInstructionBytes: 4096 }, {})

@@ -93,7 +93,7 @@ describe('mirroredKeys', () => {
   it('lists the top-level keys of each transport, sorted', () => {
     const k = mirroredKeys()
     assert.deepEqual(k.stdio, ['args', 'command', 'cwd', 'env', 'failOnStartupError', 'maxInstructionBytes', 'reconnect', 'serverName', 'toolCallTimeoutMs', 'transport'])
-    assert.deepEqual(k['streamable-http'], ['failOnStartupError', 'headers', 'maxInstructionBytes', 'reconnect', 'serverName', 'toolCallTimeoutMs', 'transport', 'url'])
+    assert.deepEqual(k['streamable-http'], ['failOnStartupError', 'headers', 'maxInstructionBytes', 'oauth', 'reconnect', 'serverName', 'toolCallTimeoutMs', 'transport', 'url'])
   })
 })
 

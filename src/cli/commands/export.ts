@@ -56,7 +56,7 @@ function exportEntry(entry: Entry, format: Format, dropped: string[], lossy: Set
       else dropped.push('cwd')
     }
   }
-  for (const k of ['toolCallTimeoutMs', 'failOnStartupError', 'maxInstructionBytes', 'reconnect', 'tools', 'description'] as const) if (entry[k] !== undefined) dropped.push(k)
+  for (const k of ['toolCallTimeoutMs', 'failOnStartupError', 'maxInstructionBytes', 'oauth', 'reconnect', 'tools', 'description'] as const) if (entry[k] !== undefined) dropped.push(k)
   return out
 }
 

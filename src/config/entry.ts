@@ -45,7 +45,7 @@ const NESTED_KEYS: Record<'reconnect' | 'tools' | 'oauth', readonly string[]> = 
   oauth: Object.keys(OAuthSchema.shape),
 }
 
-const DEFAULT_SUPPORTED: readonly Transport[] = ['stdio', 'streamable-http']
+const DEFAULT_SUPPORTED: readonly Transport[] = ['stdio', 'streamable-http', 'sse']
 
 /** "did you mean" for a misspelt key among `known`. */
 export function suggest(key: string, known: readonly string[]): string | undefined {
@@ -71,6 +71,7 @@ export function transportOf(entry: Pick<Entry, 'command' | 'url' | 'transport' |
   const spelled = entry.transport ?? entry.type
   if (spelled === 'stdio') return 'stdio'
   if (spelled === 'http' || spelled === 'streamable-http') return 'streamable-http'
+  if (spelled === 'sse') return 'sse'
   if (entry.command !== undefined) return 'stdio'
   if (entry.url !== undefined) return 'streamable-http'
   return undefined
@@ -270,10 +271,6 @@ function checkTransport(entry: Entry, partial: boolean, opts: CheckOptions, prob
   const key = entry.transport !== undefined ? 'transport' : 'type'
   const spelled = entry.transport ?? entry.type
   if (spelled !== undefined) {
-    if (spelled === 'sse') {
-      problems.push({ severity: 'error', code: 'transport', message: `the "sse" transport is not supported by the installed MCP client; supported: ${supportedText}`, path: [key] })
-      return
-    }
     if (!(TRANSPORT_SPELLINGS as readonly string[]).includes(spelled)) {
       problems.push({ severity: 'error', code: 'transport', message: `unknown transport "${spelled}"; supported: ${supportedText}`, path: [key] })
       return
@@ -289,10 +286,10 @@ function checkTransport(entry: Entry, partial: boolean, opts: CheckOptions, prob
   if (partial) return
   if (t === 'stdio' && entry.command === undefined) {
     problems.push({ severity: 'error', code: 'conflict', message: `needs "command" for the ${spelled} transport (found "url"; write "${key}: http" for a URL)`, path: [key] })
-  } else if (t === 'streamable-http' && entry.url === undefined) {
+  } else if (t !== 'stdio' && entry.url === undefined) {
     problems.push({ severity: 'error', code: 'conflict', message: `needs "url" for the ${spelled} transport (found "command"; write "${key}: stdio" for a local process)`, path: [key] })
   }
-  if (t === 'streamable-http') {
+  if (t !== 'stdio') {
     for (const k of ['args', 'env', 'cwd'] as const) {
       if (entry[k] !== undefined) problems.push({ severity: 'error', code: 'conflict', message: `"${k}" applies only to stdio servers (this one has "url")`, path: [k], atKey: true })
     }

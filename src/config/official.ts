@@ -37,6 +37,9 @@ const Common = {
 /** Fields of the official Config that later client lines add, with the first line that has each. */
 export const LATER_FIELDS: Readonly<Record<string, string>> = { maxInstructionBytes: '0.1.6-alpha.2', oauth: 'a later line' }
 
+/** Transports later client lines add, with the first line that has each. */
+export const LATER_TRANSPORTS: Readonly<Record<string, string>> = { sse: 'a later line' }
+
 /** What the host's exported Config accepts: its transports, each with its top-level keys. */
 export interface HostClientShape {
   /** The host's `@deepseek-ai/dsh-mcp-client` version (or "unknown"). */
@@ -48,7 +51,7 @@ export interface HostClientShape {
 export function hostGaps(config: Readonly<Record<string, unknown>>, host: HostClientShape): string[] {
   const transport = String(config.transport)
   const keys = host.transports[transport]
-  if (keys === undefined) return [`the "${transport}" transport`]
+  if (keys === undefined) return [`the "${transport}" transport${LATER_TRANSPORTS[transport] ? ` (from ${LATER_TRANSPORTS[transport]})` : ''}`]
   return Object.keys(config)
     .filter((k) => config[k] !== undefined && !keys.includes(k))
     .map((k) => `"${k}"${LATER_FIELDS[k] ? ` (from ${LATER_FIELDS[k]})` : ''}`)
@@ -80,7 +83,17 @@ export const OfficialHttpSchema = z
   })
   .strict()
 
-export const OfficialConfigSchema = z.discriminatedUnion('transport', [OfficialStdioSchema, OfficialHttpSchema])
+export const OfficialSseSchema = z
+  .object({
+    transport: z.literal('sse'),
+    ...Common,
+    url: z.string().min(1),
+    headers: StringMap.optional(),
+    oauth: OAuthSchema.optional(),
+  })
+  .strict()
+
+export const OfficialConfigSchema = z.discriminatedUnion('transport', [OfficialStdioSchema, OfficialHttpSchema, OfficialSseSchema])
 export type OfficialConfig = z.output<typeof OfficialConfigSchema>
 
 export interface MapOptions {
@@ -113,10 +126,10 @@ export function toOfficialConfig(serverName: string, entry: Entry, opts: MapOpti
       ...tuning,
     }
   }
-  if (transport === 'streamable-http') {
+  if (transport === 'streamable-http' || transport === 'sse') {
     if (entry.url === undefined) throw new TypeError(`toOfficialConfig(${serverName}): an http entry needs a url`)
     return {
-      transport: 'streamable-http',
+      transport,
       serverName,
       url: entry.url,
       ...(entry.headers !== undefined ? { headers: { ...entry.headers } } : {}),
@@ -128,9 +141,10 @@ export function toOfficialConfig(serverName: string, entry: Entry, opts: MapOpti
 }
 
 /** Top-level keys the mirror knows for each transport (the differential test compares them with the installed client). */
-export function mirroredKeys(): Record<'stdio' | 'streamable-http', string[]> {
+export function mirroredKeys(): Record<'stdio' | 'streamable-http' | 'sse', string[]> {
   return {
     stdio: Object.keys(OfficialStdioSchema.shape).sort(),
     'streamable-http': Object.keys(OfficialHttpSchema.shape).sort(),
+    sse: Object.keys(OfficialSseSchema.shape).sort(),
   }
 }

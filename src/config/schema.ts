@@ -21,7 +21,7 @@ export const MAX_TIMER_DELAY_MS = 2_147_483_647
 export const OFFICIAL_RECONNECT_DEFAULTS = { initialDelayMs: 500, maxDelayMs: 30_000 } as const
 
 /** Transport spellings accepted in `transport:` / `type:`. */
-export const TRANSPORT_SPELLINGS = ['stdio', 'http', 'streamable-http'] as const
+export const TRANSPORT_SPELLINGS = ['stdio', 'http', 'streamable-http', 'sse'] as const
 
 /** A string, or a number/boolean written without quotes (kept as its text). */
 const Text = z.union([z.string(), z.number(), z.boolean()]).transform((v) => String(v))
@@ -63,7 +63,7 @@ export const EntrySchema = z.object({
   cwd: z.string().optional().describe('Working directory, relative to the project root (default: the project root).'),
   url: z.string().min(1).optional().describe('MCP endpoint (streamable-http transport).'),
   headers: StringMap.optional().describe('HTTP headers sent with every request.'),
-  transport: z.string().optional().describe('stdio | http | streamable-http; inferred from command/url when absent.'),
+  transport: z.string().optional().describe('stdio | http | streamable-http | sse (sse needs a host dsh-mcp-client that has it); inferred from command/url when absent.'),
   type: z.string().optional().describe('Alias of transport (Claude Code spelling).'),
   toolCallTimeoutMs: Millis.optional().describe('Timeout of one tool call in ms.'),
   failOnStartupError: z.boolean().optional().describe('Fail the mount when the first connection fails.'),
@@ -102,4 +102,4 @@ export const FRIENDLY_ROOT_KEYS = ['servers', '$schema'] as const
 export const MCP_SERVERS_ROOT_KEYS = ['mcpServers', '$schema'] as const
 
 /** The transport an entry resolves to, in the official client's spelling. */
-export type Transport = 'stdio' | 'streamable-http'
+export type Transport = 'stdio' | 'streamable-http' | 'sse'

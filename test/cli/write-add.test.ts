@@ -173,13 +173,13 @@ describe('add-json', () => {
     assert.equal(env.read('.dsh/mcp.yml'), [HEADER, 'servers:', '  h:', '    url: https://x.test/mcp', '    headers:', '      A: ${A}', '  s:', '    command: node', '    args: [a.js]', '    tools:', '      exclude: [rm_*]', ''].join('\n'))
   })
 
-  test('bad JSON exits 2 without echoing it; sse, unknown keys and invalid entries exit 1; nothing written', async () => {
+  test('bad JSON exits 2 without echoing it; an unknown transport, unknown keys and invalid entries exit 1; nothing written', async () => {
     const env = makeEnv()
     const before = env.snapshot()
     const cases: [string[], number, RegExp][] = [
       [['add-json', 'x', `{"command": "node", "env": {"T": "${SECRET}"`], 2, /<json> is not valid JSON/],
       [['add-json', 'x', '[1]'], 2, /must be a JSON object/],
-      [['add-json', 'x', '{"type":"sse","url":"https://x.test/sse"}'], 1, /"sse" transport/],
+      [['add-json', 'x', '{"type":"ws","url":"https://x.test/ws"}'], 1, /unknown transport "ws"/],
       [['add-json', 'x', '{"comand":"node"}'], 1, /unknown key "comand"; did you mean "command"\?/],
       [['add-json', 'x', `{"command":"node","url":"https://x.test","env":{"T":"${SECRET}"}}`], 1, /not valid: .*both "command" and "url"/],
       [['add-json', 'bad.name', '{"command":"node"}'], 2, /server name "bad.name" is not allowed/],

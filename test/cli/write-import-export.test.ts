@@ -26,7 +26,7 @@ const VSCODE = `{
   "inputs": [{ "type": "promptString", "id": "gh-token", "description": "GitHub token", "password": true }],
   "servers": {
     "vs": { "type": "stdio", "command": "npx", "args": ["-y", "gh"], "env": { "GITHUB_TOKEN": "\${input:gh-token}" } },
-    "old": { "type": "sse", "url": "https://sse.test/sse" },
+    "old": { "type": "ws", "url": "wss://ws.test/ws" },
   }
 }`
 const GEMINI = JSON.stringify({
@@ -82,7 +82,7 @@ describe('import', () => {
     assert.match(r.stdout, /note: cur: "envFile" is not carried over/)
     assert.match(r.stdout, /note: gem: "trust" is not carried over/)
     assert.match(r.stdout, /note: cx: startup timeout ignored/)
-    assert.match(r.stdout, /invalid +old .*"sse" transport/)
+    assert.match(r.stdout, /invalid +old .*unknown transport "ws"/)
 
     const text = env.read('.dsh/mcp.yml')
     assert.ok(text.startsWith('# mine\nservers:\n  cur:\n    command: different\n'))

@@ -118,7 +118,11 @@ describe('official differential', () => {
       assert.equal(mine.ok ? 'accept' : 'reject', c.ours, mine.ok ? JSON.stringify(mine.config) : mine.errors.join('\n'))
       if (c.ours !== c.official) assert.match(c.why ?? '', c.ours === 'reject' ? /^stricter: / : /^lenient: /, 'a difference must be explained')
       else assert.equal(c.why, undefined)
-      if (mine.ok) {
+      if (mine.ok && hostGaps(mine.config, hostClientShape()!).length > 0) {
+        // A later-line transport or field: the installed client refuses it, and so does the host gate, by name.
+        assert.equal((await official(mine.config)).ok, false)
+        assert.match(gapMessage(hostGaps(mine.config, hostClientShape()!), hostClientShape()!), /does not support/)
+      } else if (mine.ok) {
         const produced = await official(mine.config)
         assert.ok(produced.ok, `the real Config refused what we produced: ${produced.ok ? '' : produced.error}`)
         for (const [key, value] of Object.entries(mine.config)) {
@@ -169,9 +173,10 @@ describe('official schema drift', () => {
   const branches = new Map((union.list ?? []).map((b) => [String(b.dict?.transport?.value), b]))
   const mirrors = { stdio: OfficialStdioSchema.shape, 'streamable-http': OfficialHttpSchema.shape } as Record<string, Record<string, unknown>>
 
-  it('the official Config is a union of exactly the two transports we map', () => {
+  it('the official Config is a union of transports we all map', () => {
     assert.equal(union.type, 'union')
     assert.deepEqual([...branches.keys()].sort(), ['stdio', 'streamable-http'])
+    for (const t of branches.keys()) assert.ok(t in mirroredKeys(), `${t} is mapped`)
   })
   for (const transport of ['stdio', 'streamable-http'] as const) {
     it(`${transport}: the mirror has exactly the official keys, types and required fields`, () => {
@@ -247,7 +252,11 @@ describe('the mirror against the installed client, field by field (host gate)', 
     }
   }
   it('a transport the installed client lacks is refused by name', () => {
-    assert.deepEqual(hostGaps({ transport: 'sse', serverName: 'srv', url: 'https://x.test/sse' }, host!), ['the "sse" transport'])
+    assert.deepEqual(hostGaps({ transport: 'sse', serverName: 'srv', url: 'https://x.test/sse' }, host!), ['the "sse" transport (from a later line)'])
+    const mine = ours('srv', { type: 'sse', url: 'https://x.test/sse', headers: { A: 'b' } }, {})
+    assert.ok(mine.ok)
+    assert.deepEqual(mine.config, { transport: 'sse', serverName: 'srv', url: 'https://x.test/sse', headers: { A: 'b' } })
+    assert.match(gapMessage(hostGaps(mine.config, host!), host!), /does not support the "sse" transport \(from a later line\)/)
   })
   it('oauth travels to an http config as written; a stdio entry with oauth is refused', () => {
     const mine = ours('srv', { url: 'https://x.test/mcp', oauth: { clientName: 'dsh', redirectUrl: 'http://127.0.0.1:9/cb' } }, {})

@@ -42,8 +42,9 @@ function exportEntry(entry: Entry, format: Format, dropped: string[], lossy: Set
   const v = format === 'claude' ? (s: string) => s.replace(/\$\$/g, '$') : (s: string) => editorVars(s, lossy)
   const map = (m: Record<string, string> | undefined) => (m ? Object.fromEntries(Object.entries(m).map(([k, x]) => [k, v(x)])) : undefined)
   const out: Record<string, unknown> = {}
-  const http = transportOf(entry) === 'streamable-http'
-  if (format !== 'cursor') out.type = http ? 'http' : 'stdio'
+  const t = transportOf(entry)
+  const http = t !== 'stdio'
+  if (format !== 'cursor') out.type = t === 'sse' ? 'sse' : http ? 'http' : 'stdio'
   if (http) {
     out.url = v(entry.url!)
     if (entry.headers) out.headers = map(entry.headers)

@@ -94,7 +94,7 @@ export interface Mapped {
 /**
  * A `.mcp.json` / `mcpServers` entry, or a friendly one, in the friendly
  * shape: `type`/`transport` kept only when they disagree with what
- * `command`/`url` imply (so `checkEntry` reports it); `sse` is refused.
+ * `command`/`url` imply (so `checkEntry` reports it), and `sse` as written.
  */
 export function fromMcpJsonEntry(raw: unknown): Mapped {
   if (!isRecord(raw)) return { invalid: 'the entry is not an object', dropped: [] }
@@ -107,7 +107,6 @@ export function fromMcpJsonEntry(raw: unknown): Mapped {
   for (const key of ['type', 'transport'] as const) {
     const t = out[key]
     if (t === undefined) continue
-    if (t === 'sse') return { invalid: 'uses the "sse" transport, which the MCP client here does not support (use its streamable-http URL)', dropped }
     const agrees = (t === 'stdio' && out.command !== undefined && out.url === undefined) || ((t === 'http' || t === 'streamable-http') && out.url !== undefined && out.command === undefined)
     if (agrees) delete out[key]
   }

@@ -106,7 +106,7 @@ function buildProgram(opts: RunOptions, result: { code: number; command?: string
     .argument('<name>', 'server name ([A-Za-z0-9_-]{1,32})')
     .argument('<commandOrUrl>', 'command to run, or the URL of an http server')
     .argument('[args...]', 'arguments passed to the command')
-    .addOption(new Option('-t, --transport <transport>', 'stdio or http (default: http for a URL, else stdio)').choices(['stdio', 'http', 'streamable-http']))
+    .addOption(new Option('-t, --transport <transport>', 'stdio, http or sse (default: http for a URL, else stdio)').choices(['stdio', 'http', 'streamable-http', 'sse']))
     .addOption(scopeOption())
     .option('-e, --env <KEY=VALUE>', 'environment variable for the server (repeatable)', collect)
     .option('-H, --header <"Key: Value">', 'HTTP header (repeatable)', collect)

@@ -40,7 +40,7 @@ test('validate reports every problem of an entry, each once', async () => {
 })
 
 for (const args of [
-  ['add', 'x', '-t', 'sse', 'http://a.test/mcp'],
+  ['add', 'x', '-t', 'ws', 'http://a.test/mcp'],
   ['add', 'x', '-s', 'bogus', 'node'],
   ['add-json', 'x', '{}', '-s', 'nowhere'],
 ]) {

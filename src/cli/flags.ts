@@ -143,7 +143,7 @@ export function entryFromAdd(commandOrUrl: string, args: readonly string[], flag
   const t = flags.transport
   // A URL may carry a token in its query: it is not echoed.
   if (t === 'stdio' && url) throw usage('-t stdio needs a command, but <commandOrUrl> is a URL (drop -t, or use -t http)')
-  const http = t === 'http' || t === 'streamable-http' || (t === undefined && url)
+  const http = t === 'http' || t === 'streamable-http' || t === 'sse' || (t === undefined && url)
   if (http && !url) throw usage(`-t ${t} needs an http:// or https:// URL, got "${commandOrUrl.slice(0, 60)}"`)
   if (commandOrUrl.trim() === '') throw usage('the command is empty')
   const env = parseEnv(flags.env)
@@ -158,7 +158,7 @@ export function entryFromAdd(commandOrUrl: string, args: readonly string[], flag
   } else if (headers) {
     throw usage('-H/--header applies only to http servers (this one runs a command); use -e for environment variables')
   }
-  const entry: Record<string, unknown> = http ? { url: commandOrUrl } : { command: commandOrUrl }
+  const entry: Record<string, unknown> = http ? { url: commandOrUrl, ...(t === 'sse' ? { transport: 'sse' } : {}) } : { command: commandOrUrl }
   if (!http && args.length > 0) entry.args = [...args]
   if (env) entry.env = env
   if (flags.cwd !== undefined) entry.cwd = flags.cwd

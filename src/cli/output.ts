@@ -4,7 +4,10 @@
  * Contract: data goes to stdout, diagnostics and progress to stderr. Colour
  * is on only when the stream is a TTY and neither `--no-color` nor `NO_COLOR`
  * says otherwise (`FORCE_COLOR` forces it). JSON is printed with two-space
- * indentation and a trailing newline.
+ * indentation and a trailing newline. Tables follow gh: on a TTY they fit
+ * the terminal width (`columns`, else `COLUMNS`, else 80) by narrowing the
+ * widest columns and cutting their cells with `…`; piped, every cell is kept
+ * whole so scripts see everything.
  *
  * Every string written passes `terminalSafe` (`config/terminal-safe.ts`):
  * control characters from config files (ANSI sequences, `\r`, bidi
@@ -34,7 +37,7 @@ export interface Output {
 
 export interface OutputOptions {
   color?: boolean
-  stdout?: NodeJS.WritableStream & { isTTY?: boolean }
+  stdout?: NodeJS.WritableStream & { isTTY?: boolean; columns?: number }
   stderr?: NodeJS.WritableStream & { isTTY?: boolean }
   env?: NodeJS.ProcessEnv
 }
@@ -63,6 +66,26 @@ function visibleLength(text: string): number {
   return text.replace(TOKEN, '').length
 }
 
+/** A cell cut to `width` visible characters, ending in `…` when cut (colour dropped then). */
+function fit(cell: string, width: number): string {
+  if (visibleLength(cell) <= width) return cell
+  const plain = cell.replace(TOKEN, '')
+  return width <= 1 ? plain.slice(0, width) : `${plain.slice(0, width - 1)}…`
+}
+
+/** Column widths narrowed (widest first, never below its header or 6) until the row fits `total`. */
+export function fitWidths(widths: readonly number[], floors: readonly number[], total: number, gap = 2): number[] {
+  const out = [...widths]
+  const sum = () => out.reduce((a, b) => a + b, 0) + gap * (out.length - 1)
+  while (sum() > total) {
+    let widest = -1
+    for (let i = 0; i < out.length; i++) if (out[i]! > floors[i]! && (widest < 0 || out[i]! > out[widest]!)) widest = i
+    if (widest < 0) break
+    out[widest]!--
+  }
+  return out
+}
+
 export function createOutput(opts: OutputOptions = {}): Output {
   const stdout = opts.stdout ?? process.stdout
   const stderr = opts.stderr ?? process.stderr
@@ -80,14 +103,23 @@ export function createOutput(opts: OutputOptions = {}): Output {
     paint,
     table(rows, header) {
       const all = (header ? [header.map((h) => paint('bold', h)), ...rows] : rows).map((row) => row.map(terminalSafe))
-      const widths: number[] = []
+      let widths: number[] = []
       for (const row of all) {
         row.forEach((cell, i) => {
           widths[i] = Math.max(widths[i] ?? 0, visibleLength(cell))
         })
       }
+      if (isTTY) {
+        const columns = (stdout as { columns?: number }).columns || Number(env.COLUMNS) || 80
+        widths = fitWidths(
+          widths,
+          widths.map((w, i) => Math.min(w, Math.max(6, header?.[i]?.length ?? 0))),
+          columns,
+        )
+      }
       for (const row of all) {
-        const line = row.map((cell, i) => (i === row.length - 1 ? cell : cell + ' '.repeat((widths[i] ?? 0) - visibleLength(cell)))).join('  ')
+        const cells = isTTY ? row.map((cell, i) => fit(cell, widths[i] ?? 0)) : row
+        const line = cells.map((cell, i) => (i === cells.length - 1 ? cell : cell + ' '.repeat(Math.max(0, (widths[i] ?? 0) - visibleLength(cell))))).join('  ')
         stdout.write(colour(line.trimEnd()) + '\n')
       }
     },

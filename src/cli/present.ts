@@ -59,7 +59,7 @@ export interface ServerView {
   scope: Scope
   /** Absolute path of the file that defines the row. */
   file: string
-  transport: 'stdio' | 'http' | null
+  transport: 'stdio' | 'http' | 'sse' | null
   state: ListState
   effectiveName: string | null
   issues: string[]
@@ -146,7 +146,7 @@ function presentRow(row: Row, layers: readonly LayerInput[], root: string, opts:
     name: row.name,
     scope: row.scope,
     file: row.file,
-    transport: t === 'stdio' ? 'stdio' : t === 'streamable-http' ? 'http' : null,
+    transport: t === 'stdio' ? 'stdio' : t === 'streamable-http' ? 'http' : t === 'sse' ? 'sse' : null,
     state,
     effectiveName: state === 'active' ? row.name : null,
     issues,

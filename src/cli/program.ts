@@ -47,6 +47,8 @@ type Handler = (cli: CliContext, ...args: any[]) => Promise<number | undefined>
 
 const SCOPES = ['project', 'local', 'user'] as const
 
+const ADD_DASH_HINT = '(server arguments that start with "-" go after "--": dsh-mcp add <name> -- <command> [args...])\n'
+
 function scopeOption(desc = 'config scope: project (.dsh/mcp.yml), local (.dsh/mcp.local.yml) or user ($DSH_HOME/mcp.yml)'): Option {
   return new Option('-s, --scope <scope>', desc).choices(SCOPES as unknown as string[])
 }
@@ -56,7 +58,7 @@ function collect(value: string, previous: string[] = []): string[] {
 }
 
 /** Build the program. `load(name)` returns a command's handler (lazy import by default). */
-function buildProgram(opts: RunOptions, result: { code: number }): Command {
+function buildProgram(opts: RunOptions, result: { code: number; command?: string }): Command {
   const program = new Command('dsh-mcp')
   const env = opts.env ?? process.env
   let out: Output | undefined
@@ -95,6 +97,9 @@ function buildProgram(opts: RunOptions, result: { code: number }): Command {
     })
     .exitOverride()
     .enablePositionalOptions(false)
+    .hook('preSubcommand', (_program, sub) => {
+      result.command = sub.name()
+    })
 
   program
     .command('add')
@@ -102,7 +107,7 @@ function buildProgram(opts: RunOptions, result: { code: number }): Command {
     .argument('<name>', 'server name ([A-Za-z0-9_-]{1,32})')
     .argument('<commandOrUrl>', 'command to run, or the URL of an http server')
     .argument('[args...]', 'arguments passed to the command')
-    .addOption(new Option('-t, --transport <transport>', 'stdio or http (default: http for a URL, else stdio)').choices(['stdio', 'http', 'streamable-http']))
+    .addOption(new Option('-t, --transport <transport>', 'stdio, http or sse (default: http for a URL, else stdio)').choices(['stdio', 'http', 'streamable-http', 'sse']))
     .addOption(scopeOption())
     .option('-e, --env <KEY=VALUE>', 'environment variable for the server (repeatable)', collect)
     .option('-H, --header <"Key: Value">', 'HTTP header (repeatable)', collect)
@@ -113,7 +118,7 @@ function buildProgram(opts: RunOptions, result: { code: number }): Command {
     .option('--description <text>', 'what the server is for')
     .option('--disabled', 'add it disabled')
     .option('-f, --force', 'replace an existing entry')
-    .showHelpAfterError('(server arguments that start with "-" go after "--": dsh-mcp add <name> -- <command> [args...])')
+    .showHelpAfterError(false)
     .action(action('add'))
 
   program
@@ -154,7 +159,7 @@ function buildProgram(opts: RunOptions, result: { code: number }): Command {
   program
     .command('import')
     .description('import servers from another client')
-    .option('--from <source>', 'claude, cursor, vscode, gemini, codex, or a file path')
+    .option('--from <source>', 'claude, claude-desktop, cursor, vscode, gemini, codex, or a file path')
     .option('--dry-run', 'show what would change, write nothing')
     .addOption(scopeOption())
     .action(action('import'))
@@ -164,6 +169,7 @@ function buildProgram(opts: RunOptions, result: { code: number }): Command {
     .description("print this project's servers for another client")
     .addOption(new Option('--format <format>', 'claude, cursor or vscode').choices(['claude', 'cursor', 'vscode']).default('claude'))
     .option('-o, --output <file>', 'write to a file instead of stdout')
+    .option('--include-local', 'also export the servers and overrides of .dsh/mcp.local.yml')
     .action(action('export'))
 
   program
@@ -203,7 +209,7 @@ function buildProgram(opts: RunOptions, result: { code: number }): Command {
 
 /** Run the CLI; returns the exit code (never calls process.exit). */
 export async function runCli(opts: RunOptions): Promise<number> {
-  const result = { code: 0 }
+  const result: { code: number; command?: string } = { code: 0 }
   const program = buildProgram(opts, result)
   const stderr = opts.stderr ?? process.stderr
   try {
@@ -212,6 +218,8 @@ export async function runCli(opts: RunOptions): Promise<number> {
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0
+      // Only an option commander does not know is likely a server argument written before "--".
+      if (err.code === 'commander.unknownOption' && result.command === 'add') stderr.write(ADD_DASH_HINT)
       return 2
     }
     if (err instanceof CliError) {

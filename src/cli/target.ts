@@ -11,15 +11,17 @@
  * mode 0600 (its directory 0700); a created local file 0600. A project or
  * local file (and `.gitignore`) reached through a symbolic link that leaves
  * the project is refused, naming the link and its target. Writing the
- * local file makes sure `.dsh/.gitignore` lists `mcp.local.yml`. `.mcp.json`
- * is never a target. `trustWritten` trusts exactly what the user wrote and
- * only when the effective row equals it.
+ * local file makes sure `.dsh/.gitignore` lists `mcp.local.yml`. A written
+ * friendly file starts with `# yaml-language-server: $schema=mcp.schema.json`
+ * and gets the format's JSON Schema next to it (`.dsh/mcp.schema.json`, or
+ * `$DSH_HOME/mcp.schema.json`), refreshed when it differs, so the line
+ * resolves for everyone who clones the repository, whatever their install.
+ * `.mcp.json` is never a target. `trustWritten` trusts exactly what the user
+ * wrote and only when the effective row equals it.
  *
  * @module
  */
-import { existsSync } from 'node:fs'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { contributors, type LayerFile, projectLayerFiles, userLayerFile, winners } from '../config/layers.ts'
 import { rowFingerprint, trustFingerprint } from '../config/fingerprint.ts'
 import type { Entry } from '../config/schema.ts'
@@ -35,7 +37,8 @@ import type { CliContext } from './program.ts'
 
 export type WriteScope = 'project' | 'local' | 'user'
 
-const SCHEMA_IN_PROJECT = 'node_modules/dsh-project-mcp/schema/dsh-mcp.schema.json'
+/** The schema file written next to a friendly layer file (the `$schema` line names it). */
+export const SCHEMA_FILE = 'mcp.schema.json'
 
 /** The file a write scope names (project: `.dsh/mcp.yml`). */
 export function scopeLayer(root: string, scope: WriteScope, dshHome: string): LayerFile {
@@ -58,12 +61,18 @@ export function label(cli: CliContext, root: string, file: string): string {
 }
 
 function header(layer: LayerFile): string | undefined {
-  if (layer.scope !== 'user') {
-    const rel = path.relative(path.dirname(layer.file), path.join(path.dirname(path.dirname(layer.file)), SCHEMA_IN_PROJECT))
-    return `# yaml-language-server: $schema=${rel.split(path.sep).join('/')}`
-  }
-  const own = fileURLToPath(new URL('../../schema/dsh-mcp.schema.json', import.meta.url))
-  return existsSync(own) ? `# yaml-language-server: $schema=${own}` : undefined
+  return layer.format === 'friendly' ? `# yaml-language-server: $schema=${SCHEMA_FILE}` : undefined
+}
+
+/**
+ * `<dir>/mcp.schema.json` holds the current JSON Schema (written only when it
+ * differs). `within` (the project root; none for the user file): a committed
+ * link there that leaves the project is never written through.
+ */
+async function ensureSchemaFile(dir: string, secret: boolean, within: string | undefined): Promise<void> {
+  const { friendlyJsonSchema } = await import('../config/json-schema.ts')
+  const text = `${JSON.stringify(friendlyJsonSchema(), null, 2)}\n`
+  await updateFile(path.join(dir, SCHEMA_FILE), (current) => (current === text ? undefined : text), { ...(secret ? { createMode: 0o600 } : {}), ...(within === undefined ? {} : { within }) })
 }
 
 export interface EditOutcome<T> {
@@ -121,6 +130,13 @@ export async function editTarget<T>(
     throw err
   }
   if (result.changed && layer.scope === 'local') await ensureLocalGitignore(path.dirname(layer.file), root)
+  if (result.changed && layer.format === 'friendly') {
+    try {
+      await ensureSchemaFile(path.dirname(layer.file), layer.scope === 'user', layer.scope === 'user' ? undefined : root)
+    } catch (err) {
+      cli.out.err(`dsh-mcp: warning: could not write ${show(path.join(path.dirname(layer.file), SCHEMA_FILE))} (${(err as Error).message}); editors will not find the schema`)
+    }
+  }
   return { value: value as T, changed: result.changed, created: result.created }
 }
 

@@ -13,7 +13,7 @@ import { closest, distance } from 'fastest-levenshtein'
 import type * as z from 'zod'
 import type { DiagnosticCode, Severity } from './diagnostics.ts'
 import { scanTemplate, templateSites } from './expand.ts'
-import { ENTRY_KEYS, type Entry, EntrySchema, OFFICIAL_RECONNECT_DEFAULTS, ReconnectSchema, ToolFilterSchema, TRANSPORT_SPELLINGS, type Transport } from './schema.ts'
+import { ENTRY_KEYS, type Entry, EntrySchema, OAuthSchema, OFFICIAL_RECONNECT_DEFAULTS, ReconnectSchema, ToolFilterSchema, TRANSPORT_SPELLINGS, type Transport } from './schema.ts'
 
 export interface Problem {
   severity: Severity
@@ -39,12 +39,13 @@ export interface CheckedEntry {
 }
 
 /** Known keys of the nested mappings: an unknown one warns and is dropped, like an unknown entry key. */
-const NESTED_KEYS: Record<'reconnect' | 'tools', readonly string[]> = {
+const NESTED_KEYS: Record<'reconnect' | 'tools' | 'oauth', readonly string[]> = {
   reconnect: Object.keys(ReconnectSchema.shape),
   tools: Object.keys(ToolFilterSchema.shape),
+  oauth: Object.keys(OAuthSchema.shape),
 }
 
-const DEFAULT_SUPPORTED: readonly Transport[] = ['stdio', 'streamable-http']
+const DEFAULT_SUPPORTED: readonly Transport[] = ['stdio', 'streamable-http', 'sse']
 
 /** "did you mean" for a misspelt key among `known`. */
 export function suggest(key: string, known: readonly string[]): string | undefined {
@@ -70,6 +71,7 @@ export function transportOf(entry: Pick<Entry, 'command' | 'url' | 'transport' |
   const spelled = entry.transport ?? entry.type
   if (spelled === 'stdio') return 'stdio'
   if (spelled === 'http' || spelled === 'streamable-http') return 'streamable-http'
+  if (spelled === 'sse') return 'sse'
   if (entry.command !== undefined) return 'stdio'
   if (entry.url !== undefined) return 'streamable-http'
   return undefined
@@ -149,12 +151,21 @@ export function checkEntry(raw: unknown, opts: CheckOptions = {}): CheckedEntry 
     }
     known[field] = kept
   }
-  const parsed = EntrySchema.safeParse(known)
+  let parsed = EntrySchema.safeParse(known)
+  let schemaFailed = false
   if (!parsed.success) {
+    schemaFailed = true
+    const bad = new Set<PropertyKey>()
     for (const issue of parsed.error.issues) {
       problems.push({ severity: 'error', code: 'bad-value', message: describeZodIssue(issue, known), path: issue.path as (string | number)[] })
+      if (issue.path[0] !== undefined) bad.add(issue.path[0])
     }
-    return { partial: false, problems }
+    // Judge the rest of the entry too (every problem at once): the fields that did parse.
+    const rest = Object.fromEntries(Object.entries(known).filter(([k]) => !bad.has(k)))
+    // A broken command/url/transport would only cause follow-on "needs command or url" noise: stop there.
+    const target = ['command', 'url', 'transport', 'type'].some((k) => bad.has(k))
+    parsed = bad.size > 0 && !target ? EntrySchema.safeParse(rest) : parsed
+    if (!parsed.success) return { partial: false, problems }
   }
   const entry = parsed.data
   const partial = entry.command === undefined && entry.url === undefined
@@ -195,7 +206,7 @@ export function checkEntry(raw: unknown, opts: CheckOptions = {}): CheckedEntry 
   }
   problems.push(...unsafeValueProblems(entry))
   checkReconnect(entry, problems)
-  const failed = problems.some((p) => p.severity === 'error')
+  const failed = schemaFailed || problems.some((p) => p.severity === 'error')
   return failed ? { partial, problems } : { entry, partial, problems }
 }
 
@@ -249,9 +260,9 @@ function checkReconnect(entry: Entry, problems: Problem[]): void {
 function checkTransport(entry: Entry, partial: boolean, opts: CheckOptions, problems: Problem[]): void {
   const supported = opts.supported ?? DEFAULT_SUPPORTED
   const supportedText = supported.map((t) => (t === 'streamable-http' ? 'http (streamable-http)' : t)).join(', ')
-  if (entry.command !== undefined && entry.url !== undefined) {
+  const both = entry.command !== undefined && entry.url !== undefined
+  if (both) {
     problems.push({ severity: 'error', code: 'conflict', message: 'has both "command" and "url": use "command" for a local process or "url" for a remote server, not both', path: ['url'], atKey: true })
-    return
   }
   if (entry.transport !== undefined && entry.type !== undefined && entry.transport !== entry.type) {
     problems.push({ severity: 'error', code: 'conflict', message: `"transport: ${entry.transport}" and "type: ${entry.type}" disagree; keep one`, path: ['type'], atKey: true })
@@ -260,15 +271,12 @@ function checkTransport(entry: Entry, partial: boolean, opts: CheckOptions, prob
   const key = entry.transport !== undefined ? 'transport' : 'type'
   const spelled = entry.transport ?? entry.type
   if (spelled !== undefined) {
-    if (spelled === 'sse') {
-      problems.push({ severity: 'error', code: 'transport', message: `the "sse" transport is not supported by the installed MCP client; supported: ${supportedText}`, path: [key] })
-      return
-    }
     if (!(TRANSPORT_SPELLINGS as readonly string[]).includes(spelled)) {
       problems.push({ severity: 'error', code: 'transport', message: `unknown transport "${spelled}"; supported: ${supportedText}`, path: [key] })
       return
     }
   }
+  if (both) return
   const t = transportOf(entry)
   if (t === undefined) return
   if (!supported.includes(t)) {
@@ -277,15 +285,18 @@ function checkTransport(entry: Entry, partial: boolean, opts: CheckOptions, prob
   }
   if (partial) return
   if (t === 'stdio' && entry.command === undefined) {
-    problems.push({ severity: 'error', code: 'conflict', message: `"${key}: ${spelled}" needs "command" (found "url"; use "${key}: http" for a URL)`, path: [key] })
-  } else if (t === 'streamable-http' && entry.url === undefined) {
-    problems.push({ severity: 'error', code: 'conflict', message: `"${key}: ${spelled}" needs "url" (found "command"; use "${key}: stdio" for a local process)`, path: [key] })
+    problems.push({ severity: 'error', code: 'conflict', message: `needs "command" for the ${spelled} transport (found "url"; write "${key}: http" for a URL)`, path: [key] })
+  } else if (t !== 'stdio' && entry.url === undefined) {
+    problems.push({ severity: 'error', code: 'conflict', message: `needs "url" for the ${spelled} transport (found "command"; write "${key}: stdio" for a local process)`, path: [key] })
   }
-  if (t === 'streamable-http') {
+  if (t !== 'stdio') {
     for (const k of ['args', 'env', 'cwd'] as const) {
       if (entry[k] !== undefined) problems.push({ severity: 'error', code: 'conflict', message: `"${k}" applies only to stdio servers (this one has "url")`, path: [k], atKey: true })
     }
   } else if (entry.headers !== undefined) {
     problems.push({ severity: 'error', code: 'conflict', message: '"headers" applies only to http servers (this one has "command")', path: ['headers'], atKey: true })
+  }
+  if (t === 'stdio' && entry.oauth !== undefined) {
+    problems.push({ severity: 'error', code: 'conflict', message: '"oauth" applies only to http servers (this one has "command")', path: ['oauth'], atKey: true })
   }
 }

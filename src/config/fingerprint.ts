@@ -2,7 +2,8 @@
  * Fingerprints: short stable hashes of what an entry does.
  *
  * Contract: `trustFingerprint` covers exactly what decides what runs or where
- * data goes — transport, command, args, cwd, env, url, headers — unexpanded,
+ * data goes — transport, command, args, cwd, env, url, headers, and `oauth`
+ * when written (where an authorization code is sent) — unexpanded,
  * so a changed `${VAR}` value does not re-ask while a changed command does.
  * `mountKey` covers everything that needs a reconnect when it changes (the
  * resolved official config); tuning keys (`tools`, `description`) are in
@@ -41,6 +42,8 @@ export function trustFingerprint(entry: Entry, files?: readonly string[]): strin
     env: entry.env ?? {},
     url: entry.url ?? null,
     headers: entry.headers ?? {},
+    // Only when written: fingerprints of entries without it stay what they were.
+    ...(entry.oauth !== undefined ? { oauth: entry.oauth } : {}),
   }
   return `sha256:${sha256(canonicalJson(identity))}`
 }

@@ -109,7 +109,7 @@ export function mergeOverride(base: Entry, override: Entry): Entry {
 /** Why an override cannot apply to `base` (env on an http server, headers on a stdio one), if it cannot. */
 function overrideMisfit(base: Entry, override: Entry): string | undefined {
   const t = transportOf(base)
-  if (t === 'streamable-http' && override.env !== undefined) return 'the local override sets "env", but the server it overrides is an http server (use "headers")'
+  if ((t === 'streamable-http' || t === 'sse') && override.env !== undefined) return 'the local override sets "env", but the server it overrides is an http server (use "headers")'
   if (t === 'stdio' && override.headers !== undefined) return 'the local override sets "headers", but the server it overrides is a stdio server (use "env")'
   return undefined
 }

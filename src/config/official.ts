@@ -7,15 +7,21 @@
  * passes the official validation and then fails obscurely), `serverName`, and
  * `cwd` (always the resolved directory: the official default is the host's
  * cwd, never what a project means). The input must already be expanded.
- * The mirror is strict: a key it does not know is a bug in this mapping, and
- * the differential test keeps its key set equal to the installed client's.
+ * The mirror is strict: a key it does not know is a bug in this mapping. It
+ * covers every host line: the fields of the installed client plus those later
+ * lines add ({@link LATER_FIELDS}, with the line that adds each); the
+ * differential test keeps it so. Whether the host in front of us has a field
+ * is `hostGaps`' question: given the shape of the host's own exported Config
+ * (src/host/client-shape.ts reads it), it names each field and transport of a
+ * mapped config that host would not understand, so the mount is refused with
+ * a reason instead of the field being dropped in silence.
  *
  * @module
  */
 import path from 'node:path'
 import * as z from 'zod'
 import { transportOf } from './entry.ts'
-import { type Entry, ReconnectSchema, SERVER_NAME_PATTERN } from './schema.ts'
+import { type Entry, OAuthSchema, ReconnectSchema, SERVER_NAME_PATTERN } from './schema.ts'
 import { windowsLaunch } from './windows.ts'
 
 const ServerName = z.string().regex(SERVER_NAME_PATTERN)
@@ -24,7 +30,36 @@ const Common = {
   serverName: ServerName,
   toolCallTimeoutMs: z.number().optional(),
   failOnStartupError: z.boolean().optional(),
+  maxInstructionBytes: z.number().int().min(1).optional(),
   reconnect: ReconnectSchema.optional(),
+}
+
+/** Fields of the official Config that later client lines add, with the first line that has each. */
+export const LATER_FIELDS: Readonly<Record<string, string>> = { maxInstructionBytes: '0.1.6-alpha.2', oauth: 'a later line' }
+
+/** Transports later client lines add, with the first line that has each. */
+export const LATER_TRANSPORTS: Readonly<Record<string, string>> = { sse: 'a later line' }
+
+/** What the host's exported Config accepts: its transports, each with its top-level keys. */
+export interface HostClientShape {
+  /** The host's `@deepseek-ai/dsh-mcp-client` version (or "unknown"). */
+  version: string
+  transports: Readonly<Record<string, readonly string[]>>
+}
+
+/** Each transport or top-level field of `config` the host's Config does not have (empty: it can take it). */
+export function hostGaps(config: Readonly<Record<string, unknown>>, host: HostClientShape): string[] {
+  const transport = String(config.transport)
+  const keys = host.transports[transport]
+  if (keys === undefined) return [`the "${transport}" transport${LATER_TRANSPORTS[transport] ? ` (from ${LATER_TRANSPORTS[transport]})` : ''}`]
+  return Object.keys(config)
+    .filter((k) => config[k] !== undefined && !keys.includes(k))
+    .map((k) => `"${k}"${LATER_FIELDS[k] ? ` (from ${LATER_FIELDS[k]})` : ''}`)
+}
+
+/** The one-line reason a mount is refused for `hostGaps`. */
+export function gapMessage(gaps: readonly string[], host: HostClientShape): string {
+  return `the host's @deepseek-ai/dsh-mcp-client ${host.version} does not support ${gaps.join(', ')}: remove ${gaps.length === 1 ? 'it' : 'them'} from the entry or update the host`
 }
 
 export const OfficialStdioSchema = z
@@ -44,10 +79,21 @@ export const OfficialHttpSchema = z
     ...Common,
     url: z.string().min(1),
     headers: StringMap.optional(),
+    oauth: OAuthSchema.optional(),
   })
   .strict()
 
-export const OfficialConfigSchema = z.discriminatedUnion('transport', [OfficialStdioSchema, OfficialHttpSchema])
+export const OfficialSseSchema = z
+  .object({
+    transport: z.literal('sse'),
+    ...Common,
+    url: z.string().min(1),
+    headers: StringMap.optional(),
+    oauth: OAuthSchema.optional(),
+  })
+  .strict()
+
+export const OfficialConfigSchema = z.discriminatedUnion('transport', [OfficialStdioSchema, OfficialHttpSchema, OfficialSseSchema])
 export type OfficialConfig = z.output<typeof OfficialConfigSchema>
 
 export interface MapOptions {
@@ -63,6 +109,7 @@ export function toOfficialConfig(serverName: string, entry: Entry, opts: MapOpti
   const tuning = {
     ...(entry.toolCallTimeoutMs !== undefined ? { toolCallTimeoutMs: entry.toolCallTimeoutMs } : {}),
     ...(entry.failOnStartupError !== undefined ? { failOnStartupError: entry.failOnStartupError } : {}),
+    ...(entry.maxInstructionBytes !== undefined ? { maxInstructionBytes: entry.maxInstructionBytes } : {}),
     ...(entry.reconnect !== undefined ? { reconnect: { ...entry.reconnect } } : {}),
   }
   if (transport === 'stdio') {
@@ -79,13 +126,14 @@ export function toOfficialConfig(serverName: string, entry: Entry, opts: MapOpti
       ...tuning,
     }
   }
-  if (transport === 'streamable-http') {
+  if (transport === 'streamable-http' || transport === 'sse') {
     if (entry.url === undefined) throw new TypeError(`toOfficialConfig(${serverName}): an http entry needs a url`)
     return {
-      transport: 'streamable-http',
+      transport,
       serverName,
       url: entry.url,
       ...(entry.headers !== undefined ? { headers: { ...entry.headers } } : {}),
+      ...(entry.oauth !== undefined ? { oauth: { ...entry.oauth } } : {}),
       ...tuning,
     }
   }
@@ -117,9 +165,10 @@ export function credentialsAsHeader(config: OfficialConfig): OfficialConfig {
 }
 
 /** Top-level keys the mirror knows for each transport (the differential test compares them with the installed client). */
-export function mirroredKeys(): Record<'stdio' | 'streamable-http', string[]> {
+export function mirroredKeys(): Record<'stdio' | 'streamable-http' | 'sse', string[]> {
   return {
     stdio: Object.keys(OfficialStdioSchema.shape).sort(),
     'streamable-http': Object.keys(OfficialHttpSchema.shape).sort(),
+    sse: Object.keys(OfficialSseSchema.shape).sort(),
   }
 }

@@ -22,7 +22,7 @@ export const MAX_TIMER_DELAY_MS = 2_147_483_647
 export const OFFICIAL_RECONNECT_DEFAULTS = { initialDelayMs: 500, maxDelayMs: 30_000 } as const
 
 /** Transport spellings accepted in `transport:` / `type:`. */
-export const TRANSPORT_SPELLINGS = ['stdio', 'http', 'streamable-http'] as const
+export const TRANSPORT_SPELLINGS = ['stdio', 'http', 'streamable-http', 'sse'] as const
 
 /** A string, or a number/boolean written without quotes (kept as its text). */
 const Text = z.union([z.string(), z.number(), z.boolean()]).transform((v) => String(v))
@@ -56,6 +56,15 @@ export const ToolFilterSchema = z
   })
   .strict()
 
+/** OAuth for a remote server (newer host clients): the client runs the flow and keeps the grant in the host's credential store. */
+export const OAuthSchema = z
+  .object({
+    redirectUrl: z.string().min(1).optional().describe('Where the authorization server sends the code back.'),
+    clientName: z.string().min(1).optional().describe('Client name shown by the authorization server.'),
+    credentialPrefix: z.string().min(1).optional().describe('Prefix of the host credentials that hold the grant.'),
+  })
+  .strict()
+
 /** One server entry as written in any layer file (unexpanded, unvalidated cross-field rules). */
 export const EntrySchema = z.object({
   command: z.string().min(1).optional().describe('Executable to start (stdio transport).'),
@@ -64,11 +73,19 @@ export const EntrySchema = z.object({
   cwd: z.string().optional().describe('Working directory, relative to the project root (default: the project root).'),
   url: z.string().min(1).optional().describe('MCP endpoint (streamable-http transport).'),
   headers: StringMap.optional().describe('HTTP headers sent with every request.'),
-  transport: z.string().optional().describe('stdio | http | streamable-http; inferred from command/url when absent.'),
+  transport: z.string().optional().describe('stdio | http | streamable-http | sse (sse needs a host dsh-mcp-client that has it); inferred from command/url when absent.'),
   type: z.string().optional().describe('Alias of transport (Claude Code spelling).'),
   toolCallTimeoutMs: Millis.optional().describe('Timeout of one tool call in ms.'),
   failOnStartupError: z.boolean().optional().describe('Fail the mount when the first connection fails.'),
+  maxInstructionBytes: z
+    .number()
+    .int()
+    .min(1)
+    .max(Number.MAX_SAFE_INTEGER)
+    .optional()
+    .describe('Largest server instructions (UTF-8 bytes) the client accepts; needs a host dsh-mcp-client that has it (0.1.6-alpha.2 and later).'),
   reconnect: ReconnectSchema.optional(),
+  oauth: OAuthSchema.optional().describe('OAuth for an http server; needs a host dsh-mcp-client that has it.'),
   tools: ToolFilterSchema.optional(),
   description: z.string().optional().describe('What this server is for (shown by dsh-mcp list).'),
   enabled: z.boolean().optional().describe('false keeps the entry but does not mount it.'),
@@ -95,4 +112,4 @@ export const FRIENDLY_ROOT_KEYS = ['servers', '$schema'] as const
 export const MCP_SERVERS_ROOT_KEYS = ['mcpServers', '$schema'] as const
 
 /** The transport an entry resolves to, in the official client's spelling. */
-export type Transport = 'stdio' | 'streamable-http'
+export type Transport = 'stdio' | 'streamable-http' | 'sse'

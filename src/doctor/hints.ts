@@ -22,7 +22,7 @@
 export type Phase = 'spawn' | 'initialize' | 'tools/list'
 
 export interface Observation {
-  transport: 'stdio' | 'streamable-http'
+  transport: 'stdio' | 'streamable-http' | 'sse'
   phase: Phase
   /** What was thrown (undefined for a plain timeout). */
   error?: unknown
@@ -118,7 +118,7 @@ export function explain(o: Observation): Explanation {
       return { state: 'failed', error, hint: `${o.stderrLines === 0 ? 'it wrote nothing to stderr' : 'its stderr tail says why'}; run the command by hand in the project root to reproduce` }
     }
   }
-  if (o.transport === 'streamable-http') {
+  if (o.transport !== 'stdio') {
     if (code === 'ERR_INVALID_URL' || err instanceof TypeError && /Invalid URL/i.test(messageOf(err))) {
       return { state: 'failed', error: `not a valid URL: ${o.url}`, hint: 'fix "url" (http:// or https://)' }
     }
@@ -131,7 +131,7 @@ export function explain(o: Observation): Explanation {
       }
     }
     if (status === 404) return { state: 'failed', error: `HTTP 404 Not Found from ${o.url}`, hint: 'wrong path? "url" must be the MCP endpoint itself (often ending in /mcp)' }
-    if (status === 405) return { state: 'failed', error: `HTTP 405 Method Not Allowed from ${o.url}`, hint: 'not a streamable-http endpoint (an SSE-only server? sse is not supported)' }
+    if (status === 405) return { state: 'failed', error: `HTTP 405 Method Not Allowed from ${o.url}`, hint: o.transport === 'sse' ? 'not an SSE endpoint: check the path' : 'not a streamable-http endpoint (an SSE-only server? write "transport: sse")' }
     if (status === -1) return { state: 'failed', error: `not an MCP endpoint: ${oneLine(messageOf(err), o.clean)}`, hint: 'the URL answered, but not with MCP (JSON or an event stream): check the path' }
     if (status !== undefined) return { state: 'failed', error: `HTTP ${status} from ${o.url}`, hint: status >= 500 ? 'the server failed: see its logs' : null }
     if (code === 'ECONNREFUSED') return { state: 'failed', error: `connection refused: ${o.url}`, hint: 'is the server running, on this host and port?' }

@@ -22,6 +22,7 @@ import type { ChildProcess } from 'node:child_process'
 import { statSync } from 'node:fs'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { OfficialConfig } from '../config/official.ts'
 import { displayUrl } from '../config/redact.ts'
@@ -115,7 +116,7 @@ export async function probe(config: OfficialConfig, opts: ProbeOptions): Promise
   const failedEarly = (error: string, hint: string | null): ProbeOutcome => ({ state: 'failed', tools: [], latencyMs: null, error: clean(error), hint: clean(hint), server: null, stderrTail: [] })
   if (opts.signal?.aborted) return { ...failedEarly('interrupted', null), state: 'skipped' }
 
-  let transport: StdioClientTransport | StreamableHTTPClientTransport
+  let transport: StdioClientTransport | StreamableHTTPClientTransport | SSEClientTransport
   let child: ChildProcess | undefined
   let phase: Phase = 'initialize'
   let noise = 0
@@ -151,7 +152,8 @@ export async function probe(config: OfficialConfig, opts: ProbeOptions): Promise
     } catch {
       return failedEarly(`not a valid URL: ${displayUrl(config.url)}`, 'fix "url" (http:// or https://)')
     }
-    transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: { ...config.headers } } })
+    const requestInit = { headers: { ...config.headers } }
+    transport = config.transport === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit })
   }
 
   const started = performance.now()

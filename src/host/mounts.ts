@@ -1,8 +1,10 @@
 /**
  * Mounts: one official `dsh-mcp-client` fork per effective server.
  *
- * Contract: `mount` validates the config against the official `Config`
- * (a rejection marks the mount failed; nothing throws to the caller), forks
+ * Contract: `mount` validates the config against the official `Config`, and
+ * refuses a field or transport the host's Config does not have (see
+ * client-shape.ts; never dropped in silence) — a rejection marks the mount
+ * failed, nothing throws to the caller — then forks
  * `ctx.plugin(mcpClient, config)` and returns at once; the mount settles as
  * `mounted` when the fork activates, or `failed` when it rejects or does not
  * activate within `mountTimeoutMs` — then its fork is disposed in the
@@ -24,10 +26,12 @@
  */
 import type { Context, Fiber } from '@deepseek-ai/cordis'
 import * as mcpClient from '@deepseek-ai/dsh-mcp-client'
+import { gapMessage, hostGaps } from '../config/official.ts'
 import { redact } from '../config/redact.ts'
 import type { OfficialConfig } from '../config/official.ts'
 import type { MountSpec } from '../plan/desired.ts'
 import { mountedConfig } from './launch.ts'
+import { hostClientShape } from './client-shape.ts'
 import type { Log } from './log.ts'
 import { reapStdioChild } from './reap.ts'
 import { type RestartLimit, restartBudget } from './restart-budget.ts'
@@ -169,6 +173,12 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
     if ('then' in checked || checked.issues) {
       const issues = 'then' in checked ? [{ message: 'async validation' }] : (checked.issues ?? [])
       fail(`the official client rejected the config: ${issues.map((i) => i.message).join('; ')}`)
+      return m
+    }
+    const host = hostClientShape()
+    const gaps = host ? hostGaps(config, host) : []
+    if (host && gaps.length > 0) {
+      fail(gapMessage(gaps, host))
       return m
     }
     let fiber: Fiber

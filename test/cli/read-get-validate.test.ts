@@ -91,7 +91,7 @@ describe('validate', () => {
     const { dshHome, o } = setup(
       {
         '.dsh/mcp.yml': 'servers:\n  a: {command: node, url: "http://x.test"}\n',
-        '.dsh/mcp.json': '{"mcpServers": {"b": {"type": "sse", "url": "http://x.test"}}}',
+        '.dsh/mcp.json': '{"mcpServers": {"b": {"type": "ws", "url": "http://x.test"}}}',
         '.mcp.json': '{"mcpServers": ',
         '.dsh/mcp.local.yml': 'servers:\n  orphan: {env: {A: b}}\n',
       },
@@ -102,7 +102,7 @@ describe('validate', () => {
     assert.equal(r.stdout, '')
     const lines = r.stderr.trimEnd().split('\n')
     assert.ok(lines.some((l) => /^\.dsh\/mcp\.yml:2:\d+: error: servers\.a\.url: /.test(l)), r.stderr)
-    assert.ok(lines.some((l) => /^\.dsh\/mcp\.json:1:\d+: error: mcpServers\.b\.type: .*sse/.test(l)), r.stderr)
+    assert.ok(lines.some((l) => /^\.dsh\/mcp\.json:1:\d+: error: mcpServers\.b\.type: .*"ws"/.test(l)), r.stderr)
     assert.ok(lines.some((l) => /^\.mcp\.json:1:\d+: error: /.test(l)), r.stderr)
     assert.ok(lines.some((l) => /^\.dsh\/mcp\.local\.yml:2:3: error: servers\.orphan: .*overrides no server/.test(l)), r.stderr)
     assert.ok(lines.some((l) => l.startsWith(`${dshHome}/mcp.yml:2:3: error: servers["bad name"]: `)), r.stderr)

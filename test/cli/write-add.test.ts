@@ -18,7 +18,7 @@ import { ensureBuilt } from './read-support.ts'
 import { changed, makeEnv } from './write-support.ts'
 
 const SECRET = 'sekret-Qm4-never-printed'
-const HEADER = '# yaml-language-server: $schema=../node_modules/dsh-project-mcp/schema/dsh-mcp.schema.json'
+const HEADER = '# yaml-language-server: $schema=mcp.schema.json'
 
 before(ensureBuilt)
 after(cleanupAll)
@@ -90,7 +90,20 @@ describe('add', () => {
     assert.equal(r.code, 0, r.stderr)
     const file = `${env.dshHome}/mcp.yml`
     assert.equal(statSync(file).mode & 0o777, 0o600)
-    assert.deepEqual(changed(before, env.snapshot(), env.home.path), ['.dsh', '.dsh/mcp.yml'])
+    assert.deepEqual(changed(before, env.snapshot(), env.home.path), ['.dsh', '.dsh/mcp.schema.json', '.dsh/mcp.yml'])
+  })
+
+  test('the $schema line resolves in the repository: .dsh/mcp.schema.json is written, and refreshed when stale', async () => {
+    const env = makeEnv()
+    let r = await env.run(['add', 'a', 'node', 'a.js'])
+    assert.equal(r.code, 0, r.stderr)
+    const schema = await env.run(['schema'])
+    assert.equal(env.read('.dsh/mcp.schema.json'), schema.stdout)
+    assert.ok(env.read('.dsh/mcp.yml').startsWith('# yaml-language-server: $schema=mcp.schema.json\n'))
+    env.project.write('.dsh/mcp.schema.json', '{"stale": true}\n')
+    r = await env.run(['add', 'b', 'node', 'b.js'])
+    assert.equal(r.code, 0, r.stderr)
+    assert.equal(env.read('.dsh/mcp.schema.json'), schema.stdout)
   })
 
   test('from a subdirectory (and with -C) it writes at the project root', async () => {
@@ -163,13 +176,13 @@ describe('add-json', () => {
     assert.equal(env.read('.dsh/mcp.yml'), [HEADER, 'servers:', '  h:', '    url: https://x.test/mcp', '    headers:', '      A: ${A}', '  s:', '    command: node', '    args: [a.js]', '    tools:', '      exclude: [rm_*]', ''].join('\n'))
   })
 
-  test('bad JSON exits 2 without echoing it; sse, unknown keys and invalid entries exit 1; nothing written', async () => {
+  test('bad JSON exits 2 without echoing it; an unknown transport, unknown keys and invalid entries exit 1; nothing written', async () => {
     const env = makeEnv()
     const before = env.snapshot()
     const cases: [string[], number, RegExp][] = [
       [['add-json', 'x', `{"command": "node", "env": {"T": "${SECRET}"`], 2, /<json> is not valid JSON/],
       [['add-json', 'x', '[1]'], 2, /must be a JSON object/],
-      [['add-json', 'x', '{"type":"sse","url":"https://x.test/sse"}'], 1, /"sse" transport/],
+      [['add-json', 'x', '{"type":"ws","url":"https://x.test/ws"}'], 1, /unknown transport "ws"/],
       [['add-json', 'x', '{"comand":"node"}'], 1, /unknown key "comand"; did you mean "command"\?/],
       [['add-json', 'x', `{"command":"node","url":"https://x.test","env":{"T":"${SECRET}"}}`], 1, /not valid: .*both "command" and "url"/],
       [['add-json', 'bad.name', '{"command":"node"}'], 2, /server name "bad.name" is not allowed/],

@@ -51,6 +51,7 @@ describe('flags', () => {
       headers: { Authorization: 'Bearer ${T}', 'X-A': 'b:c' },
     })
     assert.deepEqual(entryFromAdd('http://127.0.0.1:9/mcp', [], { transport: 'http' }), { url: 'http://127.0.0.1:9/mcp' })
+    assert.deepEqual(entryFromAdd('http://127.0.0.1:9/sse', [], { transport: 'sse', header: ['A: b'] }), { url: 'http://127.0.0.1:9/sse', transport: 'sse', headers: { A: 'b' } })
   })
 
   test('usage errors are one line, exit 2, and never quote a value', () => {

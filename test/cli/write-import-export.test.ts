@@ -26,7 +26,7 @@ const VSCODE = `{
   "inputs": [{ "type": "promptString", "id": "gh-token", "description": "GitHub token", "password": true }],
   "servers": {
     "vs": { "type": "stdio", "command": "npx", "args": ["-y", "gh"], "env": { "GITHUB_TOKEN": "\${input:gh-token}" } },
-    "old": { "type": "sse", "url": "https://sse.test/sse" },
+    "old": { "type": "ws", "url": "wss://ws.test/ws" },
   }
 }`
 const GEMINI = JSON.stringify({
@@ -56,7 +56,7 @@ function servers(text: string): Record<string, Record<string, unknown>> {
 }
 
 describe('import', () => {
-  test('finds every client file, translates, plans add/skip/conflict/invalid, writes once', async () => {
+  test('finds every client file, translates, plans add/skip/conflict/invalid, writes once per scope (Codex: the user layer)', async () => {
     const env = makeEnv({
       '.cursor/mcp.json': CURSOR,
       '.vscode/mcp.json': VSCODE,
@@ -68,33 +68,35 @@ describe('import', () => {
     const dry = env.snapshot()
     let r = await env.run(['import', '--dry-run'])
     assert.equal(r.code, 1, 'an invalid entry makes the exit code 1')
-    assert.match(r.stderr, /Dry run: would import 7 servers into \.dsh\/mcp\.yml; nothing written\n$/)
+    assert.match(r.stderr, /Dry run: would import 5 servers into \.dsh\/mcp\.yml, 2 servers into ~\/\.dsh\/mcp\.yml; nothing written\n$/)
     assert.deepEqual(changed(dry, env.snapshot()), [])
     const plan = r.stdout
 
     r = await env.run(['import'])
     assert.equal(r.code, 1)
     assert.equal(r.stdout, plan, 'the dry run showed exactly this plan')
-    assert.match(r.stderr, /^Imported 7 servers into \.dsh\/mcp\.yml\nnot trusted \(from a file inside a repository or not yours\): same, cl, vs, gem, genv; /)
+    assert.match(r.stderr, /^Imported 5 servers into \.dsh\/mcp\.yml, 2 servers into ~\/\.dsh\/mcp\.yml\nnot trusted \(from a file inside a repository or not yours\): same, cl, vs, gem, genv; /)
     const rows = r.stdout.split('\n').filter((l) => /^(add|skip|conflict|invalid) /.test(l)).map((l) => l.split(/\s{2,}/).slice(0, 2).join(' '))
     assert.deepEqual(rows, ['add same', 'add cl', 'conflict cur', 'conflict same', 'add vs', 'invalid old', 'add gem', 'add genv', 'add cx', 'add web'])
     assert.match(r.stdout, /note: vs: set GH_TOKEN in the environment \(it was the input "gh-token": GitHub token\)/)
     assert.match(r.stdout, /note: cur: "envFile" is not carried over/)
     assert.match(r.stdout, /note: gem: "trust" is not carried over/)
     assert.match(r.stdout, /note: cx: startup timeout ignored/)
-    assert.match(r.stdout, /invalid +old .*"sse" transport/)
+    assert.match(r.stdout, /invalid +old .*unknown transport "ws"/)
 
     const text = env.read('.dsh/mcp.yml')
     assert.ok(text.startsWith('# mine\nservers:\n  cur:\n    command: different\n'))
     const s = servers(text)
-    assert.deepEqual(Object.keys(s), ['cur', 'same', 'cl', 'vs', 'gem', 'genv', 'cx', 'web'])
+    assert.deepEqual(Object.keys(s), ['cur', 'same', 'cl', 'vs', 'gem', 'genv'])
     assert.deepEqual(s.same, { command: 'node', args: ['other.js'] })
     assert.deepEqual(s.cl, { url: 'https://cl.test/mcp' })
     assert.deepEqual(s.vs, { command: 'npx', args: ['-y', 'gh'], env: { GITHUB_TOKEN: '${GH_TOKEN}' } })
     assert.deepEqual(s.gem, { headers: { A: 'b' }, url: 'https://gem.test/mcp', tools: { include: ['read_*'], exclude: ['rm'] }, toolCallTimeoutMs: 30000 })
     assert.deepEqual(s.genv, { command: 'node', env: { T: '${GEM_TOKEN}' } })
-    assert.deepEqual(s.cx, { command: 'npx', args: ['-y', 'codex-srv'], env: { A: '1' }, tools: { include: ['a'], exclude: ['b'] }, toolCallTimeoutMs: 45000 })
-    assert.deepEqual(s.web, { url: 'https://codex.test/mcp', headers: { Authorization: 'Bearer ${CODEX_TOKEN}' } })
+    const user = servers(readFileSync(`${env.dshHome}/mcp.yml`, 'utf8'))
+    assert.deepEqual(Object.keys(user), ['cx', 'web'])
+    assert.deepEqual(user.cx, { command: 'npx', args: ['-y', 'codex-srv'], env: { A: '1' }, tools: { include: ['a'], exclude: ['b'] }, toolCallTimeoutMs: 45000 })
+    assert.deepEqual(user.web, { url: 'https://codex.test/mcp', headers: { Authorization: 'Bearer ${CODEX_TOKEN}' } })
 
     r = await env.run(['import'])
     assert.match(r.stderr, /^Imported 0 servers/)
@@ -118,10 +120,10 @@ describe('import', () => {
     const snap = env.snapshot()
     let r = await env.run(['import'])
     assert.equal(r.code, 1)
-    assert.match(r.stderr, /^dsh-mcp: nothing to import: none of \.mcp\.json, \.cursor\/mcp\.json/)
+    assert.match(r.stderr, /^dsh-mcp: nothing to import: none of \.mcp\.json, ~\/\.claude\.json, .*claude_desktop_config\.json, \.cursor\/mcp\.json/)
     r = await env.run(['import', '--from', 'gemini'])
     assert.equal(r.code, 1)
-    assert.equal(r.stderr, 'dsh-mcp: --from gemini: .gemini/settings.json does not exist\n')
+    assert.equal(r.stderr, 'dsh-mcp: --from gemini: none of .gemini/settings.json, ~/.gemini/settings.json exists\n')
     r = await env.run(['import', '--from', 'zed'])
     assert.equal(r.code, 2)
     r = await env.run(['import', '--from', './nope.json'])
@@ -161,7 +163,7 @@ describe('export', () => {
   test('claude: the effective active project servers, ${VAR} intact, dropped fields noted', async () => {
     const env = makeEnv(PROJECT)
     await env.run(['add', '-s', 'user', 'global', 'node'])
-    const r = await env.run(['export'])
+    const r = await env.run(['export', '--include-local'])
     assert.equal(r.code, 0, r.stderr)
     assert.deepEqual(JSON.parse(r.stdout), {
       mcpServers: {
@@ -178,12 +180,12 @@ describe('export', () => {
 
   test('vscode and cursor spell variables ${env:X}; -o writes atomically; the project files are refused', async () => {
     const env = makeEnv(PROJECT)
-    let r = await env.run(['export', '--format', 'vscode'])
+    let r = await env.run(['export', '--include-local', '--format', 'vscode'])
     const vs = JSON.parse(r.stdout)
     assert.deepEqual(vs.servers.gh, { type: 'stdio', command: 'npx', args: ['-y', 'gh'], env: { GITHUB_TOKEN: '${env:GITHUB_TOKEN}', LIT: '***', EXTRA: '${env:EXTRA}' }, cwd: '${workspaceFolder}/tools' })
     assert.deepEqual(vs.servers.docs, { type: 'http', url: 'https://docs.test/mcp', headers: { Authorization: '***' } })
     assert.match(r.stderr, /has no \$\{VAR:-default\} form; kept as written for DOCS/)
-    r = await env.run(['export', '--format', 'cursor', '-o', 'out/cursor.json'])
+    r = await env.run(['export', '--include-local', '--format', 'cursor', '-o', 'out/cursor.json'])
     assert.equal(r.code, 0, r.stderr)
     assert.equal(r.stdout, '')
     assert.match(r.stderr, /Exported 2 servers to out\/cursor\.json\n$/)
@@ -191,7 +193,7 @@ describe('export', () => {
     assert.deepEqual(cur.mcpServers.docs, { url: 'https://docs.test/mcp', headers: { Authorization: 'Bearer ${DOCS:-anon}' } })
     const snap = env.snapshot()
     for (const target of ['.mcp.json', '.dsh/mcp.yml', '.dsh/mcp.local.yml']) {
-      r = await env.run(['export', '-o', target])
+      r = await env.run(['export', '--include-local', '-o', target])
       assert.equal(r.code, 1, target)
       assert.match(r.stderr, /never writes it/)
     }

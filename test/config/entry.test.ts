@@ -60,11 +60,12 @@ describe('transport inference', () => {
     assert.equal(p.code, 'conflict')
     assert.match(p.message, /disagree/)
   })
-  it('sse names what is supported', () => {
-    const p = oneError({ url: 'https://a', type: 'sse' })
-    assert.equal(p.code, 'transport')
-    assert.deepEqual(p.path, ['type'])
-    assert.match(p.message, /"sse".*supported: stdio, http \(streamable-http\)/)
+  it('sse is a transport of its own (the host gate decides at mount whether the host has it)', () => {
+    const r = checkEntry({ url: 'https://a.test/sse', type: 'sse', headers: { A: 'b' } })
+    assert.ok(r.entry, JSON.stringify(r.problems))
+    assert.equal(transportOf(r.entry), 'sse')
+    const p = oneError({ command: 'x', type: 'sse' })
+    assert.match(p.message, /needs "url" for the sse transport/)
   })
   it('an unknown transport names what is supported', () => {
     const p = oneError({ command: 'x', transport: 'websocket' })

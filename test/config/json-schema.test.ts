@@ -68,7 +68,8 @@ describe('friendly JSON Schema', () => {
   })
   it('completes transport and type to the accepted spellings', () => {
     assert.ok(valid({ servers: { a: { url: 'https://a', type: 'http' } } }))
-    assert.deepEqual(errorsOf({ servers: { a: { url: 'https://a', type: 'sse' } } }), ['/servers/a/type enum'])
+    assert.ok(valid({ servers: { a: { url: 'https://a', type: 'sse' } } }))
+    assert.deepEqual(errorsOf({ servers: { a: { url: 'https://a', type: 'ws' } } }), ['/servers/a/type enum'])
     assert.deepEqual(errorsOf({ servers: { a: { url: 'https://a', transport: 'websocket' } } }), ['/servers/a/transport enum'])
   })
   it('refuses wrong types the loader refuses', () => {

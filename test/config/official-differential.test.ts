@@ -18,7 +18,11 @@
  * - whatever we reject comes with a clear error diagnostic.
  * The drift test compares the official union's keys (and types, defaults,
  * required-ness) with the zod mirror in src/config/official.ts: it fails
- * loudly when the official Config gains, loses or retypes a field.
+ * loudly when the official Config gains, loses or retypes a field. The
+ * mirror may hold more than the installed client — only the fields later
+ * lines add (LATER_FIELDS) — and the host gate (hostGaps over the shape read
+ * from the installed client's own Config) then refuses each of them, for
+ * every field and transport, while passing every field the client has.
  */
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
@@ -26,7 +30,8 @@ import { describe, it } from 'node:test'
 import { apply, Config } from '@deepseek-ai/dsh-mcp-client'
 import { formatDiagnostic } from '../../src/config/diagnostics.ts'
 import { expandEntry } from '../../src/config/expand.ts'
-import { mirroredKeys, OfficialHttpSchema, OfficialStdioSchema, toOfficialConfig } from '../../src/config/official.ts'
+import { gapMessage, hostGaps, LATER_FIELDS, mirroredKeys, OfficialHttpSchema, OfficialStdioSchema, toOfficialConfig } from '../../src/config/official.ts'
+import { hostClientShape } from '../../src/host/client-shape.ts'
 import { allDiagnostics, parseConfigText } from '../../src/config/parse.ts'
 import { OFFICIAL_RECONNECT_DEFAULTS, ReconnectSchema, SERVER_NAME_PATTERN } from '../../src/config/schema.ts'
 
@@ -113,7 +118,11 @@ describe('official differential', () => {
       assert.equal(mine.ok ? 'accept' : 'reject', c.ours, mine.ok ? JSON.stringify(mine.config) : mine.errors.join('\n'))
       if (c.ours !== c.official) assert.match(c.why ?? '', c.ours === 'reject' ? /^stricter: / : /^lenient: /, 'a difference must be explained')
       else assert.equal(c.why, undefined)
-      if (mine.ok) {
+      if (mine.ok && hostGaps(mine.config, hostClientShape()!).length > 0) {
+        // A later-line transport or field: the installed client refuses it, and so does the host gate, by name.
+        assert.equal((await official(mine.config)).ok, false)
+        assert.match(gapMessage(hostGaps(mine.config, hostClientShape()!), hostClientShape()!), /does not support/)
+      } else if (mine.ok) {
         const produced = await official(mine.config)
         assert.ok(produced.ok, `the real Config refused what we produced: ${produced.ok ? '' : produced.error}`)
         for (const [key, value] of Object.entries(mine.config)) {
@@ -164,14 +173,18 @@ describe('official schema drift', () => {
   const branches = new Map((union.list ?? []).map((b) => [String(b.dict?.transport?.value), b]))
   const mirrors = { stdio: OfficialStdioSchema.shape, 'streamable-http': OfficialHttpSchema.shape } as Record<string, Record<string, unknown>>
 
-  it('the official Config is a union of exactly the two transports we map', () => {
+  it('the official Config is a union of transports we all map', () => {
     assert.equal(union.type, 'union')
     assert.deepEqual([...branches.keys()].sort(), ['stdio', 'streamable-http'])
+    for (const t of branches.keys()) assert.ok(t in mirroredKeys(), `${t} is mapped`)
   })
   for (const transport of ['stdio', 'streamable-http'] as const) {
     it(`${transport}: the mirror has exactly the official keys, types and required fields`, () => {
       const dict = branches.get(transport)?.dict ?? {}
-      assert.deepEqual(Object.keys(dict).sort(), mirroredKeys()[transport])
+      const official = Object.keys(dict).sort()
+      const later = mirroredKeys()[transport].filter((k) => !official.includes(k))
+      assert.deepEqual(mirroredKeys()[transport].filter((k) => official.includes(k)), official, 'every official key is mirrored')
+      for (const k of later) assert.ok(LATER_FIELDS[k], `${transport}.${k} is mirrored but neither in the installed client nor a known later-line field`)
       for (const [key, node] of Object.entries(dict)) {
         const mine = zodInfo(mirrors[transport]![key])
         assert.equal(ZOD_TO_SCHEMASTERY[mine.type], node.type, `${transport}.${key}: official type ${node.type}, mirror ${mine.type}`)
@@ -190,4 +203,75 @@ describe('official schema drift', () => {
       assert.equal(branches.get(transport)?.dict?.serverName?.meta.pattern?.source, SERVER_NAME_PATTERN.source)
     })
   }
+})
+
+/** A sample value the official Config would accept for each mirrored field. */
+const SAMPLE: Record<string, unknown> = {
+  command: 'node',
+  args: ['a.js'],
+  env: { A: 'b' },
+  cwd: '/proj',
+  url: 'https://mcp.example.test/mcp',
+  headers: { A: 'b' },
+  toolCallTimeoutMs: 5000,
+  failOnStartupError: true,
+  maxInstructionBytes: 4096,
+  oauth: { clientName: 'dsh' },
+  reconnect: { maxAttempts: 2 },
+}
+
+describe('the mirror against the installed client, field by field (host gate)', () => {
+  const host = hostClientShape()
+  const installed = (Config as unknown as SchemaNode).list ?? []
+  it('the installed client shape is read from its own Config, with its version', () => {
+    assert.ok(host, 'the installed Config reads as a union of transports')
+    assert.deepEqual(Object.keys(host.transports).sort(), ['stdio', 'streamable-http'])
+    assert.equal(host.version, JSON.parse(readFileSync(new URL('../../node_modules/@deepseek-ai/dsh-mcp-client/package.json', import.meta.url), 'utf8')).version)
+  })
+  for (const transport of ['stdio', 'streamable-http'] as const) {
+    const dict = installed.find((b) => b.dict?.transport?.value === transport)?.dict ?? {}
+    const base = transport === 'stdio' ? { transport, serverName: 'srv', command: 'node' } : { transport, serverName: 'srv', url: 'https://mcp.example.test/mcp' }
+    for (const key of mirroredKeys()[transport].filter((k) => k !== 'transport' && k !== 'serverName')) {
+      it(`${transport}.${key}: ${key in dict ? 'passed, and kept by the real Config' : 'refused with the field and the host version'}`, async () => {
+        assert.ok(key in SAMPLE, `a sample value for ${key}`)
+        const config = { ...base, [key]: SAMPLE[key] }
+        const gaps = hostGaps(config, host!)
+        if (key in dict) {
+          assert.deepEqual(gaps, [])
+          const verdict = await official(config)
+          assert.ok(verdict.ok, verdict.ok ? '' : verdict.error)
+          if (key === 'reconnect') assert.equal((verdict.value.reconnect as { maxAttempts: number }).maxAttempts, 2)
+          else assert.deepEqual(verdict.value[key], SAMPLE[key])
+        } else {
+          assert.equal(gaps.length, 1)
+          const message = gapMessage(gaps, host!)
+          assert.ok(message.includes(`"${key}" (from ${LATER_FIELDS[key]})`), message)
+          assert.ok(message.includes(host!.version), message)
+        }
+      })
+    }
+  }
+  it('a transport the installed client lacks is refused by name', () => {
+    assert.deepEqual(hostGaps({ transport: 'sse', serverName: 'srv', url: 'https://x.test/sse' }, host!), ['the "sse" transport (from a later line)'])
+    const mine = ours('srv', { type: 'sse', url: 'https://x.test/sse', headers: { A: 'b' } }, {})
+    assert.ok(mine.ok)
+    assert.deepEqual(mine.config, { transport: 'sse', serverName: 'srv', url: 'https://x.test/sse', headers: { A: 'b' } })
+    assert.match(gapMessage(hostGaps(mine.config, host!), host!), /does not support the "sse" transport \(from a later line\)/)
+  })
+  it('oauth travels to an http config as written; a stdio entry with oauth is refused', () => {
+    const mine = ours('srv', { url: 'https://x.test/mcp', oauth: { clientName: 'dsh', redirectUrl: 'http://127.0.0.1:9/cb' } }, {})
+    assert.ok(mine.ok)
+    assert.deepEqual(mine.config.oauth, { clientName: 'dsh', redirectUrl: 'http://127.0.0.1:9/cb' })
+    const bad = ours('srv', { command: 'node', oauth: { clientName: 'dsh' } }, {})
+    assert.ok(!bad.ok && bad.errors.some((e) => /"oauth" applies only to http servers/.test(e)))
+    const unknown = parseConfigText(JSON.stringify({ servers: { s: { url: 'https://x.test/mcp', oauth: { clientId: 'x' } } } }), { file: '<t>', format: 'friendly' })
+    assert.ok(allDiagnostics(unknown).some((d) => /clientId/.test(d.message)), 'an unknown oauth key is named')
+  })
+  it('maxInstructionBytes travels from the friendly file to the mapped config, as written', () => {
+    const mine = ours('srv', { command: 'node', maxInstructionBytes: 4096 }, {})
+    assert.ok(mine.ok)
+    assert.equal(mine.config.maxInstructionBytes, 4096)
+    const bad = ours('srv', { command: 'node', maxInstructionBytes: 0 }, {})
+    assert.ok(!bad.ok && bad.errors.some((e) => /maxInstructionBytes/.test(e)))
+  })
 })

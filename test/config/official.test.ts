@@ -92,8 +92,8 @@ describe('toOfficialConfig', () => {
 describe('mirroredKeys', () => {
   it('lists the top-level keys of each transport, sorted', () => {
     const k = mirroredKeys()
-    assert.deepEqual(k.stdio, ['args', 'command', 'cwd', 'env', 'failOnStartupError', 'reconnect', 'serverName', 'toolCallTimeoutMs', 'transport'])
-    assert.deepEqual(k['streamable-http'], ['failOnStartupError', 'headers', 'reconnect', 'serverName', 'toolCallTimeoutMs', 'transport', 'url'])
+    assert.deepEqual(k.stdio, ['args', 'command', 'cwd', 'env', 'failOnStartupError', 'maxInstructionBytes', 'reconnect', 'serverName', 'toolCallTimeoutMs', 'transport'])
+    assert.deepEqual(k['streamable-http'], ['failOnStartupError', 'headers', 'maxInstructionBytes', 'oauth', 'reconnect', 'serverName', 'toolCallTimeoutMs', 'transport', 'url'])
   })
 })
 

@@ -39,6 +39,7 @@ test('the tarball ships the runtime, CLI, schema, bundle patch and docs', (t) =>
     'lib/launch/launcher.js',
     'schema/dsh-mcp.schema.json',
     'cordis.patch.yml',
+    'patches/hmr.yml',
     'README.md',
     'README.zh.md',
     'LICENSE',
@@ -50,7 +51,7 @@ test('the tarball ships the runtime, CLI, schema, bundle patch and docs', (t) =>
 })
 
 test('the tarball ships no sources, tests, fixtures, maps or stray top-level files', () => {
-  const topLevel = new Set(['lib', 'bin', 'client', 'schema', 'cordis.patch.yml', 'README.md', 'README.zh.md', 'LICENSE', 'package.json'])
+  const topLevel = new Set(['lib', 'bin', 'client', 'schema', 'patches', 'cordis.patch.yml', 'README.md', 'README.zh.md', 'LICENSE', 'package.json'])
   const bad = [...paths].filter(
     (p) =>
       !topLevel.has(p.split('/')[0]!) ||

@@ -4,6 +4,9 @@
  * host, with the second suppressed where the host dispatches it, an agent is
  * still tracked once, restricted once, and sees the right tools from its very
  * first view; with both emitted it is tracked and restricted once as well.
+ * A host that says the session was resumed (`agent/created` carrying
+ * `source: 'resume'`, with or without `agent/session-start {source:
+ * 'resume'}`) gets the same: one restriction per agent.
  */
 import assert from 'node:assert/strict'
 import { after, test } from 'node:test'
@@ -17,22 +20,33 @@ after(() => cleanupAll())
 
 type Dispatch = (type: string, args: unknown[]) => unknown[]
 
-/** Drop `name` where the host dispatches agent events (`ctx.events.dispatch('emit', [carrier, name, payload])`); counts what it dropped and what it let through. */
-function suppress(w: RuntimeWorld, name: string | undefined): { dropped: () => number; delivered: (event: string) => number } {
+/**
+ * Drop `name` where the host dispatches agent events (`ctx.events.dispatch('emit', [carrier, name, payload])`);
+ * with `source`, every `agent/created` and `agent/session-start` payload carries it. Counts what it dropped and
+ * what it let through.
+ */
+function suppress(w: RuntimeWorld, name: string | undefined, source?: string): { dropped: () => number; delivered: (event: string) => number; sources: string[] } {
   const events = (w.host.ctx as unknown as { events: { dispatch: Dispatch } }).events
   const original = events.dispatch
   let dropped = 0
   const delivered = new Map<string, number>()
+  const sources: string[] = []
   events.dispatch = function (this: unknown, type, args) {
     const event = String(args?.[1])
     if (type === 'emit' && name !== undefined && event === name) {
       dropped++
       return []
     }
+    if (type === 'emit' && source !== undefined && (event === 'agent/created' || event === 'agent/session-start')) {
+      // The host calls each listener with this same args array: the payload object is what listeners get.
+      const payload = args[2] as { source?: string }
+      payload.source = source
+      sources.push(`${event}:${payload.source}`)
+    }
     if (type === 'emit' && event.startsWith('agent/')) delivered.set(event, (delivered.get(event) ?? 0) + 1)
     return original.call(this, type, args)
   }
-  return { dropped: () => dropped, delivered: (event) => delivered.get(event) ?? 0 }
+  return { dropped: () => dropped, delivered: (event) => delivered.get(event) ?? 0, sources }
 }
 
 /** Count `restrict` calls on the host's tool runtime (every `agent.ctx.tools.restrict` reaches it). */
@@ -54,13 +68,13 @@ const joined = (w: RuntimeWorld, agent: Agent) => w.host.logsMatching(`agent ${a
  * denied F's tool from its first view — exactly one restriction — and nothing
  * later needs another one.
  */
-async function scenario(t: { after(fn: () => unknown): void }, drop: string | undefined) {
+async function scenario(t: { after(fn: () => unknown): void }, drop: string | undefined, source?: string) {
   const w = await startWorld()
   t.after(async () => {
     await w.dispose()
     reapAll(w.pids)
   })
-  const events = suppress(w, drop)
+  const events = suppress(w, drop, source)
   const f = projectWith({ fsrv: stdioEntry('fsrv', { tools: ['f1'], pidfileDir: w.pids }) })
   const fAgent = (await w.host.createAgent({ cwd: f.path })).agent
   await w.mcp.whenIdle()
@@ -91,4 +105,16 @@ test('a host that emits both (rc.8): each agent is tracked and restricted once',
   const events = await scenario(t, undefined)
   assert.ok(events.delivered('agent/created') >= 2)
   assert.ok(events.delivered('agent/session-start') >= 2, 'rc.8 emits agent/session-start after agent/created')
+})
+
+test("a resumed session (agent/created carries source: 'resume', then agent/session-start): restricted exactly once", async (t) => {
+  const events = await scenario(t, undefined, 'resume')
+  assert.ok(events.sources.includes('agent/created:resume'), `the host said resume: ${events.sources.join(', ')}`)
+  assert.ok(events.sources.includes('agent/session-start:resume'))
+})
+
+test("a resumed session on a host without agent/session-start: restricted exactly once", async (t) => {
+  const events = await scenario(t, 'agent/session-start', 'resume')
+  assert.ok(events.sources.includes('agent/created:resume'))
+  assert.equal(events.delivered('agent/session-start'), 0)
 })

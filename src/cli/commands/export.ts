@@ -1,9 +1,12 @@
 /**
- * `dsh-mcp export [--format claude|cursor|vscode] [-o file]` (spec §5).
+ * `dsh-mcp export [--format claude|cursor|vscode] [-o file] [--include-local]` (spec §5).
  *
  * Contract: the project's effective active servers (winning rows of the
- * project layers, local overrides merged; user-layer servers are global and
- * not exported) in the client's format, on stdout or atomically into `-o`.
+ * committed project layers; user-layer servers are global and not exported)
+ * in the client's format. The local layer (`.dsh/mcp.local.yml`: personal
+ * servers, overrides, secrets) is left out — its servers and overrides are
+ * counted in a note — unless `--include-local`, which merges it as the host
+ * does. Output goes to stdout, or atomically into `-o`.
  * Values are written as in the source, never expanded: `${VAR}` stays (as
  * `${env:VAR}` for Cursor and VS Code, which spell it so). Fields the client
  * has no place for are dropped with a note on stderr naming the keys. `-o`
@@ -16,7 +19,7 @@
  */
 import path from 'node:path'
 import { transportOf } from '../../config/entry.ts'
-import { projectLayerFiles } from '../../config/layers.ts'
+import { mergeLayers, projectLayerFiles } from '../../config/layers.ts'
 import { displayArgs, displayUrl, MASK, onlyReferences } from '../../config/redact.ts'
 import type { Entry } from '../../config/schema.ts'
 import { loadProject } from '../../files/project.ts'
@@ -43,8 +46,9 @@ function exportEntry(entry: Entry, format: Format, dropped: string[], lossy: Set
   const v = format === 'claude' ? (s: string) => s.replace(/\$\$/g, '$') : (s: string) => editorVars(s, lossy)
   const map = (m: Record<string, string> | undefined) => (m ? Object.fromEntries(Object.entries(m).map(([k, x]) => [k, v(x)])) : undefined)
   const out: Record<string, unknown> = {}
-  const http = transportOf(entry) === 'streamable-http'
-  if (format !== 'cursor') out.type = http ? 'http' : 'stdio'
+  const t = transportOf(entry)
+  const http = t !== 'stdio'
+  if (format !== 'cursor') out.type = t === 'sse' ? 'sse' : http ? 'http' : 'stdio'
   if (http) {
     out.url = v(entry.url!)
     if (entry.headers) out.headers = map(entry.headers)
@@ -57,7 +61,7 @@ function exportEntry(entry: Entry, format: Format, dropped: string[], lossy: Set
       else dropped.push('cwd')
     }
   }
-  for (const k of ['toolCallTimeoutMs', 'failOnStartupError', 'reconnect', 'tools', 'description'] as const) if (entry[k] !== undefined) dropped.push(k)
+  for (const k of ['toolCallTimeoutMs', 'failOnStartupError', 'maxInstructionBytes', 'oauth', 'reconnect', 'tools', 'description'] as const) if (entry[k] !== undefined) dropped.push(k)
   return out
 }
 
@@ -76,13 +80,19 @@ function maskSecrets(doc: Record<string, unknown>): unknown {
   return doc.servers ? { servers: out } : { mcpServers: out }
 }
 
-export async function run(cli: CliContext, opts: { format?: Format; output?: string }): Promise<number> {
+export async function run(cli: CliContext, opts: { format?: Format; output?: string; includeLocal?: boolean }): Promise<number> {
   const format = opts.format ?? 'claude'
   const view = loadProject(cli.dir, cli.loc)
   const root = view.root.root
   const servers: Record<string, unknown> = {}
   const lossy = new Set<string>()
-  for (const row of view.rows) {
+  const localLayers = view.layers.filter((l) => l.layer.scope === 'local')
+  const rows = opts.includeLocal ? view.rows : mergeLayers(view.layers.filter((l) => l.layer.scope !== 'local'))
+  const leftOut = opts.includeLocal ? 0 : localLayers.reduce((n, l) => n + l.parsed.entries.length, 0)
+  if (leftOut > 0) {
+    cli.out.err(`note: left out ${leftOut} server${leftOut === 1 ? '' : 's'} and override${leftOut === 1 ? '' : 's'} of ${localLayers.map((l) => label(cli, root, l.layer.file)).join(', ')} (personal, not committed); pass --include-local to export them`)
+  }
+  for (const row of rows) {
     if (row.state !== 'active' || row.scope === 'user' || !row.entry) continue
     const dropped: string[] = []
     servers[row.name] = exportEntry(row.entry, format, dropped, lossy)

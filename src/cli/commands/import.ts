@@ -2,7 +2,9 @@
  * `dsh-mcp import [--from <client|file>] [--dry-run] [-s scope]` (spec §5).
  *
  * Contract: reads the chosen source (or every client file present: see
- * importers/sources.ts), validates each entry with `checkEntry`, and plans
+ * importers/sources.ts); each source's servers go to the layer of the scope
+ * the other client gave them (a given file: project) unless `-s` names one.
+ * It validates each entry with `checkEntry`, and plans, per target layer,
  * each name: `add`; `skip` (an identical entry is already in the target file,
  * or came from an earlier source); `conflict` (same name, different config —
  * reported, never overwritten); `invalid` (with the reason). The plan goes to
@@ -13,7 +15,10 @@
  * (`.mcp.json`, `.cursor/`, `.vscode/`, `.gemini/` in the project) are
  * imported untrusted, and the plan says so; into the user file (which needs
  * no trust) they are `refused`. All additions land in one locked atomic write of
- * the target file; `--dry-run` writes nothing. Exit 1 when a source cannot be
+ * each target file; `--dry-run` writes nothing. Into the committed project
+ * file, a literal env/header value is never written: it becomes a `${VAR}`
+ * reference, env values go to the gitignored local file (importers/secrets.ts)
+ * and a warning says so, never printing the value. Exit 1 when a source cannot be
  * read or an entry is invalid (the valid ones are still imported), else 0.
  *
  * @module
@@ -28,7 +33,8 @@ import { projectRootOf } from '../../files/read.ts'
 import { failure, usage } from '../errors.ts'
 import { firstEntryError, NAME_RULE } from '../flags.ts'
 import type { SourceResult } from '../importers/common.ts'
-import { CLIENTS, type Client, clientFile, discover, readFrom } from '../importers/sources.ts'
+import { type Moved, moveSecrets, movedNotes } from '../importers/secrets.ts'
+import { CLIENTS, type Client, clientSources, discover, readFrom } from '../importers/sources.ts'
 import { targetOf } from '../present.ts'
 import type { CliContext } from '../program.ts'
 import { editTarget, label, scopeLayer, trustWritten, type Written, type WriteScope } from '../target.ts'
@@ -56,68 +62,95 @@ export async function run(cli: CliContext, opts: { from?: string; dryRun?: boole
   const root = projectRootOf(cli.dir, cli.loc).root
   const show = (f: string) => label(cli, root, f)
   const results = sources(cli, root, opts.from)
-  const scope = opts.scope ?? 'project'
-  const layer = scopeLayer(root, scope, cli.loc.dshHome)
-  const where = show(layer.file)
   let failed = false
   for (const r of results) {
     if (!r.error) continue
     failed = true
     cli.out.err(`dsh-mcp: ${show(r.file)}: ${r.error}`)
   }
-
-  const addedEntries: Added[] = []
-  const plan = (editor: ConfigEditor): Step[] => {
-    const steps: Step[] = []
-    addedEntries.length = 0
-    const seen = new Map<string, { key: string; from: string }>()
-    for (const r of results) {
-      const from = show(r.file)
-      for (const c of r.candidates) {
-        const target = c.entry ? targetOf({ command: typeof c.entry.command === 'string' ? c.entry.command : null, args: Array.isArray(c.entry.args) ? c.entry.args.map(String) : [], url: typeof c.entry.url === 'string' ? c.entry.url : null }) : '-'
-        const step = (action: Action, detail: string) => steps.push({ action, name: c.name, from, target, detail, notes: c.notes })
-        if (!SERVER_NAME_PATTERN.test(c.name)) {
-          step('invalid', `the name is not allowed: ${NAME_RULE}`)
-          continue
-        }
-        if (!c.entry) {
-          step('invalid', c.invalid ?? 'invalid entry')
-          continue
-        }
-        const checked = checkEntry(c.entry)
-        const error = firstEntryError(checked)
-        if (error !== undefined || !checked.entry) {
-          step('invalid', error ?? 'invalid entry')
-          continue
-        }
-        const key = canonicalJson(checked.entry)
-        const earlier = seen.get(c.name)
-        if (earlier) {
-          if (earlier.key === key) step('skip', `same as in ${earlier.from}`)
-          else step('conflict', `also in ${earlier.from} with a different config (first one kept)`)
-          continue
-        }
-        seen.set(c.name, { key, from })
-        if (editor.has(c.name)) {
-          const existing = checkEntry(editor.get(c.name), { allowPartial: scope === 'local' }).entry
-          if (existing && canonicalJson(existing) === key) step('skip', `identical entry already in ${where}`)
-          else step('conflict', `${where} already has a different "${c.name}" (not overwritten)`)
-          continue
-        }
-        const own = ownSource(r.file, root)
-        if (own && scope === 'user') {
-          step('refused', `${own}: the user file needs no trust, so it takes only your own entries; import it into the project instead, review it, then trust it`)
-          continue
-        }
-        editor.set(c.name, c.entry)
-        addedEntries.push({ name: c.name, entry: checked.entry, file: r.file, own: own === undefined })
-        step('add', `into ${where}${own ? ` (not trusted: ${own})` : ''}`)
-      }
-    }
-    return steps
+  // Each source keeps its own scope (Claude Code's user and local servers, Codex's user file…) unless -s names one.
+  const groups = new Map<WriteScope, SourceResult[]>()
+  for (const r of results) {
+    const scope = opts.scope ?? r.scope
+    groups.set(scope, [...(groups.get(scope) ?? []), r])
   }
+  if (groups.size === 0) groups.set(opts.scope ?? 'project', [])
 
-  const steps = (await editTarget(cli, root, layer, (editor) => plan(editor), { dryRun: Boolean(opts.dryRun) })).value
+  const steps: Step[] = []
+  const summary: string[] = []
+  /** Per written project/local file: what it took, trusted after the summary line. */
+  const trusts: { file: string; added: Added[] }[] = []
+  for (const scope of (['project', 'local', 'user'] as const).filter((s) => groups.has(s))) {
+    const group = groups.get(scope)!
+    const layer = scopeLayer(root, scope, cli.loc.dshHome)
+    const where = show(layer.file)
+    const local = scope === 'project' ? scopeLayer(root, 'local', cli.loc.dshHome) : undefined
+    const secrets = new Map<string, Moved>()
+    const addedEntries: Added[] = []
+    const plan = (editor: ConfigEditor): Step[] => {
+      const steps: Step[] = []
+      addedEntries.length = 0
+      const seen = new Map<string, { key: string; from: string }>()
+      for (const r of group) {
+        const from = r.part ? `${show(r.file)} (${r.part})` : show(r.file)
+        for (const c of r.candidates) {
+          const e = c.entry
+          const target = e ? targetOf({ command: typeof e.command === 'string' ? e.command : null, args: Array.isArray(e.args) ? e.args.map(String) : [], url: typeof e.url === 'string' ? e.url : null }) : '-'
+          const step = (action: Action, detail: string) => steps.push({ action, name: c.name, from, target, detail, notes: c.notes })
+          if (!SERVER_NAME_PATTERN.test(c.name)) {
+            step('invalid', `the name is not allowed: ${NAME_RULE}`)
+            continue
+          }
+          if (!c.entry) {
+            step('invalid', c.invalid ?? 'invalid entry')
+            continue
+          }
+          const moved = local ? moveSecrets(c.name, c.entry) : undefined
+          const entry = moved?.entry ?? c.entry
+          const checked = checkEntry(entry)
+          const error = firstEntryError(checked)
+          if (error !== undefined || !checked.entry) {
+            step('invalid', error ?? 'invalid entry')
+            continue
+          }
+          const key = canonicalJson(checked.entry)
+          const earlier = seen.get(c.name)
+          if (earlier) {
+            if (earlier.key === key) step('skip', `same as in ${earlier.from}`)
+            else step('conflict', `also in ${earlier.from} with a different config (first one kept)`)
+            continue
+          }
+          seen.set(c.name, { key, from })
+          if (editor.has(c.name)) {
+            const existing = checkEntry(editor.get(c.name), { allowPartial: scope === 'local' }).entry
+            if (existing && canonicalJson(existing) === key) step('skip', `identical entry already in ${where}`)
+            else step('conflict', `${where} already has a different "${c.name}" (not overwritten)`)
+            continue
+          }
+          const own = ownSource(r.file, root)
+          if (own && scope === 'user') {
+            step('refused', `${own}: the user file needs no trust, so it takes only your own entries; import it into the project instead, review it, then trust it`)
+            continue
+          }
+          editor.set(c.name, entry)
+          addedEntries.push({ name: c.name, entry: checked.entry, file: r.file, own: own === undefined })
+          step('add', `into ${where}${own ? ` (not trusted: ${own})` : ''}`)
+          if (moved && (Object.keys(moved.localEnv).length || moved.exportVars.length)) {
+            secrets.set(c.name, moved)
+            steps[steps.length - 1]!.notes = [...c.notes, ...movedNotes(moved, local && show(local.file))]
+          }
+        }
+      }
+      return steps
+    }
+
+    const planned = (await editTarget(cli, root, layer, (editor) => plan(editor), { dryRun: Boolean(opts.dryRun) })).value
+    if (local && !opts.dryRun) await writeLocalEnv(cli, root, local, secrets)
+    steps.push(...planned)
+    const added = planned.filter((s) => s.action === 'add').map((s) => s.name)
+    summary.push(`${added.length} server${added.length === 1 ? '' : 's'} into ${where}`)
+    if (!opts.dryRun && scope !== 'user') trusts.push({ file: layer.file, added: addedEntries })
+  }
 
   if (steps.length > 0) {
     cli.out.table(
@@ -126,17 +159,16 @@ export async function run(cli: CliContext, opts: { from?: string; dryRun?: boole
     )
     for (const s of steps) for (const n of s.notes) cli.out.out(`note: ${s.name}: ${n}`)
   }
-  const added = steps.filter((s) => s.action === 'add').map((s) => s.name)
+  if (failed && steps.length === 0) return 1
   if (steps.some((s) => s.action === 'invalid')) failed = true
-  const count = `${added.length} server${added.length === 1 ? '' : 's'}`
-  if (opts.dryRun) cli.out.err(`Dry run: would import ${count} into ${where}; nothing written`)
+  if (opts.dryRun) cli.out.err(`Dry run: would import ${summary.join(', ')}; nothing written`)
   else {
-    cli.out.err(`Imported ${count} into ${where}`)
-    const untrusted = addedEntries.filter((a) => !a.own)
+    cli.out.err(`Imported ${summary.join(', ')}`)
+    const untrusted = trusts.flatMap((t) => t.added.filter((a) => !a.own))
     if (untrusted.length) {
       cli.out.err(`not trusted (from a file inside a repository or not yours): ${untrusted.map((a) => a.name).join(', ')}; review each (dsh-mcp get <name>), then run: dsh-mcp trust <name>`)
     }
-    await trustWritten(cli, root, layer.file, addedEntries.filter((a) => a.own))
+    for (const t of trusts) await trustWritten(cli, root, t.file, t.added.filter((a) => a.own))
   }
   return failed ? 1 : 0
 }
@@ -164,22 +196,39 @@ function ownSource(file: string, root: string): string | undefined {
 }
 
 function sources(cli: CliContext, root: string, from: string | undefined): SourceResult[] {
+  const w = { root, home: cli.loc.home, env: cli.env, platform: cli.platform }
   if (from === undefined) {
-    const found = discover(root, cli.loc.home, cli.env)
+    const found = discover(w)
     if (found.length === 0) {
-      throw failure(`nothing to import: none of ${CLIENTS.map((c) => label(cli, root, clientFile(c, root, cli.loc.home, cli.env))).join(', ')} exists`)
+      const files = [...new Set(CLIENTS.flatMap((c) => clientSources(c, w).map((s) => label(cli, root, s.file))))]
+      throw failure(`nothing to import: none of ${files.join(', ')} exists`)
     }
-    return found.map((s) => readFrom(s.kind, s.file))
+    return found.map((s) => readFrom(s, root))
   }
   if ((CLIENTS as readonly string[]).includes(from)) {
-    const file = clientFile(from as Client, root, cli.loc.home, cli.env)
-    if (!existsSync(file)) throw failure(`--from ${from}: ${label(cli, root, file)} does not exist`)
-    return [readFrom(from as Client, file)]
+    const specs = clientSources(from as Client, w)
+    const found = specs.filter((s) => existsSync(s.file))
+    const files = [...new Set(specs.map((s) => label(cli, root, s.file)))]
+    if (found.length === 0) throw failure(`--from ${from}: ${files.length === 1 ? `${files[0]} does not exist` : `none of ${files.join(', ')} exists`}`)
+    return found.map((s) => readFrom(s, root))
   }
   const file = path.resolve(cli.dir, from)
   if (!existsSync(file)) {
     if (!/[\\/.]/.test(from)) throw usage(`--from: unknown source "${from}"; expected ${CLIENTS.join(', ')} or a file path`)
     throw failure(`--from: ${from} does not exist`)
   }
-  return [readFrom(undefined, file)]
+  return [readFrom({ file }, root)]
+}
+
+/** The moved literal env values, as partial `env:` rows of the local (gitignored) file. */
+async function writeLocalEnv(cli: CliContext, root: string, local: ReturnType<typeof scopeLayer>, secrets: ReadonlyMap<string, Moved>): Promise<void> {
+  const rows = [...secrets].filter(([, m]) => Object.keys(m.localEnv).length > 0)
+  if (rows.length === 0) return
+  await editTarget(cli, root, local, (editor) => {
+    for (const [name, m] of rows) {
+      const existing = editor.has(name) ? (editor.get(name) as Record<string, unknown>) : {}
+      const env = typeof existing.env === 'object' && existing.env !== null ? (existing.env as Record<string, unknown>) : {}
+      editor.set(name, { ...existing, env: { ...env, ...m.localEnv } })
+    }
+  })
 }

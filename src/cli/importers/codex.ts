@@ -6,14 +6,16 @@
  */
 import { parse } from 'smol-toml'
 import type { Candidate } from './common.ts'
-import { candidateFrom, candidatesOf, droppedNote, fromMcpJsonEntry, isRecord } from './common.ts'
+import { candidateFrom, candidatesOf, droppedNote, fromMcpJsonEntry, isRecord, parseFailure } from './common.ts'
 
 export function importCodex(text: string): Candidate[] | { error: string } {
   let doc: Record<string, unknown>
   try {
     doc = parse(text) as Record<string, unknown>
   } catch (err) {
-    return { error: `not valid TOML (${(err as Error).message.split('\n')[0]})` }
+    // smol-toml's message quotes the offending line: report its position only.
+    const { line, column } = err as { line?: number; column?: number }
+    return parseFailure('not valid TOML', text, typeof line === 'number' && typeof column === 'number' ? { line, col: column } : undefined)
   }
   return candidatesOf(doc.mcp_servers, codexEntry)
 }

@@ -12,12 +12,17 @@
  * @module
  */
 import { readFileSync } from 'node:fs'
+import { checkJsonSyntax } from '../../config/json-check.ts'
 import { ENTRY_KEYS } from '../../config/schema.ts'
+import { positionAt } from '../../config/yaml-doc.ts'
 import { isRecord } from '../../trust/state.ts'
 
 export { isRecord }
 
-export type SourceKind = 'claude' | 'cursor' | 'vscode' | 'gemini' | 'codex' | 'friendly'
+export type SourceKind = 'claude' | 'claude-user' | 'claude-local' | 'cursor' | 'vscode' | 'gemini' | 'codex' | 'friendly'
+
+/** The layer a source's servers belong in (the scope the other client gave them). */
+export type SourceScope = 'project' | 'local' | 'user'
 
 export interface Candidate {
   name: string
@@ -29,6 +34,10 @@ export interface Candidate {
 export interface SourceResult {
   kind: SourceKind
   file: string
+  /** The layer its servers go to unless `-s` says otherwise. */
+  scope: SourceScope
+  /** Which part of the file, when it holds several (`~/.claude.json`: "this project"). */
+  part?: string
   candidates: Candidate[]
   /** The source could not be read at all. */
   error?: string
@@ -44,15 +53,24 @@ export function readSource(file: string): { text: string } | { error: string } {
   }
 }
 
-/** JSON text → object, or a one-line reason. */
+/** `<what> at line L, column C`: a parse failure by position only (a parser's own message may quote the file, and a value may be a secret). */
+export function parseFailure(what: string, text: string, at: { offset: number } | { line: number; col: number } | undefined, reason?: string): { error: string } {
+  const pos = at === undefined ? undefined : 'offset' in at ? positionAt(text, at.offset) : at
+  return { error: `${what}${pos ? ` at line ${pos.line}, column ${pos.col}` : ''}${reason ? `: ${reason}` : ''}` }
+}
+
+/** JSON text → object, or a one-line reason with the position of the first problem (never the file's text). */
 export function parseJsonObject(text: string): { value: Record<string, unknown> } | { error: string } {
+  const body = text.replace(/^\uFEFF/, ' ')
+  let v: unknown
   try {
-    const v: unknown = JSON.parse(text.replace(/^\uFEFF/, ''))
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return { error: 'expected a JSON object' }
-    return { value: v as Record<string, unknown> }
-  } catch (err) {
-    return { error: `not valid JSON (${(err as Error).message.split('\n')[0]})` }
+    v = JSON.parse(body)
+  } catch {
+    const problem = checkJsonSyntax(body, 1000)
+    return parseFailure('not valid JSON', body, problem ? { offset: problem.offset } : undefined, problem?.message)
   }
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return { error: 'expected a JSON object' }
+  return { value: v as Record<string, unknown> }
 }
 
 /** Apply `fn` to every string of command/args/env/cwd/url/headers. */
@@ -76,7 +94,7 @@ export interface Mapped {
 /**
  * A `.mcp.json` / `mcpServers` entry, or a friendly one, in the friendly
  * shape: `type`/`transport` kept only when they disagree with what
- * `command`/`url` imply (so `checkEntry` reports it); `sse` is refused.
+ * `command`/`url` imply (so `checkEntry` reports it), and `sse` as written.
  */
 export function fromMcpJsonEntry(raw: unknown): Mapped {
   if (!isRecord(raw)) return { invalid: 'the entry is not an object', dropped: [] }
@@ -89,7 +107,6 @@ export function fromMcpJsonEntry(raw: unknown): Mapped {
   for (const key of ['type', 'transport'] as const) {
     const t = out[key]
     if (t === undefined) continue
-    if (t === 'sse') return { invalid: 'uses the "sse" transport, which the MCP client here does not support (use its streamable-http URL)', dropped }
     const agrees = (t === 'stdio' && out.command !== undefined && out.url === undefined) || ((t === 'http' || t === 'streamable-http') && out.url !== undefined && out.command === undefined)
     if (agrees) delete out[key]
   }

@@ -42,6 +42,9 @@ test('--include-local exports what the host runs here', async () => {
   const servers = JSON.parse(r.stdout).mcpServers
   assert.deepEqual(Object.keys(servers).sort(), ['both', 'mine', 'team'])
   assert.deepEqual(servers.both.args, ['personal.js'])
-  assert.equal(servers.team.env.TEAM_TOKEN, SECRET)
+  assert.equal(servers.team.env.TEAM_TOKEN, '***', 'stdout masks a written secret')
   assert.doesNotMatch(r.stderr, /left out/)
+  const o = await env.run(['export', '--include-local', '-o', 'out.json'])
+  assert.equal(o.code, 0, o.stderr)
+  assert.equal(JSON.parse(env.read('out.json')).mcpServers.team.env.TEAM_TOKEN, SECRET, '-o writes the value as written')
 })

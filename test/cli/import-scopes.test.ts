@@ -40,7 +40,7 @@ describe('--from claude', () => {
     assert.match(env.read('.dsh/.gitignore'), /^mcp\.local\.yml$/m)
     assert.match(r.stdout, /add +mine +~\/\.claude\.json \(this project\)/)
     assert.doesNotMatch(`${r.stdout}${r.stderr}`, /theirs/, "another project's servers are not read")
-    assert.match(r.stderr, /^Imported 1 server into \.dsh\/mcp\.yml, 1 server into \.dsh\/mcp\.local\.yml, 1 server into ~\/\.dsh\/mcp\.yml\n$/)
+    assert.match(r.stderr, /^Imported 1 server into \.dsh\/mcp\.yml, 1 server into \.dsh\/mcp\.local\.yml, 1 server into ~\/\.dsh\/mcp\.yml\nnot trusted \(from a file inside a repository or not yours\): team; /)
   })
 
   test('$CLAUDE_CONFIG_DIR holds .claude.json when set; -s project sends everything to .dsh/mcp.yml', async () => {

@@ -27,6 +27,7 @@ import { existsSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { checkEntry } from '../../config/entry.ts'
 import { canonicalJson } from '../../config/fingerprint.ts'
+import { displayArgs, displayUrl } from '../../config/redact.ts'
 import { SERVER_NAME_PATTERN } from '../../config/schema.ts'
 import type { ConfigEditor } from '../../files/editor.ts'
 import { projectRootOf } from '../../files/read.ts'
@@ -95,7 +96,8 @@ export async function run(cli: CliContext, opts: { from?: string; dryRun?: boole
         const from = r.part ? `${show(r.file)} (${r.part})` : show(r.file)
         for (const c of r.candidates) {
           const e = c.entry
-          const target = e ? targetOf({ command: typeof e.command === 'string' ? e.command : null, args: Array.isArray(e.args) ? e.args.map(String) : [], url: typeof e.url === 'string' ? e.url : null }) : '-'
+          // Shown in display form: a secret flag value, URL credentials and query values print as ***.
+          const target = e ? targetOf({ command: typeof e.command === 'string' ? e.command : null, args: displayArgs(Array.isArray(e.args) ? e.args.map(String) : []), url: typeof e.url === 'string' ? displayUrl(e.url) : null }) : '-'
           const step = (action: Action, detail: string) => steps.push({ action, name: c.name, from, target, detail, notes: c.notes })
           if (!SERVER_NAME_PATTERN.test(c.name)) {
             step('invalid', `the name is not allowed: ${NAME_RULE}`)

@@ -14,6 +14,7 @@ import { startHttpServer } from '../fixtures/servers/http-server.ts'
 import { cleanEnv, doctorFixture, fixtureServer, type Sandbox, sandbox } from '../doctor/support.ts'
 import { livePids } from '../support/procs.ts'
 import { cleanupAll } from '../support/tmp.ts'
+import { PATIENCE_MS, settles } from '../support/wait.ts'
 import { BIN, ensureBuilt, runCli } from './read-support.ts'
 
 before(async () => ensureBuilt())
@@ -122,11 +123,10 @@ describe('doctor', () => {
     })
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
     await until(() => livePids(dir).length === 3)
-    const t0 = performance.now()
     child.kill('SIGINT')
-    const code = await exited
+    // `--timeout 60000`: exiting well before it is exiting on the signal.
+    const code = await settles(exited, 'doctor after SIGINT')
     assert.equal(code, 130, stderr)
-    assert.ok(performance.now() - t0 < 6000)
     assert.match(stderr, /interrupted/)
     assert.deepEqual(livePids(dir), [])
   })
@@ -202,8 +202,8 @@ describe('list --check', () => {
   })
 })
 
-/** Poll a condition (returns as soon as it holds; fails after 15 s). */
-async function until(cond: () => boolean, ms = 15_000): Promise<void> {
+/** Poll a condition (returns as soon as it holds; fails after `PATIENCE_MS`). */
+async function until(cond: () => boolean, ms = PATIENCE_MS): Promise<void> {
   const t0 = performance.now()
   while (!cond()) {
     if (performance.now() - t0 > ms) throw new Error('condition not met in time')

@@ -15,6 +15,7 @@ import { trustServers } from '../../src/trust/store.ts'
 import { startHttpServer } from '../fixtures/servers/http-server.ts'
 import { isAlive, livePids, pidfilePids, readMarker } from '../support/procs.ts'
 import { cleanupAll } from '../support/tmp.ts'
+import { PATIENCE_MS, settles } from '../support/wait.ts'
 import { cleanEnv, closedPort, doctorFixture, fixtureServer, type Sandbox, sandbox } from './support.ts'
 
 after(() => cleanupAll())
@@ -68,12 +69,9 @@ describe('connections', () => {
 
   test('a server that never answers: timeout within the bound, child reaped', async () => {
     const s = sandbox({ hang: fixtureServer('hang', ['--hang', '--pidfile-dir', join(sandboxPids(), 'hang')]) })
-    const t0 = performance.now()
     const [r] = await diagnose(s, { timeoutMs: 700 })
-    const wall = performance.now() - t0
     assert.equal(r?.state, 'timeout')
     assert.match(r?.error ?? '', /no answer to initialize within 700 ms/)
-    assert.ok(wall < 5000, `took ${wall} ms`)
     assert.deepEqual(livePids(join(sandboxPids(), 'hang')), [])
   })
 
@@ -221,17 +219,22 @@ describe('launch like the host', () => {
 })
 
 describe('parallel, bounded, reaped', () => {
-  test('six slow servers take about as long as the slowest, not the sum', async () => {
-    const servers = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`slow${i}`, fixtureServer(`slow${i}`, ['--init-delay-ms', '500', '--pidfile-dir', join(sandboxPids(), 'slow')])]))
+  test('six slow servers are checked at once, not one after another', async () => {
+    // Parallel means all six are alive together (each waits 1.5 s before answering); how much faster
+    // that is than the serial sum is bench row 6(b).
+    const dir = join(sandboxPids(), 'slow')
+    const servers = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`slow${i}`, fixtureServer(`slow${i}`, ['--init-delay-ms', '1500', '--pidfile-dir', dir])]))
     const s = sandbox(servers)
-    const t0 = performance.now()
-    const results = await diagnose(s)
-    const wall = performance.now() - t0
+    let together = 0
+    const watch = setInterval(() => {
+      together = Math.max(together, livePids(dir).length)
+    }, 10)
+    const results = await diagnose(s).finally(() => clearInterval(watch))
     assert.deepEqual(results.map((r) => r.state), Array(6).fill('ok'))
     const sum = results.reduce((n, r) => n + (r.latencyMs ?? 0), 0)
-    assert.ok(sum >= 6 * 500, `sum ${sum}`)
-    assert.ok(wall < 0.6 * sum, `wall ${Math.round(wall)} ms vs sum ${sum} ms`)
-    assert.deepEqual(livePids(join(sandboxPids(), 'slow')), [])
+    assert.ok(sum >= 6 * 1500, `sum ${sum}`)
+    assert.equal(together, 6, 'all six servers were running at the same time')
+    assert.deepEqual(livePids(dir), [])
   })
 
   test('onResult fires once per server; results come back in config order', async () => {
@@ -255,10 +258,9 @@ describe('parallel, bounded, reaped', () => {
     const ac = new AbortController()
     const running = diagnose(s, { timeoutMs: 60_000, signal: ac.signal })
     await until(() => livePids(dir).length === 2)
-    const t0 = performance.now()
     ac.abort()
-    const results = await running
-    assert.ok(performance.now() - t0 < 5000)
+    // The probes' own bound is 60 s: ending well before it is ending on the abort.
+    const results = await settles(running, 'diagnose after abort()')
     assert.deepEqual(results.map((r) => [r.state, r.error]), [['skipped', 'interrupted'], ['skipped', 'interrupted']])
     assert.deepEqual(livePids(dir), [])
   })
@@ -272,8 +274,8 @@ function sandboxPids(): string {
   return pidsRoot.pids
 }
 
-/** Poll a condition (no fixed sleep: returns as soon as it holds; fails after 10 s). */
-async function until(cond: () => boolean, ms = 10_000): Promise<void> {
+/** Poll a condition (no fixed sleep: returns as soon as it holds; fails after `PATIENCE_MS`). */
+async function until(cond: () => boolean, ms = PATIENCE_MS): Promise<void> {
   const t0 = performance.now()
   while (!cond()) {
     if (performance.now() - t0 > ms) throw new Error('condition not met in time')

@@ -101,7 +101,8 @@ describe('doctor', () => {
       hang: fixtureServer('hang', ['--hang', '--pidfile-dir', dir]),
       stubborn: doctorFixture('stubborn.ts', [dir]),
     })
-    const r = await cli(s, ['doctor', '--timeout', '5000', '--json'])
+    // Long enough for the healthy two to start on a busy machine; the other two reach it.
+    const r = await cli(s, ['doctor', '--timeout', '15000', '--json'])
     assert.equal(r.code, 1, r.stderr)
     const states = (JSON.parse(r.stdout) as { state: string }[]).map((x) => x.state)
     assert.deepEqual(states, ['ok', 'ok', 'timeout', 'timeout'])

@@ -28,7 +28,7 @@ async function diagnose(s: Sandbox, opts: { env?: NodeJS.ProcessEnv; timeoutMs?:
   return diagnoseProject(view(s), {
     env: opts.env ?? cleanEnv(s),
     dshHome: s.dshHome,
-    timeoutMs: opts.timeoutMs ?? 10_000,
+    timeoutMs: opts.timeoutMs ?? 30_000,
     trustAll: opts.trustAll ?? true,
     ...(opts.names ? { names: opts.names } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
@@ -78,7 +78,8 @@ describe('connections', () => {
   test('a server that ignores stdin close and SIGTERM is SIGKILLed', async () => {
     const dir = join(sandboxPids(), 'stubborn')
     const s = sandbox({ stubborn: doctorFixture('stubborn.ts', [dir]) })
-    const [r] = await diagnose(s, { timeoutMs: 500 })
+    // Long enough for the fixture to start (and write its pidfile) on a busy machine.
+    const [r] = await diagnose(s, { timeoutMs: 3000 })
     assert.equal(r?.state, 'timeout')
     const pids = pidfilePids(dir)
     assert.equal(pids.length, 1)
@@ -87,7 +88,7 @@ describe('connections', () => {
 
   test('text on stdout that is not JSON-RPC: the hint says so', async () => {
     const s = sandbox({ garbage: doctorFixture('garbage.ts') })
-    const [r] = await diagnose(s, { timeoutMs: 3000 })
+    const [r] = await diagnose(s, { timeoutMs: 6000 })
     assert.equal(r?.state, 'timeout')
     assert.match(r?.hint ?? '', /not JSON-RPC on stdout/)
   })
@@ -182,7 +183,7 @@ describe('order of cause', () => {
 
   test('DSH_MCP_TRUST_ALL=1 in the environment turns the gate off', async () => {
     const s = sandbox({ a: fixtureServer('a') })
-    const results = await diagnoseProject(view(s), { env: cleanEnv(s, { DSH_MCP_TRUST_ALL: '1' }), dshHome: s.dshHome, timeoutMs: 10_000 })
+    const results = await diagnoseProject(view(s), { env: cleanEnv(s, { DSH_MCP_TRUST_ALL: '1' }), dshHome: s.dshHome, timeoutMs: 30_000 })
     assert.equal(results[0]?.state, 'ok')
   })
 

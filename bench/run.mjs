@@ -47,14 +47,18 @@ function runOne(row) {
     const timer = setTimeout(() => {
       try {
         process.kill(-child.pid, 'SIGKILL')
-      } catch {}
+      } catch {
+        // The group is gone already: nothing to kill.
+      }
     }, row.timeoutMs)
     child.on('exit', (code, signal) => {
       clearTimeout(timer)
       // Reap anything the row left in its process group.
       try {
         process.kill(-child.pid, 'SIGKILL')
-      } catch {}
+      } catch {
+        // Nothing was left in the group.
+      }
       const elapsedMs = Date.now() - started
       if (existsSync(out)) return resolve(JSON.parse(readFileSync(out, 'utf8')))
       const why = signal ? `killed (${signal}) after ${elapsedMs} ms` : `exited ${code} without a result`

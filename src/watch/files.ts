@@ -16,9 +16,11 @@
  * between naming a file and the watch starting is not lost. A watched file
  * that is a symbolic link also has its target watched (edits there report
  * the link), and a link re-pointed in place (which chokidar does not report:
- * it follows each symlink once) is caught by re-checking symlinked files on
- * every raw event of the watcher. Errors go to `onError`; nothing here
- * throws into the caller.
+ * it follows each symlink once) is caught by re-checking the watched files'
+ * signatures on every raw event of the watcher — which also catches a
+ * replacement chokidar sometimes reports no event for (a FIFO swapped back
+ * for a regular file). Errors go to `onError`; nothing here throws into the
+ * caller.
  *
  * @module
  */
@@ -151,10 +153,10 @@ export function watchFiles(opts: WatchOptions): FileWatcher {
       readyPromise = new Promise<void>((resolve) => w.once('ready', () => resolve()))
       w.on('all', (event, p) => safe(() => onEvent(event, p)))
       w.on('raw', () => {
-        if (links.size === 0 || linkCheck) return
+        if (linkCheck) return
         linkCheck = setTimeout(() => {
           linkCheck = undefined
-          if (!closed) for (const f of links.keys()) if (signature(f) !== stamps.get(f)) report(f)
+          if (!closed) for (const f of files) if (signature(f) !== stamps.get(f)) report(f)
         }, 20)
         linkCheck.unref?.()
       })

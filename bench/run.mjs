@@ -21,6 +21,7 @@ const ROWS = [
   { id: '5', file: 'rows/5-watcher-footprint.ts', flags: [], timeoutMs: 60_000 },
   { id: '6', file: 'rows/6-cli.ts', flags: [], timeoutMs: 120_000 },
   { id: '7', file: 'rows/7-memory.ts', flags: ['--expose-gc'], timeoutMs: 45_000 },
+  { id: '8', file: 'rows/8-bounds.ts', flags: [], timeoutMs: 120_000 },
 ]
 
 const wanted = process.argv.slice(2)
@@ -46,14 +47,18 @@ function runOne(row) {
     const timer = setTimeout(() => {
       try {
         process.kill(-child.pid, 'SIGKILL')
-      } catch {}
+      } catch {
+        // The group is gone already: nothing to kill.
+      }
     }, row.timeoutMs)
     child.on('exit', (code, signal) => {
       clearTimeout(timer)
       // Reap anything the row left in its process group.
       try {
         process.kill(-child.pid, 'SIGKILL')
-      } catch {}
+      } catch {
+        // Nothing was left in the group.
+      }
       const elapsedMs = Date.now() - started
       if (existsSync(out)) return resolve(JSON.parse(readFileSync(out, 'utf8')))
       const why = signal ? `killed (${signal}) after ${elapsedMs} ms` : `exited ${code} without a result`

@@ -24,7 +24,9 @@ export function inotifyWatches(): number | null {
       if (readlinkSync(`/proc/self/fd/${fd}`) !== 'anon_inode:inotify') continue
       const info = readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8')
       for (const line of info.split('\n')) if (line.startsWith('inotify wd:')) count++
-    } catch {}
+    } catch {
+      // The descriptor closed between the listing and the read: it holds no watch now.
+    }
   }
   return count
 }

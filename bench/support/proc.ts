@@ -32,7 +32,9 @@ export function cliNode(): NodeBinary {
       if (real === realpathSync(process.execPath)) continue
       const version = execFileSync(real, ['--version'], { encoding: 'utf8' }).trim()
       return { path: real, version, system: true }
-    } catch {}
+    } catch {
+      // Not a runnable node (a dangling link, no permission): try the next PATH entry.
+    }
   }
   return { path: process.execPath, version: process.version, system: false }
 }

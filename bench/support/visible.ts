@@ -25,7 +25,9 @@ export function whenTools(ctx: Context, predicate: () => boolean, what: string, 
       let ok = false
       try {
         ok = predicate()
-      } catch {}
+      } catch {
+        // A throwing predicate counts as "not yet"; the next tools/change checks again.
+      }
       if (ok) {
         const at = performance.now()
         finish(() => resolve(at))

@@ -25,7 +25,8 @@
  * listener per event kind. Errors go to `onError`; nothing here throws into
  * the caller. The signature includes ctime, so a change of mode or owner
  * alone (which chokidar does not report) is seen too: a trust store made
- * group-writable is acted on at once.
+ * group-writable is acted on at once; so is a replacement chokidar reports
+ * no event for (a FIFO swapped back for a regular file).
  *
  * @module
  */

@@ -14,6 +14,7 @@ import { startHttpServer } from '../fixtures/servers/http-server.ts'
 import { cleanEnv, doctorFixture, fixtureServer, type Sandbox, sandbox } from '../doctor/support.ts'
 import { livePids } from '../support/procs.ts'
 import { cleanupAll } from '../support/tmp.ts'
+import { PATIENCE_MS, settles } from '../support/wait.ts'
 import { BIN, ensureBuilt, runCli } from './read-support.ts'
 
 before(async () => ensureBuilt())
@@ -100,7 +101,8 @@ describe('doctor', () => {
       hang: fixtureServer('hang', ['--hang', '--pidfile-dir', dir]),
       stubborn: doctorFixture('stubborn.ts', [dir]),
     })
-    const r = await cli(s, ['doctor', '--timeout', '5000', '--json'])
+    // Long enough for the healthy two to start on a busy machine; the other two reach it.
+    const r = await cli(s, ['doctor', '--timeout', '15000', '--json'])
     assert.equal(r.code, 1, r.stderr)
     const states = (JSON.parse(r.stdout) as { state: string }[]).map((x) => x.state)
     assert.deepEqual(states, ['ok', 'ok', 'timeout', 'timeout'])
@@ -122,11 +124,10 @@ describe('doctor', () => {
     })
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
     await until(() => livePids(dir).length === 3)
-    const t0 = performance.now()
     child.kill('SIGINT')
-    const code = await exited
+    // `--timeout 60000`: exiting well before it is exiting on the signal.
+    const code = await settles(exited, 'doctor after SIGINT')
     assert.equal(code, 130, stderr)
-    assert.ok(performance.now() - t0 < 6000)
     assert.match(stderr, /interrupted/)
     assert.deepEqual(livePids(dir), [])
   })
@@ -202,8 +203,8 @@ describe('list --check', () => {
   })
 })
 
-/** Poll a condition (returns as soon as it holds; fails after 15 s). */
-async function until(cond: () => boolean, ms = 15_000): Promise<void> {
+/** Poll a condition (returns as soon as it holds; fails after `PATIENCE_MS`). */
+async function until(cond: () => boolean, ms = PATIENCE_MS): Promise<void> {
   const t0 = performance.now()
   while (!cond()) {
     if (performance.now() - t0 > ms) throw new Error('condition not met in time')

@@ -15,6 +15,7 @@ import { trustServers } from '../../src/trust/store.ts'
 import { startHttpServer } from '../fixtures/servers/http-server.ts'
 import { isAlive, livePids, pidfilePids, readMarker } from '../support/procs.ts'
 import { cleanupAll } from '../support/tmp.ts'
+import { PATIENCE_MS, settles, waitFor } from '../support/wait.ts'
 import { cleanEnv, closedPort, doctorFixture, fixtureServer, type Sandbox, sandbox } from './support.ts'
 
 after(() => cleanupAll())
@@ -27,7 +28,7 @@ async function diagnose(s: Sandbox, opts: { env?: NodeJS.ProcessEnv; timeoutMs?:
   return diagnoseProject(view(s), {
     env: opts.env ?? cleanEnv(s),
     dshHome: s.dshHome,
-    timeoutMs: opts.timeoutMs ?? 10_000,
+    timeoutMs: opts.timeoutMs ?? 30_000,
     trustAll: opts.trustAll ?? true,
     ...(opts.names ? { names: opts.names } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
@@ -68,19 +69,17 @@ describe('connections', () => {
 
   test('a server that never answers: timeout within the bound, child reaped', async () => {
     const s = sandbox({ hang: fixtureServer('hang', ['--hang', '--pidfile-dir', join(sandboxPids(), 'hang')]) })
-    const t0 = performance.now()
     const [r] = await diagnose(s, { timeoutMs: 700 })
-    const wall = performance.now() - t0
     assert.equal(r?.state, 'timeout')
     assert.match(r?.error ?? '', /no answer to initialize within 700 ms/)
-    assert.ok(wall < 5000, `took ${wall} ms`)
     assert.deepEqual(livePids(join(sandboxPids(), 'hang')), [])
   })
 
   test('a server that ignores stdin close and SIGTERM is SIGKILLed', async () => {
     const dir = join(sandboxPids(), 'stubborn')
     const s = sandbox({ stubborn: doctorFixture('stubborn.ts', [dir]) })
-    const [r] = await diagnose(s, { timeoutMs: 500 })
+    // Long enough for the fixture to start (and write its pidfile) on a busy machine.
+    const [r] = await diagnose(s, { timeoutMs: 3000 })
     assert.equal(r?.state, 'timeout')
     const pids = pidfilePids(dir)
     assert.equal(pids.length, 1)
@@ -89,7 +88,7 @@ describe('connections', () => {
 
   test('text on stdout that is not JSON-RPC: the hint says so', async () => {
     const s = sandbox({ garbage: doctorFixture('garbage.ts') })
-    const [r] = await diagnose(s, { timeoutMs: 3000 })
+    const [r] = await diagnose(s, { timeoutMs: 6000 })
     assert.equal(r?.state, 'timeout')
     assert.match(r?.hint ?? '', /not JSON-RPC on stdout/)
   })
@@ -185,7 +184,7 @@ describe('order of cause', () => {
 
   test('DSH_MCP_TRUST_ALL=1 in the environment turns the gate off', async () => {
     const s = sandbox({ a: fixtureServer('a') })
-    const results = await diagnoseProject(view(s), { env: cleanEnv(s, { DSH_MCP_TRUST_ALL: '1' }), dshHome: s.dshHome, timeoutMs: 10_000 })
+    const results = await diagnoseProject(view(s), { env: cleanEnv(s, { DSH_MCP_TRUST_ALL: '1' }), dshHome: s.dshHome, timeoutMs: 30_000 })
     assert.equal(results[0]?.state, 'ok')
   })
 
@@ -222,17 +221,20 @@ describe('launch like the host', () => {
 })
 
 describe('parallel, bounded, reaped', () => {
-  test('six slow servers take about as long as the slowest, not the sum', async () => {
-    const servers = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`slow${i}`, fixtureServer(`slow${i}`, ['--init-delay-ms', '500', '--pidfile-dir', join(sandboxPids(), 'slow')])]))
+  test('six slow servers are checked at once, not one after another', async () => {
+    // Parallel means all six are alive together: servers that never answer (60 s bound), checked
+    // until all six run at once, then aborted. One after another, only one would ever run. How much
+    // faster parallel is than the serial sum is bench row 6(b).
+    const dir = join(sandboxPids(), 'six')
+    const servers = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`slow${i}`, fixtureServer(`slow${i}`, ['--hang', '--pidfile-dir', dir])]))
     const s = sandbox(servers)
-    const t0 = performance.now()
-    const results = await diagnose(s)
-    const wall = performance.now() - t0
-    assert.deepEqual(results.map((r) => r.state), Array(6).fill('ok'))
-    const sum = results.reduce((n, r) => n + (r.latencyMs ?? 0), 0)
-    assert.ok(sum >= 6 * 500, `sum ${sum}`)
-    assert.ok(wall < 0.6 * sum, `wall ${Math.round(wall)} ms vs sum ${sum} ms`)
-    assert.deepEqual(livePids(join(sandboxPids(), 'slow')), [])
+    const ac = new AbortController()
+    const running = diagnose(s, { timeoutMs: 60_000, signal: ac.signal })
+    await waitFor(() => livePids(dir).length === 6, { message: 'the six servers were never all running at once' })
+    ac.abort()
+    const results = await settles(running, 'diagnose after abort()')
+    assert.deepEqual(results.map((r) => r.state), Array(6).fill('skipped'))
+    assert.deepEqual(livePids(dir), [])
   })
 
   test('onResult fires once per server; results come back in config order', async () => {
@@ -256,10 +258,9 @@ describe('parallel, bounded, reaped', () => {
     const ac = new AbortController()
     const running = diagnose(s, { timeoutMs: 60_000, signal: ac.signal })
     await until(() => livePids(dir).length === 2)
-    const t0 = performance.now()
     ac.abort()
-    const results = await running
-    assert.ok(performance.now() - t0 < 5000)
+    // The probes' own bound is 60 s: ending well before it is ending on the abort.
+    const results = await settles(running, 'diagnose after abort()')
     assert.deepEqual(results.map((r) => [r.state, r.error]), [['skipped', 'interrupted'], ['skipped', 'interrupted']])
     assert.deepEqual(livePids(dir), [])
   })
@@ -273,8 +274,8 @@ function sandboxPids(): string {
   return pidsRoot.pids
 }
 
-/** Poll a condition (no fixed sleep: returns as soon as it holds; fails after 10 s). */
-async function until(cond: () => boolean, ms = 10_000): Promise<void> {
+/** Poll a condition (no fixed sleep: returns as soon as it holds; fails after `PATIENCE_MS`). */
+async function until(cond: () => boolean, ms = PATIENCE_MS): Promise<void> {
   const t0 = performance.now()
   while (!cond()) {
     if (performance.now() - t0 > ms) throw new Error('condition not met in time')

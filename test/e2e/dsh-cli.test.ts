@@ -124,7 +124,7 @@ async function runTask(cwd: string, task: string, responder: Responder): Promise
 }
 
 /** Poll (bounded) until no fixture process is alive: dsh must not leave MCP servers behind. */
-async function fixturesGone(timeoutMs = 5_000): Promise<number> {
+async function fixturesGone(timeoutMs = 30_000): Promise<number> {
   const deadline = Date.now() + timeoutMs
   while (countLive(pidDir) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25))
   return countLive(pidDir)

@@ -82,7 +82,6 @@ async function lane(index: number, startSpanMs: number, rnd: () => number): Prom
     if (existsSync(`${file}.lock`)) rmSync(`${file}.lock`, { recursive: true, force: true })
   }
   await waitFor(() => JSON.stringify(Object.keys(statesOf(w, env.project.path)).sort()) === JSON.stringify([...expected].sort()), {
-    timeoutMs: 5000,
     message: `the watching plugin ends on what lane ${index}'s file says`,
   })
   return { killed, env }

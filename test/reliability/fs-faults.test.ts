@@ -67,7 +67,6 @@ async function setup(prefix = 'dsh-mcp-fs-'): Promise<Case> {
 /** After a fault: the plugin has reported `problem` for the file, and `keep` is still mounted, unrestarted. */
 async function assertKept(c: Case, problem: RegExp): Promise<void> {
   await waitFor(() => w.host.logsMatching(c.file).some((l) => problem.test(l.text) && /keeping its last good version mounted/.test(l.text)), {
-    timeoutMs: 5000,
     message: `the fault is reported (${problem})`,
   })
   await w.mcp.whenIdle()
@@ -224,5 +223,5 @@ test('a project on a path with spaces and non-ASCII characters mounts, reloads a
 
 test('no fixture process is left by the faults once the plugin is gone', async () => {
   await w.stop()
-  await waitFor(() => countLive(w.pids) === 0, { timeoutMs: 5000, message: 'every fixture process exits' })
+  await waitFor(() => countLive(w.pids) === 0, { message: 'every fixture process exits' })
 })

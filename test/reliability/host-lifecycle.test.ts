@@ -10,7 +10,7 @@ import assert from 'node:assert/strict'
 import { writeFileSync } from 'node:fs'
 import { after, test } from 'node:test'
 import type { Context } from '@deepseek-ai/cordis'
-import { createHost, mcpClient, mcpToolNames, toolNames, waitFor } from '../support/host.ts'
+import { createHost, mcpClient, mcpToolNames, settles, toolNames, waitFor } from '../support/host.ts'
 import { countLive, reapAll } from '../support/procs.ts'
 import { friendly, plugin, projectWith, startWorld, stdioEntry } from '../support/runtime.ts'
 import type { ProjectMcp } from '../../src/index.ts'
@@ -47,14 +47,12 @@ test('disposed from inside a reconcile (between unmount and mount): bounded, not
     },
   })
   writeFileSync(a.join('.dsh', 'mcp.yml'), friendly({ one: entry('one'), two: entry('two') }))
-  await waitFor(() => stopping !== undefined, { timeoutMs: 5000, message: 'the reconcile reaches its unmount' })
-  await stopping
-  const took = performance.now() - stoppedAt
-  t.diagnostic(`dispose from inside the reconcile took ${Math.round(took)} ms`)
-  assert.ok(took < 6000, `dispose is bounded (${Math.round(took)} ms)`)
+  await waitFor(() => stopping !== undefined, { message: 'the reconcile reaches its unmount' })
+  await settles(stopping!, 'the dispose started inside the reconcile')
+  t.diagnostic(`dispose from inside the reconcile took ${Math.round(performance.now() - stoppedAt)} ms`)
   assert.equal(w.host.logsMatching('mounted "two"').length, 0, 'the interrupted reconcile mounts nothing after the dispose')
   assert.deepEqual(mcpToolNames(w.host.ctx), [])
-  await waitFor(() => countLive(w.pids) === 0 && clientFibers(w.host.ctx) === 0, { timeoutMs: 5000, message: 'no process and no mcp-client fork is left' })
+  await waitFor(() => countLive(w.pids) === 0 && clientFibers(w.host.ctx) === 0, { message: 'no process and no mcp-client fork is left' })
 })
 
 test('disposed while its first mounts are in flight: bounded, no process left', async (t) => {
@@ -65,11 +63,11 @@ test('disposed while its first mounts are in flight: bounded, no process left', 
   })
   const a = projectWith(Object.fromEntries(['p', 'q', 'r'].map((n) => [n, stdioEntry(n, { tools: ['t'], pidfileDir: w.pids, initDelayMs: 400 })])))
   await w.host.createAgent({ cwd: a.path })
-  await waitFor(() => countLive(w.pids) === 3, { timeoutMs: 5000, message: 'all three servers have started' })
+  await waitFor(() => countLive(w.pids) === 3, { message: 'all three servers have started' })
   const t0 = performance.now()
-  await w.stop()
-  assert.ok(performance.now() - t0 < 6000, `dispose took ${Math.round(performance.now() - t0)} ms`)
-  await waitFor(() => countLive(w.pids) === 0 && clientFibers(w.host.ctx) === 0, { timeoutMs: 5000, message: 'nothing is left' })
+  await settles(w.stop(), 'the dispose while mounts are in flight')
+  t.diagnostic(`dispose took ${Math.round(performance.now() - t0)} ms`)
+  await waitFor(() => countLive(w.pids) === 0 && clientFibers(w.host.ctx) === 0, { message: 'nothing is left' })
   assert.deepEqual(mcpToolNames(w.host.ctx), [])
 })
 
@@ -101,8 +99,8 @@ test('HMR: dispose + apply 20 times with 3 servers — no leaked fork, watcher, 
   }
   t.diagnostic(`20 generations in ${Math.round(performance.now() - t0)} ms; inotify watches ${baseline.watches} before, at most ${peakWatches} while loaded`)
   assert.ok(peakWatches - baseline.watches <= 12, 'a loaded generation watches a handful of directories and files, never a tree')
-  await waitFor(() => countLive(pids) === 0 && childPids().length === baseline.children, { timeoutMs: 5000, message: 'no child process is left' })
-  await waitFor(() => inotifyWatches() <= baseline.watches, { timeoutMs: 3000, message: `inotify watches back to ${baseline.watches} (now ${inotifyWatches()})` })
+  await waitFor(() => countLive(pids) === 0 && childPids().length === baseline.children, { message: 'no child process is left' })
+  await waitFor(() => inotifyWatches() <= baseline.watches, { message: `inotify watches back to ${baseline.watches} (now ${inotifyWatches()})` })
   assert.equal(clientFibers(host.ctx), 0, 'no mcp-client fork is left')
   assert.equal(host.ctx.registry.size, baseline.registry, 'the registry holds exactly the plugin runtimes it held before')
   assert.equal(toolNames(host.ctx, agent).length, baseline.tools, 'every restriction was lifted')
@@ -129,6 +127,5 @@ test('two host contexts watching the same project both converge on an edit', asy
     await Promise.all([untilTools(one, agents[0]!, want, 'host one converges'), untilTools(two, agents[1]!, want, 'host two converges')])
     const ms = performance.now() - t0
     t.diagnostic(`both hosts on [${Object.keys(step).join(', ')}] ${Math.round(ms)} ms after the write`)
-    assert.ok(ms < 2000, `both converged within 2 s (${Math.round(ms)} ms)`)
   }
 })

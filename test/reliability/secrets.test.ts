@@ -70,8 +70,8 @@ function leaks(label: string, text: string): string[] {
 test('no canary in any host log line or status file, with every failure mode exercised', async () => {
   await w.host.createAgent({ cwd: project.path })
   await w.mcp.whenIdle()
-  await waitFor(() => w.host.logsMatching(/mcp-client\(leaky\): giving up/).length > 0, { timeoutMs: 8000, message: 'the leaky server has failed for good' })
-  await waitFor(() => w.host.logsMatching(/mcp-client\(guarded\)/).length > 0, { timeoutMs: 8000, message: 'the 401 is reported' })
+  await waitFor(() => w.host.logsMatching(/mcp-client\(leaky\): giving up/).length > 0, { message: 'the leaky server has failed for good' })
+  await waitFor(() => w.host.logsMatching(/mcp-client\(guarded\)/).length > 0, { message: 'the 401 is reported' })
   await w.mcp.whenIdle()
   const states = statesOf(w, project.path)
   assert.equal(states.good, 'mounted')
@@ -100,8 +100,8 @@ test('no canary in the output of list, get, doctor, status and validate (text an
     ['get', 'guarded', '--json'],
     ['get', 'leaky'],
     ['get', 'usr', '--json'],
-    ['doctor', '--timeout', '5000'],
-    ['doctor', '--json', '--timeout', '5000'],
+    ['doctor', '--timeout', '30000'],
+    ['doctor', '--json', '--timeout', '30000'],
     ['status'],
     ['status', '--json'],
     ['validate'],
@@ -116,7 +116,7 @@ test('no canary in the output of list, get, doctor, status and validate (text an
     assert.ok(r.code === 0 || r.code === 1, `${r.args.join(' ')} exited ${r.code}: ${r.stderr}`)
     found.push(...leaks(`dsh-mcp ${r.args.join(' ')} stdout`, r.stdout), ...leaks(`dsh-mcp ${r.args.join(' ')} stderr`, r.stderr))
   }
-  const doctor = runs.find((r) => r.args.join(' ') === 'doctor --json --timeout 5000')!
+  const doctor = runs.find((r) => r.args.join(' ') === 'doctor --json --timeout 30000')!
   const rows = JSON.parse(doctor.stdout) as { name: string; state: string }[]
   assert.equal(rows.find((r) => r.name === 'good')?.state, 'ok', 'doctor really connected (with the secrets in its env)')
   assert.equal(rows.find((r) => r.name === 'leaky')?.state, 'failed')

@@ -5,21 +5,26 @@
  * every start (bounded retries, status `failed`, no busy loop: CPU over a
  * measured window stays low; `reload()` tries it again), a server that hangs
  * on `initialize` (bounded by `mountTimeoutMs`; removing it mid-mount does
- * not block the queue and ends its process), and an HTTP server that goes
- * away and comes back (calls fail fast while it is down and work again after).
+ * not block the queue — the edit applies before that bound would have run
+ * out — and ends its process), and an HTTP server that goes away and comes
+ * back (a call while it is down is an error result at once, not a wait for
+ * the call's timeout; calls work again after). How fast each of these is:
+ * bench row 8.
  */
 import assert from 'node:assert/strict'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { test } from 'node:test'
 import { statusFilePath } from '../../src/host/status-path.ts'
 import { startHttpServer } from '../fixtures/servers/http-server.ts'
-import { execTool, mcpToolNames, resultText, waitFor } from '../support/host.ts'
+import { execTool, mcpToolNames, resultText, settles, waitFor } from '../support/host.ts'
 import { countLive, livePids, readMarker, } from '../support/procs.ts'
 import { friendly, projectWith, type RuntimeWorld, stdioEntry } from '../support/runtime.ts'
 import { cpuMsOf, untilTools, useFaultWorld } from './support.ts'
 
 let w: RuntimeWorld
-useFaultWorld({ trust: 'all', debounceMs: 30, mountTimeoutMs: 1500 }, (world) => {
+/** Long enough for a healthy fixture to mount on a busy machine; the hanging ones reach it. */
+const MOUNT_TIMEOUT_MS = 8000
+useFaultWorld({ trust: 'all', debounceMs: 30, mountTimeoutMs: MOUNT_TIMEOUT_MS }, (world) => {
   w = world
 })
 
@@ -39,11 +44,11 @@ test('stdio child killed with SIGKILL: tools stay listed, status reports the los
   const pid = Number(/pid: (\d+)/.exec(first)?.[1])
   assert.ok(pid > 0, first)
   process.kill(pid, 'SIGKILL')
-  await waitFor(() => /connection lost; reconnecting/.test(serverOf(a.path, 'sk')?.lastError ?? ''), { timeoutMs: 3000, intervalMs: 5, message: 'the snapshot reports the lost connection' })
-  await waitFor(() => /connection lost/.test(statusOf(a.path, 'sk').error ?? ''), { timeoutMs: 3000, intervalMs: 5, message: 'the status file reports it too' })
+  await waitFor(() => /connection lost; reconnecting/.test(serverOf(a.path, 'sk')?.lastError ?? ''), { intervalMs: 5, message: 'the snapshot reports the lost connection' })
+  await waitFor(() => /connection lost/.test(statusOf(a.path, 'sk').error ?? ''), { intervalMs: 5, message: 'the status file reports it too' })
   for (const agent of [one, two]) assert.deepEqual(mcpToolNames(w.host.ctx, agent), ['mcp__sk__pid'], 'the official client keeps the tools registered')
-  await waitFor(() => readMarker(marker).length === 2, { timeoutMs: 5000, message: 'the server is started again' })
-  await waitFor(() => serverOf(a.path, 'sk')?.lastError === null, { timeoutMs: 5000, message: 'the error clears once re-synced' })
+  await waitFor(() => readMarker(marker).length === 2, { message: 'the server is started again' })
+  await waitFor(() => serverOf(a.path, 'sk')?.lastError === null, { message: 'the error clears once re-synced' })
   for (const agent of [one, two]) {
     const again = resultText(await execTool(w.host.ctx, agent, 'mcp__sk__pid', {}))
     const newPid = Number(/pid: (\d+)/.exec(again)?.[1])
@@ -51,7 +56,7 @@ test('stdio child killed with SIGKILL: tools stay listed, status reports the los
   }
   await w.mcp.whenIdle()
   assert.equal(serverOf(a.path, 'sk')?.state, 'mounted')
-  await waitFor(() => statusOf(a.path, 'sk').state === 'mounted' && statusOf(a.path, 'sk').error === null, { timeoutMs: 3000, message: 'status file: mounted again' })
+  await waitFor(() => statusOf(a.path, 'sk').state === 'mounted' && statusOf(a.path, 'sk').error === null, { message: 'status file: mounted again' })
   assert.equal(readMarker(marker).length, 2, 'one restart, no more')
 })
 
@@ -63,32 +68,39 @@ test('a server that crashes on every start: bounded retries, status failed, no b
     crashdef: stdioEntry('crashdef', { crash: true, marker: slow }),
     ok: stdioEntry('ok', { tools: ['o'], pidfileDir: w.pids }),
   })
+  const born = performance.now()
   const agent = (await w.host.createAgent({ cwd: a.path })).agent
+  await untilTools(w, agent, ['mcp__ok__o'], 'a crashing neighbour costs nothing: the healthy server mounts')
   await w.mcp.whenIdle()
   assert.deepEqual(mcpToolNames(w.host.ctx, agent), ['mcp__ok__o'], 'a crashing neighbour costs nothing')
-  await waitFor(() => w.host.logsMatching('mcp-client(crash3): giving up after 3').length === 1, { timeoutMs: 8000, message: 'the client gives up' })
+  await waitFor(() => w.host.logsMatching('mcp-client(crash3): giving up after 3').length === 1, { message: 'the client gives up' })
   assert.equal(readMarker(bounded).length, 4, 'the first start and 3 retries, no more')
   for (const name of ['crash3', 'crashdef']) {
     const s = serverOf(a.path, name)!
     assert.equal(s.state, 'failed', name)
     assert.ok(s.lastError, `${name} has an error to show`)
   }
-  await waitFor(() => statusOf(a.path, 'crash3').state === 'failed', { timeoutMs: 3000, message: 'status file: failed' })
+  await waitFor(() => statusOf(a.path, 'crash3').state === 'failed', { message: 'status file: failed' })
 
   // No busy loop: CPU of this process over a measured window, while crashdef is backing off.
   const spawnsBefore = readMarker(bounded).length
   const cpu0 = cpuMsOf()
   const t0 = performance.now()
-  await waitFor(() => performance.now() - t0 >= 1500, { timeoutMs: 3000, intervalMs: 100 })
+  await waitFor(() => performance.now() - t0 >= 1500, { intervalMs: 100 })
   const cpu = cpuMsOf() - cpu0
   const windowMs = performance.now() - t0
   assert.ok(cpu < windowMs * 0.15, `CPU ${cpu} ms over a ${Math.round(windowMs)} ms window`)
   assert.equal(readMarker(bounded).length, spawnsBefore, 'a server the client gave up on is not started again by itself')
-  assert.ok(readMarker(slow).length <= 4, `default backoff (500 ms doubling): ${readMarker(slow).length} starts so far`)
+  // Default backoff, 500 ms doubling: retry k comes at least 500 × (2^k − 1) ms after the first start,
+  // so the time elapsed bounds the starts (a busy machine only makes fewer).
+  const elapsed = performance.now() - born
+  let allowed = 1
+  while (500 * (2 ** allowed - 1) <= elapsed) allowed++
+  assert.ok(readMarker(slow).length <= allowed, `default backoff (500 ms doubling): ${readMarker(slow).length} starts in ${Math.round(elapsed)} ms (at most ${allowed})`)
 
   await w.mcp.reload()
   await w.mcp.whenIdle()
-  await waitFor(() => readMarker(bounded).length > spawnsBefore, { timeoutMs: 5000, message: 'reload() starts the failed server again' })
+  await waitFor(() => readMarker(bounded).length > spawnsBefore, { message: 'reload() starts the failed server again' })
 })
 
 test('a server that hangs on initialize: removing it mid-mount does not block the queue and ends its process', async () => {
@@ -100,41 +112,37 @@ test('a server that hangs on initialize: removing it mid-mount does not block th
   await untilTools(w, agent, ['mcp__fine__f'], 'the healthy server mounts beside the hanging one')
   assert.equal(serverOf(a.path, 'hang')?.state, 'starting', 'still inside mountTimeoutMs')
   const hungPid = await waitFor(() => livePids(w.pids).find((p) => readFileSync(`${w.pids}/${p}`, 'utf8').startsWith('hang')))
-  const t0 = performance.now()
+  const timedOut = () => w.host.logsMatching(/"hang".*within \d+ ms/).length
   writeFileSync(a.join('.dsh', 'mcp.yml'), friendly({ fine: stdioEntry('fine', { tools: ['f'], pidfileDir: w.pids }), extra: stdioEntry('extra', { tools: ['e'], pidfileDir: w.pids }) }))
   await untilTools(w, agent, ['mcp__extra__e', 'mcp__fine__f'], 'the edit applies while the hung fork is let go')
-  const applied = performance.now() - t0
-  // Well under the reconcile's 3 s drain wait (which a hung fork used to hold in full) even on a busy machine.
-  assert.ok(applied < 2500, `edit applied ${Math.round(applied)} ms after the write`)
-  await waitFor(() => !livePids(w.pids).includes(hungPid), { timeoutMs: 4000, message: 'the hung server process is ended' })
+  // The queue did not wait for the hung mount: the edit is in before that mount's own bound ran out.
+  assert.equal(timedOut(), 0, 'the edit applied before the hung mount reached mountTimeoutMs')
+  await waitFor(() => !livePids(w.pids).includes(hungPid), { message: 'the hung server process is ended' })
   await w.mcp.whenIdle()
 
   // Reaching the bound: failed with the bound in the error, and the queue still moves.
   const b = projectWith({ hang2: stdioEntry('hang2', { tools: ['never'], hang: true, pidfileDir: w.pids }) })
   const other = (await w.host.createAgent({ cwd: b.path })).agent
   await w.mcp.whenIdle()
-  assert.match(serverOf(b.path, 'hang2')?.lastError ?? '', /within 1500 ms/)
+  assert.match(serverOf(b.path, 'hang2')?.lastError ?? '', new RegExp(`within ${MOUNT_TIMEOUT_MS} ms`))
   assert.equal(serverOf(b.path, 'hang2')?.state, 'failed')
-  const t1 = performance.now()
   writeFileSync(b.join('.dsh', 'mcp.yml'), friendly({ hang2: stdioEntry('hang2', { tools: ['never'], hang: true, pidfileDir: w.pids }), more: stdioEntry('more', { tools: ['m'], pidfileDir: w.pids }) }))
   await untilTools(w, other, ['mcp__more__m'], 'an edit after the timeout applies')
-  assert.ok(performance.now() - t1 < 2500, `applied in ${Math.round(performance.now() - t1)} ms`)
-  await waitFor(() => countLive(w.pids) === livePids(w.pids).filter((p) => !readFileSync(`${w.pids}/${p}`, 'utf8').startsWith('hang')).length, { timeoutMs: 5000, message: 'no hung process is left' })
+  await waitFor(() => countLive(w.pids) === livePids(w.pids).filter((p) => !readFileSync(`${w.pids}/${p}`, 'utf8').startsWith('hang')).length, { message: 'no hung process is left' })
 })
 
 test('an HTTP server that goes away and comes back: calls fail fast while it is down and work again after', async () => {
   let http = await startHttpServer({ name: 'web', tools: ['search'] })
   const port = Number(new URL(http.url).port)
   try {
-    const a = projectWith({ web: { url: http.url } })
+    // A tool call's own bound far above the wait below: an answer before it is not a timeout.
+    const a = projectWith({ web: { url: http.url, toolCallTimeoutMs: 600_000 } })
     const agent = (await w.host.createAgent({ cwd: a.path })).agent
     await w.mcp.whenIdle()
     assert.equal(resultText(await execTool(w.host.ctx, agent, 'mcp__web__search', { q: 1 })), '[web] search: {"q":1}')
     await http.close()
-    const t0 = performance.now()
-    const down = await execTool(w.host.ctx, agent, 'mcp__web__search', { q: 2 })
+    const down = await settles(execTool(w.host.ctx, agent, 'mcp__web__search', { q: 2 }), 'a call while the server is down fails fast (not after its 600 s bound)')
     assert.equal(down.isError, true, 'a call while the server is down is an error result, not a throw')
-    assert.ok(performance.now() - t0 < 3000, `and it fails fast (${Math.round(performance.now() - t0)} ms)`)
     http = await startHttpServer({ name: 'web', tools: ['search'], port })
     // The restarted server has lost the client's session; the plugin remounts on the first "Session not found".
     const back = await waitFor(
@@ -142,7 +150,7 @@ test('an HTTP server that goes away and comes back: calls fail fast while it is 
         const r = await execTool(w.host.ctx, agent, 'mcp__web__search', { q: 3 })
         return r.isError ? undefined : resultText(r)
       },
-      { timeoutMs: 8000, intervalMs: 200, message: 'calls work again after the server is back' },
+      { intervalMs: 200, message: 'calls work again after the server is back' },
     )
     assert.equal(back, '[web] search: {"q":3}')
     await w.mcp.whenIdle()

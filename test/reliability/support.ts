@@ -8,7 +8,7 @@ import assert from 'node:assert/strict'
 import { readdirSync, readFileSync } from 'node:fs'
 import { after, before } from 'node:test'
 import type { Agent } from '@deepseek-ai/dsh-agent'
-import { mcpToolNames, waitFor } from '../support/host.ts'
+import { mcpToolNames, PATIENCE_MS, waitFor } from '../support/host.ts'
 import { reapAll } from '../support/procs.ts'
 import { type RuntimeWorld, startWorld, type WorldOptions } from '../support/runtime.ts'
 import { cleanupAll } from '../support/tmp.ts'
@@ -62,7 +62,7 @@ export function mountedOf(w: RuntimeWorld, root: string): string[] {
 }
 
 /** Wait until `agent` sees exactly `want` (sorted MCP tool names); re-checked on every `tools/change`. */
-export function untilTools(w: RuntimeWorld, agent: Agent, want: readonly string[], message: string, timeoutMs = 8000): Promise<true> {
+export function untilTools(w: RuntimeWorld, agent: Agent, want: readonly string[], message: string, timeoutMs = PATIENCE_MS): Promise<true> {
   const target = JSON.stringify([...want].sort())
   return waitFor(() => JSON.stringify(mcpToolNames(w.host.ctx, agent)) === target || undefined, {
     ctx: w.host.ctx,

@@ -1,7 +1,9 @@
 /**
  * First turn on a real host (real agent loop, in-process stub model): the
  * first request already offers the project's tools while they were still
- * mounting; the wait is bounded; later steps never wait.
+ * mounting; the wait is bounded; later steps never wait. Each claim is an
+ * order of events (what was offered, what was still mounting, what was
+ * logged); how long the turns take is bench row 8.
  */
 import assert from 'node:assert/strict'
 import { writeFileSync } from 'node:fs'
@@ -34,15 +36,15 @@ test("an agent whose project is still mounting sees the project's tools in its f
   // A second server arrives while the agent works: its next turn does not wait for it.
   writeFileSync(
     a.join('.dsh', 'mcp.yml'),
-    friendly({ slow: stdioEntry('slow', { tools: ['s1'], initDelayMs: 700, pidfileDir: w.pids }), later: stdioEntry('later', { tools: ['l1'], initDelayMs: 1500, pidfileDir: w.pids }) }),
+    friendly({ slow: stdioEntry('slow', { tools: ['s1'], initDelayMs: 700, pidfileDir: w.pids }), later: stdioEntry('later', { tools: ['l1'], initDelayMs: 3000, pidfileDir: w.pids }) }),
   )
   await w.mcp.reload()
-  assert.equal(w.mcp.snapshot().projects.find((p) => p.root === a.path)!.servers.find((s) => s.name === 'later')!.state, 'starting')
-  const started = Date.now()
+  const later = () => w.mcp.snapshot().projects.find((p) => p.root === a.path)!.servers.find((s) => s.name === 'later')!.state
+  assert.equal(later(), 'starting')
   agent.followup(userMessage('again'))
   await agent.whenIdle()
-  assert.ok(Date.now() - started < 1000, `a later turn did not wait (${Date.now() - started} ms)`)
   assert.deepEqual(offered(stub.requests[1]), ['mcp__slow__s1'])
+  assert.equal(later(), 'starting', 'a later turn did not wait: it is over while the new server still mounts')
   await w.mcp.whenIdle()
 })
 
@@ -53,22 +55,23 @@ test('the first-step wait is bounded by firstStepWaitMs and skipped when nothing
     reapAll(w.pids)
   })
   const stub = installStubModel(w.host.ctx)
-  const a = projectWith({ glacial: stdioEntry('glacial', { tools: ['g'], initDelayMs: 4000, pidfileDir: w.pids }) })
+  const a = projectWith({ glacial: stdioEntry('glacial', { tools: ['g'], initDelayMs: 10_000, pidfileDir: w.pids }) })
   const { agent } = await w.host.createAgent({ cwd: a.path, agentOptions: stub.agentOptions })
   const started = Date.now()
   agent.followup(userMessage('hello'))
   await agent.whenIdle()
   const took = Date.now() - started
-  assert.ok(took >= 250 && took < 2500, `waited about firstStepWaitMs (${took} ms)`)
-  assert.deepEqual(offered(stub.requests[0]), [])
+  t.diagnostic(`the first turn took ${took} ms`)
+  assert.ok(took >= 250, `waited about firstStepWaitMs (${took} ms)`)
+  assert.deepEqual(offered(stub.requests[0]), [], 'went ahead without the server still mounting')
   assert.equal(w.host.logsMatching('first step went ahead after 300 ms').length, 1)
 
   // Nothing pending for a project without servers: no wait at all.
   const b = projectWith({})
   const other = (await w.host.createAgent({ cwd: b.path, agentOptions: stub.agentOptions })).agent
   await w.mcp.whenIdle()
-  const t0 = Date.now()
   other.followup(userMessage('hi'))
   await other.whenIdle()
-  assert.ok(Date.now() - t0 < 250, `no wait when nothing is pending (${Date.now() - t0} ms)`)
+  assert.equal(stub.requests.length, 2)
+  assert.equal(w.host.logsMatching('first step went ahead').length, 1, 'no wait when nothing is pending: the bound was not reached again')
 })

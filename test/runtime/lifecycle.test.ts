@@ -3,14 +3,15 @@
  * mountTimeoutMs and holds nothing else up; streamable HTTP servers mount;
  * a project's servers are released after the grace period and kept when an
  * agent returns within it; disposing the plugin unmounts everything and
- * leaves no child process.
+ * leaves no child process. Each wait is on an event with a generous
+ * deadline; how fast these happen is bench row 8.
  */
 import assert from 'node:assert/strict'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { statusFilePath } from '../../src/host/status-path.ts'
 import { after, test } from 'node:test'
 import { startHttpServer } from '../fixtures/servers/http-server.ts'
-import { execTool, mcpToolNames, resultText, stdioFixtureConfig, waitFor } from '../support/host.ts'
+import { execTool, mcpToolNames, resultText, settles, stdioFixtureConfig, waitFor } from '../support/host.ts'
 import { countLive, readMarker, reapAll } from '../support/procs.ts'
 import { friendly, projectWith, startWorld, stdioEntry } from '../support/runtime.ts'
 import { cleanupAll } from '../support/tmp.ts'
@@ -18,7 +19,8 @@ import { cleanupAll } from '../support/tmp.ts'
 after(() => cleanupAll())
 
 test('mountTimeoutMs bounds a hanging server: it is marked failed, others mount, the queue keeps moving', async (t) => {
-  const w = await startWorld({ mountTimeoutMs: 1500 })
+  // Long enough for a healthy fixture to mount on a busy machine; the hanging one reaches it.
+  const w = await startWorld({ mountTimeoutMs: 8000 })
   t.after(async () => {
     await w.dispose()
     reapAll(w.pids)
@@ -27,19 +29,17 @@ test('mountTimeoutMs bounds a hanging server: it is marked failed, others mount,
     stuck: stdioEntry('stuck', { tools: ['never'], hang: true, pidfileDir: w.pids }),
     fine: stdioEntry('fine', { tools: ['ok'], pidfileDir: w.pids }),
   })
-  const started = Date.now()
   const agent = (await w.host.createAgent({ cwd: a.path })).agent
-  assert.ok(Date.now() - started < 500, 'agent creation never waits for a mount')
-  await w.mcp.whenIdle()
-  assert.ok(Date.now() - started < 6000, `settled within the bound (${Date.now() - started} ms)`)
+  const stuckRow = () => w.mcp.snapshot().projects.find((p) => p.root === a.path)?.servers.find((s) => s.name === 'stuck')
+  assert.equal(stuckRow()?.state, 'idle', 'agent creation never waits for a mount: the hanging one is still within its bound')
+  await settles(w.mcp.whenIdle(), 'whenIdle() with a server hanging until mountTimeoutMs')
   assert.deepEqual(mcpToolNames(w.host.ctx, agent), ['mcp__fine__ok'])
   const stuck = w.mcp.snapshot().projects.find((p) => p.root === a.path)!.servers.find((s) => s.name === 'stuck')!
   assert.equal(stuck.state, 'failed')
-  assert.match(stuck.lastError ?? '', /within 1500 ms/)
-  assert.equal(w.host.logsMatching(/failed "stuck".*within 1500 ms/).length, 1)
+  assert.match(stuck.lastError ?? '', /within 8000 ms/)
+  assert.equal(w.host.logsMatching(/failed "stuck".*within 8000 ms/).length, 1)
 
-  // The hung fork's dispose runs in the background: an edit still applies promptly.
-  const t0 = Date.now()
+  // The hung fork's dispose runs in the background: an edit still applies.
   writeFileSync(
     a.join('.dsh', 'mcp.yml'),
     friendly({
@@ -48,12 +48,9 @@ test('mountTimeoutMs bounds a hanging server: it is marked failed, others mount,
       extra: stdioEntry('extra', { tools: ['e'], pidfileDir: w.pids }),
     }),
   )
-  await waitFor(() => mcpToolNames(w.host.ctx, agent).includes('mcp__extra__e'), { ctx: w.host.ctx, events: ['tools/change'], timeoutMs: 5000 })
-  assert.ok(Date.now() - t0 < 3000, `edit applied in ${Date.now() - t0} ms`)
-  const stopped = Date.now()
-  await w.stop()
-  assert.ok(Date.now() - stopped < 10_000, `plugin dispose is bounded (${Date.now() - stopped} ms)`)
-  await waitFor(() => countLive(w.pids) === 0, { timeoutMs: 5000, message: 'every fixture process exits' })
+  await waitFor(() => mcpToolNames(w.host.ctx, agent).includes('mcp__extra__e'), { ctx: w.host.ctx, events: ['tools/change'], message: 'the edit beside the hung fork never applied' })
+  await settles(w.stop(), 'the plugin dispose after a hung mount')
+  await waitFor(() => countLive(w.pids) === 0, { message: 'every fixture process exits' })
 })
 
 test('streamable HTTP servers mount, run tools, and can be shared by identical configs across projects', async (t) => {
@@ -77,7 +74,8 @@ test('streamable HTTP servers mount, run tools, and can be shared by identical c
 })
 
 test('a project without agents is released after graceMs; an agent returning within the grace keeps its mounts', async (t) => {
-  const w = await startWorld({ graceMs: 400 })
+  // A grace the dispose + create below fit in even on a busy machine.
+  const w = await startWorld({ graceMs: 3000 })
   t.after(async () => {
     await w.dispose()
     reapAll(w.pids)
@@ -92,12 +90,12 @@ test('a project without agents is released after graceMs; an agent returning wit
   await w.mcp.whenIdle()
   assert.deepEqual(mcpToolNames(w.host.ctx, second.agent), ['mcp__g__x'])
   await second.dispose()
-  await waitFor(() => !w.mcp.snapshot().projects.some((p) => p.root === a.path), { timeoutMs: 3000, message: 'project released' })
+  await waitFor(() => !w.mcp.snapshot().projects.some((p) => p.root === a.path), { message: 'project released' })
   await w.mcp.whenIdle()
   assert.deepEqual(mcpToolNames(w.host.ctx), [], 'its tools are gone')
-  await waitFor(() => countLive(w.pids) === 0, { timeoutMs: 3000, message: 'its server exited' })
+  await waitFor(() => countLive(w.pids) === 0, { message: 'its server exited' })
   assert.equal(readMarker(marker).length, 1, 'the agent that returned within the grace reused the mount')
-  assert.equal(w.host.logsMatching('has had no agent for 400 ms').length, 1)
+  assert.equal(w.host.logsMatching('has had no agent for 3000 ms').length, 1)
   await w.mcp.whenIdle()
   const doc = JSON.parse(readFileSync(statusFilePath(w.home.path, a.path), 'utf8'))
   assert.deepEqual(
@@ -154,7 +152,7 @@ test('a server that cannot start reads as failed with the client\'s error; it is
   const agent = (await w.host.createAgent({ cwd: a.path })).agent
   await w.mcp.whenIdle()
   const server = () => w.mcp.snapshot().projects.find((p) => p.root === a.path)!.servers.find((s) => s.name === 'broken')!
-  await waitFor(() => server().state === 'failed', { timeoutMs: 5000, message: 'broken reads as failed' })
+  await waitFor(() => server().state === 'failed', { message: 'broken reads as failed' })
   assert.ok(server().lastError, 'with the official client\'s error')
   assert.equal(server().effectiveName, null)
   assert.deepEqual(mcpToolNames(w.host.ctx, agent), ['mcp__fine__f'])
@@ -162,7 +160,7 @@ test('a server that cannot start reads as failed with the client\'s error; it is
   const spawned = readMarker(marker).length
   await w.mcp.reload()
   await w.mcp.whenIdle()
-  await waitFor(() => readMarker(marker).length > spawned, { timeoutMs: 5000, message: 'reload tried it again' })
+  await waitFor(() => readMarker(marker).length > spawned, { message: 'reload tried it again' })
 })
 
 test('agents that existed before the plugin loaded are scoped too', async (t) => {
@@ -197,7 +195,7 @@ test('a name already held by an mcp-client that is not ours: the project server 
   await w.host.mountMcp(stdioFixtureConfig({ serverName: 'dup', tools: ['host_tool'], pidfileDir: w.pids }))
   const a = projectWith({ dup: stdioEntry('dup', { tools: ['mine'], pidfileDir: w.pids }) })
   const agent = (await w.host.createAgent({ cwd: a.path })).agent
-  await waitFor(() => mcpToolNames(w.host.ctx, agent).some((n) => /^mcp__dup_[0-9a-f]{6}__mine$/.test(n)), { ctx: w.host.ctx, events: ['tools/change'], timeoutMs: 8000 })
+  await waitFor(() => mcpToolNames(w.host.ctx, agent).some((n) => /^mcp__dup_[0-9a-f]{6}__mine$/.test(n)), { ctx: w.host.ctx, events: ['tools/change'] })
   await w.mcp.whenIdle()
   assert.deepEqual(mcpToolNames(w.host.ctx, agent).filter((n) => n.endsWith('__mine')).length, 1)
   assert.ok(mcpToolNames(w.host.ctx, agent).includes('mcp__dup__host_tool'), 'the host\'s own server is never denied')

@@ -33,7 +33,7 @@ test('editing a project file adds, removes and changes servers live; unrelated s
   await w.mcp.whenIdle()
   const names = () => mcpToolNames(w.host.ctx, agent)
   assert.deepEqual(names(), ['mcp__one__x', 'mcp__two__t'])
-  const until = (want: string[], message: string) => waitFor(() => JSON.stringify(names()) === JSON.stringify(want), { ctx: w.host.ctx, events: ['tools/change'], message, timeoutMs: 8000 })
+  const until = (want: string[], message: string) => waitFor(() => JSON.stringify(names()) === JSON.stringify(want), { ctx: w.host.ctx, events: ['tools/change'], message })
 
   writeFileSync(file, friendly({ one: entry('one', ['x']), two: entry('two', ['t']), three: entry('three', ['z']) }))
   await until(['mcp__one__x', 'mcp__three__z', 'mcp__two__t'], 'added server appears')
@@ -82,7 +82,7 @@ test('a broken edit keeps the previous tools and reports file:line:col once; fix
 
   // Fixed, with one invalid entry (command and url together) beside a new valid one.
   writeFileSync(file, friendly({ keep, bad: { command: 'node', url: 'http://127.0.0.1:1/mcp' }, fresh: stdioEntry('fresh', { tools: ['f'], pidfileDir: w.pids }) }))
-  await waitFor(() => mcpToolNames(w.host.ctx, agent).includes('mcp__fresh__f'), { ctx: w.host.ctx, events: ['tools/change'], timeoutMs: 8000 })
+  await waitFor(() => mcpToolNames(w.host.ctx, agent).includes('mcp__fresh__f'), { ctx: w.host.ctx, events: ['tools/change'] })
   await w.mcp.whenIdle()
   assert.deepEqual(mcpToolNames(w.host.ctx, agent), ['mcp__fresh__f', 'mcp__keep__k'])
   assert.equal(readMarker(marker).length, 1)

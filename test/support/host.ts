@@ -19,6 +19,7 @@ import SessionStore, { SessionId } from '@deepseek-ai/dsh-session'
 import SystemPrompt from '@deepseek-ai/dsh-system-prompt'
 import ToolRuntime from '@deepseek-ai/dsh-tools'
 import type { ToolDefinition, ToolExecutionResult, ToolRunContext } from '@deepseek-ai/dsh-tools'
+import { PATIENCE_MS } from './wait.ts'
 
 export { mcpClient }
 export * from './fixture-config.ts'
@@ -67,7 +68,7 @@ export interface TestHost {
   /** `ctx.agents.create` with defaults; the handle is disposed by {@link dispose}. */
   createAgent(input?: CreateAgentInput): Promise<AgentHandle>
   /**
-   * `ctx.plugin(mcpClient, config)` awaited, bounded by `timeoutMs` (default 10 s:
+   * `ctx.plugin(mcpClient, config)` awaited, bounded by `timeoutMs` (default `PATIENCE_MS`:
    * a server that never speaks MCP holds activation ~62 s). Rejects on timeout
    * (the fiber is disposed in the background). Disposed by {@link dispose}.
    */
@@ -132,7 +133,7 @@ export async function createHost(options: CreateHostOptions = {}): Promise<TestH
       handles.push(handle)
       return handle
     },
-    async mountMcp(config, { timeoutMs = 10_000 } = {}) {
+    async mountMcp(config, { timeoutMs = PATIENCE_MS } = {}) {
       const fiber = ctx.plugin(mcpClient, config)
       fibers.push(fiber)
       let timer: NodeJS.Timeout | undefined

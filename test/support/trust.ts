@@ -53,7 +53,6 @@ export async function untilTools(w: RuntimeWorld, agent: Agent, want: string[], 
   await waitFor(() => JSON.stringify(mcpToolNames(w.host.ctx, agent)) === sorted, {
     ctx: w.host.ctx,
     events: ['tools/change'],
-    timeoutMs: 10_000,
     message: `${message} (have ${JSON.stringify(mcpToolNames(w.host.ctx, agent))})`,
   })
   await w.mcp.whenIdle()

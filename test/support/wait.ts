@@ -1,9 +1,15 @@
 /**
  * Event-driven waiting for tests: conditions re-checked on host events and a
  * short interval, deferreds, and the next matching event. Tests never assert
- * after fixed sleeps.
+ * after fixed sleeps, and no deadline here is a claim about speed: each is
+ * generous (`PATIENCE_MS`) so a busy machine only makes a test slower, and
+ * its failure says what never happened. How fast things happen is measured
+ * by `npm run bench`.
  */
 import type { Context } from '@deepseek-ai/cordis'
+
+/** How long a test waits for something that should happen (tens of seconds: a busy machine is slow, not broken). */
+export const PATIENCE_MS = 30_000
 
 export interface Deferred<T> {
   readonly promise: Promise<T>
@@ -23,7 +29,7 @@ export function deferred<T = void>(): Deferred<T> {
 }
 
 export interface WaitForOptions {
-  /** Give up after this long (default 5000 ms). */
+  /** Give up after this long (default `PATIENCE_MS`). */
   readonly timeoutMs?: number
   /** Fallback polling interval (default 10 ms). */
   readonly intervalMs?: number
@@ -40,7 +46,7 @@ export interface WaitForOptions {
  * a throwing predicate counts as "not yet" (its last error is reported on timeout).
  */
 export function waitFor<T>(predicate: () => T | Promise<T>, options: WaitForOptions = {}): Promise<NonNullable<T>> {
-  const { timeoutMs = 5000, intervalMs = 10 } = options
+  const { timeoutMs = PATIENCE_MS, intervalMs = 10 } = options
   return new Promise<NonNullable<T>>((resolve, reject) => {
     let done = false
     let running = false
@@ -104,7 +110,7 @@ export function nextEvent<A extends unknown[] = unknown[]>(
   ctx: Context,
   name: string,
   filter: (...args: A) => boolean = () => true,
-  timeoutMs = 5000,
+  timeoutMs = PATIENCE_MS,
 ): Promise<A> {
   return new Promise<A>((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -118,4 +124,17 @@ export function nextEvent<A extends unknown[] = unknown[]>(
       resolve(args)
     }) as never)
   })
+}
+
+/**
+ * `promise`, or a rejection saying `message` when it has not settled within
+ * `timeoutMs` (for steps that must finish, e.g. a dispose: that they finish is
+ * the claim; how fast is the bench's).
+ */
+export function settles<T>(promise: PromiseLike<T>, message: string, timeoutMs = PATIENCE_MS): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${message}: not done after ${timeoutMs} ms`)), timeoutMs)
+  })
+  return Promise.race([Promise.resolve(promise), timeout]).finally(() => clearTimeout(timer))
 }

@@ -6,7 +6,8 @@
  * so a changed `${VAR}` value does not re-ask while a changed command does.
  * `mountKey` covers everything that needs a reconnect when it changes (the
  * resolved official config); tuning keys (`tools`, `description`) are in
- * neither. Both are canonical JSON (sorted keys) through SHA-256.
+ * neither (nor are `lifecycle`/`idleTimeoutMs`: switching needs no remount).
+ * `cacheFingerprint` keys the tool cache. All are canonical JSON (sorted keys) through SHA-256.
  *
  * @module
  */
@@ -36,6 +37,26 @@ export function trustFingerprint(entry: Entry): string {
     headers: entry.headers ?? {},
   }
   return `sha256:${sha256(canonicalJson(identity))}`
+}
+
+/**
+ * Key of a server's tool-metadata cache: the trust fingerprint's fields with
+ * env and header *names* only (never a value, not even hashed), plus the
+ * directory relative paths resolve against, so equal text in two projects
+ * never shares tools. Lifecycle and tuning keys are not in it.
+ */
+export function cacheFingerprint(entry: Entry, origin: string): string {
+  const identity = {
+    origin,
+    transport: transportOf(entry) ?? null,
+    command: entry.command ?? null,
+    args: entry.args ?? [],
+    cwd: entry.cwd ?? null,
+    env: Object.keys(entry.env ?? {}).sort(),
+    url: entry.url ?? null,
+    headers: Object.keys(entry.headers ?? {}).sort(),
+  }
+  return sha256(canonicalJson(identity)).slice(0, 32)
 }
 
 /** Hash of a resolved official config: equal keys ⇒ one shared mount, a changed key ⇒ remount. */

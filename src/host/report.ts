@@ -15,18 +15,24 @@
  *
  * @module
  */
+import type { Lifecycle } from '../config/schema.ts'
 import type { Placement, Plan } from '../plan/desired.ts'
 import { ownership, toolsByKey } from '../plan/visibility.ts'
 import type { Log } from './log.ts'
+import type { LazyServers } from '../lazy/servers.ts'
 import type { MountTable } from './mounts.ts'
 import type { Projects } from './projects.ts'
-import { type Snapshot, type StatusWriter, serverSnapshots } from './status.ts'
+import { type LazyView, type Snapshot, type StatusWriter, serverSnapshots } from './status.ts'
 import type { VisibilityGuard } from './visibility.ts'
 
 export interface ReportDeps {
   plan(): Plan
   projects: Projects
   mounts: MountTable
+  /** Lazy servers: dormant ones own their cached tools and read `dormant`. */
+  lazy: LazyServers
+  /** The plugin's `defaultLifecycle`. */
+  defaultLifecycle: Lifecycle
   visibility: VisibilityGuard
   status: StatusWriter
   log: Log
@@ -44,11 +50,18 @@ export interface Reports {
 }
 
 export function createReports(deps: ReportDeps): Reports {
-  const { projects, mounts, visibility, status, log } = deps
+  const { projects, mounts, lazy, visibility, status, log } = deps
+  const lazyView: LazyView = {
+    defaultLifecycle: deps.defaultLifecycle,
+    info(key) {
+      const s = lazy.get(key)
+      return s && { dormant: s.state === 'dormant', source: s.source, lastUsedAt: s.lastUsedAt, error: s.error }
+    },
+  }
 
   const counts = () => {
     const out = new Map<string, number>()
-    for (const [key, list] of toolsByKey(visibility.registered(), ownership(mounts.owners()))) out.set(key, list.length)
+    for (const [key, list] of toolsByKey(visibility.registered(), ownership(lazy.owners(mounts.owners())))) out.set(key, list.length)
     return out
   }
 
@@ -59,9 +72,9 @@ export function createReports(deps: ReportDeps): Reports {
       projects: projects.list().map((p) => ({
         root: p.root,
         agents: p.agents.size,
-        servers: serverSnapshots(plan.projects.get(p.root) ?? [], mounts.mounts, tools),
+        servers: serverSnapshots(plan.projects.get(p.root) ?? [], mounts.mounts, tools, lazyView),
       })),
-      global: serverSnapshots(plan.global, mounts.mounts, tools),
+      global: serverSnapshots(plan.global, mounts.mounts, tools, lazyView),
     }
   }
 

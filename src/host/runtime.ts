@@ -23,7 +23,11 @@ import type { Placement, Plan } from '../plan/desired.ts'
 import { diffMountsDetail } from '../plan/diff.ts'
 import { createPlanMemo } from '../plan/memo.ts'
 import { assignNames } from '../plan/names.ts'
-import { ownership, type Visible, visibleOf } from '../plan/visibility.ts'
+import { denySet, ownership, type Visible, visibleOf } from '../plan/visibility.ts'
+import { lifecyclePolicy } from '../lazy/policy.ts'
+import { createRecorder } from '../lazy/record.ts'
+import { createLazyServers } from '../lazy/servers.ts'
+import { wakeOnCall } from '../lazy/wake.ts'
 import { canonicalRoot } from '../trust/store.ts'
 import { debounce } from '../watch/debounce.ts'
 import { type FileWatcher, watchFiles } from '../watch/files.ts'
@@ -98,6 +102,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
       if (disposed) return
       visibility.refresh()
       reports.schedule()
+      recorder.schedule()
     },
     onNameTaken: (key) => {
       const n = (renames.get(key) ?? 0) + 1
@@ -111,11 +116,33 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
   const visibility = createVisibility(
     ctx,
     {
-      ownership: () => ownership(mounts.owners()),
+      ownership: () => ownership(lazy.owners(mounts.owners())),
       visibleFor,
     },
     log,
   )
+
+  // Lazy servers (src/lazy): cached tools while stopped, started by their first call, released when idle.
+  const recorder = createRecorder({ ctx, mounts, dshHome: loc.dshHome, registered: () => visibility.registered(), log })
+  ctx.on('tools/change', () => recorder.schedule())
+  const lazy = createLazyServers({
+    ctx,
+    mounts,
+    dshHome: loc.dshHome,
+    log,
+    recorded: recorder.recorded,
+    flush: recorder.flush,
+    onChange: () => {
+      if (disposed) return
+      visibility.refresh()
+      reports.schedule()
+    },
+  })
+  wakeOnCall(ctx, {
+    servers: lazy,
+    mayCall: (agent, key, server, name) =>
+      !agent || denySet([name], ownership(new Map([[server, key]])), visibleFor(visibility.rootOf(agent) ?? null)).length === 0,
+  })
 
   const projects = createProjects({
     loc,
@@ -141,7 +168,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
       trust: gate.check,
     })
 
-  const reports = createReports({ plan: () => plan, projects, mounts, visibility, status, log, disposed: () => disposed })
+  const reports = createReports({ plan: () => plan, projects, mounts, lazy, defaultLifecycle: options.defaultLifecycle, visibility, status, log, disposed: () => disposed })
 
   const reconcile = async () => {
     if (disposed) return
@@ -152,7 +179,8 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     userLayers = projects.loadUser()
     plan = computePlan()
     reports.logPlacements()
-    const current = new Map([...mounts.mounts].map(([k, m]) => [k, m.spec]))
+    lazy.setPolicy(lifecyclePolicy(plan, options))
+    const current = new Map([...mounts.mounts].map(([k, m]) => [k, m.spec] as const).concat([...lazy.parked()]))
     // A fork that is up but holds no tools while its client reports an error reads as failed (status.ts): reload() retries it too.
     const counts = retryFailed ? reports.counts() : undefined
     const failed = (k: string, m: Mount) => m.state === 'failed' || readsFailed(m, counts?.get(k) ?? 0)
@@ -163,6 +191,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     const diff = diffMountsDetail(current, plan.mounts, retry)
     const releases = diff.remove.map((k) => {
       const why = retry.has(k) ? 'retrying' : diff.changedKeys.has(k) ? 'config changed' : 'no longer configured or used'
+      lazy.forget(k)
       return mounts.unmount(k, why)
     })
     visibility.refresh()
@@ -176,8 +205,9 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
       const s = plan.mounts.get(k)!
       return { key: k, name: s.name, origin: s.origin, priority: s.layer === 'user' ? 0 : 1 }
     })
-    const names = assignNames(mounts.held(), requests)
-    for (const k of diff.add) mounts.mount(plan.mounts.get(k)!, names.get(k)!)
+    const names = assignNames(new Map([...mounts.held(), ...lazy.held()]), requests)
+    for (const k of diff.add) if (!lazy.park(plan.mounts.get(k)!, names.get(k)!)) mounts.mount(plan.mounts.get(k)!, names.get(k)!)
+    lazy.sync()
     visibility.refresh()
     reports.write()
   }
@@ -211,11 +241,20 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
   const kick = debounce(() => void queue.request(), 0, { keepAlive: true })
   const settle = createSettle({ delays: [debounced, kick], queue, mounts, status })
   const keysOf = (root: string | null) => visibleFor(root).keys()
+  // A step also waits while one of its lazy servers starts or stops (its tools are briefly absent then); dormant ones never hold it.
+  const lazyPending = (agent: Agent) => lazy.pendingFor(keysOf(visibility.rootOf(agent) ?? null))
+  const firstNow = new WeakSet<Agent>()
   holdFirstStep(ctx, {
     waitMs: options.firstStepWaitMs,
-    isFirst: (agent) => firstPending.has(agent),
-    markDone: (agent) => firstPending.delete(agent),
-    pending: (agent) => settle.pendingFor(() => keysOf(visibility.rootOf(agent) ?? null)),
+    isFirst: (agent) => firstPending.has(agent) || lazyPending(agent) !== undefined,
+    markDone: (agent) => {
+      if (firstPending.delete(agent)) firstNow.add(agent)
+    },
+    pending: (agent) => {
+      const mounting = firstNow.delete(agent) ? settle.pendingFor(() => keysOf(visibility.rootOf(agent) ?? null)) : undefined
+      const starting = lazyPending(agent)
+      return mounting && starting ? Promise.all([mounting, starting]).then(() => undefined) : (mounting ?? starting)
+    },
     log,
   })
 
@@ -264,6 +303,8 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
       kick.cancel()
       queue.close()
       visibility.dispose()
+      lazy.dispose()
+      recorder.dispose()
       // Status files keep what this host last had mounted; their pid tells a reader it has exited.
       projects.dispose()
       await watcher?.close()

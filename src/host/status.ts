@@ -3,7 +3,9 @@
  *
  * Contract: `serverSnapshots` turns placements plus live mounts into the
  * user-facing state of each row: `mounted | failed | untrusted | invalid |
- * disabled | shadowed | idle` (`idle`: wanted but not mounted yet). A mount
+ * disabled | shadowed | idle | dormant` (`idle`: wanted but not mounted yet;
+ * `dormant`: a lazy server that is stopped, offering its cached tools), with
+ * its lifecycle, where its tools come from and its last use. A mount
  * whose fork is up but holds no tools while the official client reports a
  * connection error reads as `failed` (the client keeps reconnecting; we never
  * tear it down). `effectiveName` is null unless mounted. The status writer
@@ -19,12 +21,27 @@ import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
 import type { Scope } from '../config/layers.ts'
+import type { Lifecycle } from '../config/schema.ts'
 import type { Placement } from '../plan/desired.ts'
 import type { Log } from './log.ts'
 import type { Mount } from './mounts.ts'
 import { statusFilePath } from './status-path.ts'
 
-export type ServerState = 'mounted' | 'failed' | 'untrusted' | 'invalid' | 'disabled' | 'shadowed' | 'idle'
+export type ServerState = 'mounted' | 'failed' | 'untrusted' | 'invalid' | 'disabled' | 'shadowed' | 'idle' | 'dormant'
+
+/** What the lazy layer (src/lazy) says of one mount key; `dormant`: stopped, its cached tools registered. */
+export interface LazyInfo {
+  dormant: boolean
+  source: 'cache' | 'live'
+  lastUsedAt: number | null
+  error: string | null
+}
+
+/** The lifecycle inputs of a snapshot: the plugin default and the lazy layer's view of a key. */
+export interface LazyView {
+  defaultLifecycle: Lifecycle
+  info(key: string): LazyInfo | undefined
+}
 
 export interface ServerSnapshot {
   name: string
@@ -34,6 +51,11 @@ export interface ServerSnapshot {
   state: ServerState
   toolCount: number
   lastError: string | null
+  lifecycle: Lifecycle
+  /** Where its tools come from: the metadata cache (dormant) or the running server; null: none registered. */
+  toolSource: 'cache' | 'live' | null
+  /** Last tool call through this host (ISO time), lazy servers only. */
+  lastUsedAt: string | null
 }
 
 export interface ProjectSnapshot {
@@ -57,20 +79,25 @@ export function readsFailed(mount: Pick<Mount, 'state' | 'error'>, toolCount: nu
   return mount.state === 'mounted' && toolCount === 0 && !!mount.error
 }
 
-export function serverSnapshots(placements: readonly Placement[], mounts: ReadonlyMap<string, Mount>, toolCounts: ReadonlyMap<string, number>): ServerSnapshot[] {
-  return placements.map((p) => {
+export function serverSnapshots(placements: readonly Placement[], mounts: ReadonlyMap<string, Mount>, toolCounts: ReadonlyMap<string, number>, lazy?: LazyView): ServerSnapshot[] {
+  return placements.map((p): ServerSnapshot => {
+    const info = p.key ? lazy?.info(p.key) : undefined
+    const lifecycle = p.lifecycle ?? lazy?.defaultLifecycle ?? 'eager'
+    const lastUsedAt = info?.lastUsedAt == null ? null : new Date(info.lastUsedAt).toISOString()
+    const row = (s: Omit<ServerSnapshot, 'lifecycle' | 'toolSource' | 'lastUsedAt'>): ServerSnapshot => ({ ...s, lifecycle, toolSource: s.toolCount > 0 ? (info?.source ?? 'live') : null, lastUsedAt })
     const base = { name: p.name, layer: p.layer, file: p.file }
     if (p.want !== 'mount' || !p.key) {
       const state: ServerState = p.want === 'skipped' || p.want === 'mount' ? 'failed' : p.want
       const lastError = state === 'shadowed' || state === 'disabled' ? null : (p.reason ?? null)
-      return { ...base, effectiveName: null, state, toolCount: 0, lastError }
+      return row({ ...base, effectiveName: null, state, toolCount: 0, lastError })
     }
     const m = mounts.get(p.key)
     const toolCount = toolCounts.get(p.key) ?? 0
-    if (!m || m.state === 'mounting') return { ...base, effectiveName: null, state: 'idle', toolCount: 0, lastError: m?.error ?? null }
-    if (m.state === 'failed') return { ...base, effectiveName: null, state: 'failed', toolCount: 0, lastError: m.error }
+    if (info?.dormant) return row({ ...base, effectiveName: null, state: 'dormant', toolCount, lastError: info.error })
+    if (!m || m.state === 'mounting') return row({ ...base, effectiveName: null, state: 'idle', toolCount: 0, lastError: m?.error ?? null })
+    if (m.state === 'failed') return row({ ...base, effectiveName: null, state: 'failed', toolCount: 0, lastError: m.error })
     const state: ServerState = readsFailed(m, toolCount) ? 'failed' : 'mounted'
-    return { ...base, effectiveName: state === 'mounted' ? m.effectiveName : null, state, toolCount, lastError: m.error }
+    return row({ ...base, effectiveName: state === 'mounted' ? m.effectiveName : null, state, toolCount, lastError: m.error })
   })
 }
 
@@ -142,6 +169,9 @@ export function createStatusWriter(dshHome: string, log: Log): StatusWriter {
         state: s.state,
         toolCount: s.toolCount,
         error: s.lastError,
+        lifecycle: s.lifecycle,
+        toolSource: s.toolSource,
+        lastUsedAt: s.lastUsedAt,
         updatedAt: stamp(root, s, now),
       }))
       slot.next = `${JSON.stringify({ version: 1, root, pid: process.pid, updatedAt: now, servers: rows }, null, 2)}\n`

@@ -9,7 +9,8 @@
  * config is valid; otherwise it is placed with the reason it is not mounted —
  * a reason never carries an env or header value. A mount's key covers its
  * written name and its resolved official config, so equal keys share one
- * mount and tuning keys (`tools`, `description`) never change a key.
+ * mount and tuning keys (`tools`, `description`, `lifecycle`, `idleTimeoutMs`)
+ * never change a key.
  * `desiredState` is `assemblePlan` over `judgeView` of every view: each view
  * is judged on its own, so a caller may reuse a view whose inputs did not
  * change (memo.ts) and get the very plan a full judgement gives.
@@ -19,12 +20,13 @@
 import { formatDiagnostic, formatPath } from '../config/diagnostics.ts'
 import { type Env, expandEntry } from '../config/expand.ts'
 import { unsafeValueProblems } from '../config/entry.ts'
-import { mountKey } from '../config/fingerprint.ts'
+import { cacheFingerprint, mountKey } from '../config/fingerprint.ts'
 import { type LayerInput, mergeLayers, type Row, type Scope } from '../config/layers.ts'
 import { type OfficialConfig, OfficialConfigSchema, toOfficialConfig } from '../config/official.ts'
 import { secretValues } from '../config/redact.ts'
 import { trustCommand } from '../trust/command.ts'
 import { needsTrust } from '../trust/state.ts'
+import type { Lifecycle } from '../config/schema.ts'
 import type { ToolFilter } from './filter.ts'
 
 export { redact } from '../config/redact.ts'
@@ -47,6 +49,8 @@ export interface MountSpec {
   config: OfficialConfig
   /** Expanded values that must never reach a log line (env/header values, substituted variables). */
   secrets: string[]
+  /** Key of its tool-metadata cache (config/fingerprint.ts `cacheFingerprint`). */
+  cacheKey: string
 }
 
 /** One row of one view (a project, or the global view), judged. */
@@ -59,6 +63,8 @@ export interface Placement {
   key?: string
   filter?: ToolFilter
   description?: string
+  lifecycle?: Lifecycle
+  idleTimeoutMs?: number
   /** Why the row is not mounted (never a value). */
   reason?: string
   trust?: TrustVerdict
@@ -134,6 +140,8 @@ function judgeRow(row: Row, root: string | null, input: ViewInput, mounts: Map<s
   const base: Placement = { name: row.name, layer: row.scope, file: row.file, want: 'invalid' }
   if (row.entry?.tools) base.filter = row.entry.tools
   if (row.entry?.description !== undefined) base.description = row.entry.description
+  if (row.entry?.lifecycle !== undefined) base.lifecycle = row.entry.lifecycle
+  if (row.entry?.idleTimeoutMs !== undefined) base.idleTimeoutMs = row.entry.idleTimeoutMs
   if (row.state === 'shadowed') return { ...base, want: 'shadowed', reason: `shadowed by ${row.shadowedBy?.scope ?? 'another'} layer (${row.shadowedBy?.file ?? '?'})` }
   if (row.state === 'disabled') return { ...base, want: 'disabled', reason: 'enabled: false' }
   if (row.state === 'invalid' || !row.entry) {
@@ -172,7 +180,7 @@ function judgeRow(row: Row, root: string | null, input: ViewInput, mounts: Map<s
   }
   const key = mountKey(config)
   if (!mounts.has(key)) {
-    mounts.set(key, { key, name: row.name, layer: row.scope, file: row.file, origin, config, secrets: secretValues(row.entry, expanded.entry, input.env) })
+    mounts.set(key, { key, name: row.name, layer: row.scope, file: row.file, origin, config, secrets: secretValues(row.entry, expanded.entry, input.env), cacheKey: cacheFingerprint(row.entry, origin) })
   }
   return { ...base, want: 'mount', key }
 }

@@ -1,0 +1,104 @@
+/**
+ * Lazy stdio servers on a real host with the real official client and the
+ * stdio fixture: with a warm cache nothing starts at agent start, the first
+ * request (a real step through the agent loop) offers the cached tools, the
+ * model's first call starts the server and gets the real result, concurrent
+ * first calls share one start, and idle release ends the process and brings
+ * the cached tools back.
+ */
+import assert from 'node:assert/strict'
+import { statSync } from 'node:fs'
+import path from 'node:path'
+import { after, test } from 'node:test'
+import { execTool, installStubModel, resultText, toolCallResponse, userMessage, waitFor } from '../support/host.ts'
+import { isAlive, readMarker, reapAll } from '../support/procs.ts'
+import { projectWith, stdioEntry } from '../support/runtime.ts'
+import { cleanupAll, makeTempDir } from '../support/tmp.ts'
+import { cacheFiles, LONG, lazyWorld, row, waitRow, waitTools, warm } from './support.ts'
+
+after(() => cleanupAll())
+
+const offered = (req: { tools?: readonly { name: string }[] } | undefined) => (req?.tools ?? []).map((t) => t.name).filter((n) => n.startsWith('mcp__')).sort()
+
+function setup(tools = ['echo', 'add'], extra: Record<string, unknown> = {}) {
+  const home = makeTempDir('dsh-mcp-lazy-home-')
+  const pids = home.mkdir('pids')
+  const marker = home.join('spawns.log')
+  const entry = stdioEntry('lz', { tools, marker, pidfileDir: pids, extra: { lifecycle: 'lazy', ...extra } })
+  const project = projectWith({ lz: entry })
+  return { home, pids, marker, project, entry }
+}
+
+test('warm cache: no spawn at agent start, the first request offers the cached tools, the first call starts the server and returns the real result', async (t) => {
+  const { home, pids, marker, project } = setup()
+  t.after(() => reapAll(pids))
+  await warm(home, project.path, 'lz')
+  assert.equal(readMarker(marker).length, 1, 'warming spawned once')
+  const files = cacheFiles(home)
+  assert.equal(files.length, 1)
+  const cacheDir = path.join(home.path, 'mcp-cache')
+  assert.equal(statSync(cacheDir).mode & 0o777, 0o700, 'cache dir 0700')
+  assert.equal(statSync(path.join(cacheDir, files[0]!)).mode & 0o777, 0o600, 'cache file 0600')
+
+  const w = await lazyWorld(home)
+  t.after(() => w.dispose())
+  const stub = installStubModel(w.host.ctx)
+  const { agent } = await w.host.createAgent({ cwd: project.path, agentOptions: stub.agentOptions })
+  await w.mcp.whenIdle()
+  await waitTools(w, agent, ['mcp__lz__add', 'mcp__lz__echo'], 'the cached tools were never offered')
+  assert.equal(readMarker(marker).length, 1, 'no spawn at agent start')
+  assert.equal(row(w, project.path, 'lz')?.state, 'dormant')
+  assert.equal(row(w, project.path, 'lz')?.toolSource, 'cache')
+  assert.equal(row(w, project.path, 'lz')?.lifecycle, 'lazy')
+
+  stub.push(toolCallResponse('mcp__lz__add', { a: 2, b: 3 }))
+  agent.followup(userMessage('add please'))
+  await agent.whenIdle()
+  assert.deepEqual(offered(stub.requests[0]), ['mcp__lz__add', 'mcp__lz__echo'], 'the first request offered the cached tools')
+  const schema = stub.requests[0]!.tools!.find((x) => x.name === 'mcp__lz__add') as unknown as { parameters: { properties: Record<string, unknown> } }
+  assert.deepEqual(Object.keys(schema.parameters.properties).sort(), ['a', 'b'], 'with the real input schema')
+  assert.equal(readMarker(marker).length, 2, 'the first call spawned the server once')
+  const toolMessage = JSON.stringify(stub.requests[1]?.messages.at(-1))
+  assert.match(toolMessage, /\[lz\] add: 5/, 'the model got the real result')
+  assert.equal(row(w, project.path, 'lz')?.state, 'mounted')
+  assert.equal(row(w, project.path, 'lz')?.toolSource, 'live')
+  assert.ok(row(w, project.path, 'lz')?.lastUsedAt, 'last use recorded')
+})
+
+test('concurrent first calls share one start; other servers are unaffected', async (t) => {
+  const { home, pids, marker, project } = setup(['echo', 'sleep'])
+  t.after(() => reapAll(pids))
+  await warm(home, project.path, 'lz')
+  const w = await lazyWorld(home)
+  t.after(() => w.dispose())
+  const { agent } = await w.host.createAgent({ cwd: project.path })
+  await waitTools(w, agent, ['mcp__lz__echo', 'mcp__lz__sleep'], 'the cached tools were never offered')
+  const spawnsBefore = readMarker(marker).length
+  const results = await Promise.all([1, 2, 3, 4].map((i) => execTool(w.host.ctx, agent, 'mcp__lz__echo', { text: `n${i}` })))
+  for (const [i, r] of results.entries()) {
+    assert.equal(r.isError, false, resultText(r))
+    assert.equal(resultText(r), `[lz] echo: n${i + 1}`)
+  }
+  assert.equal(readMarker(marker).length, spawnsBefore + 1, 'four concurrent first calls, one spawn')
+  // An agent-less call after the start goes straight to the live server.
+  assert.equal(resultText(await execTool(w.host.ctx, agent, 'mcp__lz__echo', { text: 'again' })), '[lz] echo: again')
+  assert.equal(readMarker(marker).length, spawnsBefore + 1)
+})
+
+test('idle release ends the process and restores the cached tools; the next call starts it again', async (t) => {
+  const { home, pids, marker, project } = setup(['echo'], { idleTimeoutMs: 300 })
+  t.after(() => reapAll(pids))
+  await warm(home, project.path, 'lz')
+  const w = await lazyWorld(home)
+  t.after(() => w.dispose())
+  const { agent } = await w.host.createAgent({ cwd: project.path })
+  await waitTools(w, agent, ['mcp__lz__echo'], 'the cached tools were never offered')
+  assert.equal(resultText(await execTool(w.host.ctx, agent, 'mcp__lz__echo', { text: 'one' })), '[lz] echo: one')
+  const pid = readMarker(marker).at(-1)!
+  assert.ok(isAlive(pid), 'running after the first call')
+  await waitFor(() => !isAlive(pid) || undefined, { timeoutMs: LONG, message: 'the idle server process never ended' })
+  await waitRow(w, project.path, 'lz', (s) => s.state === 'dormant', 'the released server never read dormant')
+  await waitTools(w, agent, ['mcp__lz__echo'], 'the cached tools never came back')
+  assert.equal(resultText(await execTool(w.host.ctx, agent, 'mcp__lz__echo', { text: 'two' })), '[lz] echo: two')
+  assert.equal(readMarker(marker).length, 3, 'warm, first call, call after the release')
+})

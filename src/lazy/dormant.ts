@@ -46,9 +46,12 @@ function textOf(value: unknown): string {
     .join('\n')
 }
 
+/** Every dormant definition: never delegated to as if it were the real one. */
+const dormant = new WeakSet<object>()
+
 function definitionOf(ctx: Context, tool: CachedTool, deps: DormantDeps): ToolDefinition {
   const name = tool.name
-  return {
+  const def = {
     name,
     description: tool.description,
     parameters: tool.parameters as ToolDefinition['parameters'],
@@ -59,14 +62,16 @@ function definitionOf(ctx: Context, tool: CachedTool, deps: DormantDeps): ToolDe
     async execute(args: unknown, exec: ToolRunContext) {
       await deps.wake(name, exec.signal)
       const real = ctx.tools.get(name, exec.agent)
-      if (!real || real.execute === this.execute) throw new Error(`server no longer offers tool "${name}"`)
+      if (!real || dormant.has(real)) throw new Error(`server no longer offers tool "${name}"`)
       return real.execute(args, exec)
     },
     finalizeContent(exec, result) {
       const real = ctx.tools.get(name, exec.agent)
-      return real?.finalizeContent?.(exec, result)
+      return real && !dormant.has(real) ? real.finalizeContent?.(exec, result) : undefined
     },
   } as ToolDefinition
+  dormant.add(def)
+  return def
 }
 
 /** Register `tools` as dormant definitions; the returned disposer unregisters every one that was registered. */

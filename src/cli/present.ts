@@ -23,12 +23,13 @@
 import path from 'node:path'
 import { formatDiagnostic } from '../config/diagnostics.ts'
 import { suggest, transportOf } from '../config/entry.ts'
-import { trustFingerprint } from '../config/fingerprint.ts'
+import { cacheFingerprint, trustFingerprint } from '../config/fingerprint.ts'
 import type { LayerInput, Row, RowState, Scope } from '../config/layers.ts'
 import { shellWord } from '../trust/command.ts'
 import { canonicalRoot, loadTrustStore } from '../trust/store.ts'
 import { needsTrust, type TrustState, type TrustStore, trustGateOff, trustStateOf } from '../trust/state.ts'
 import { loadProject, type ProjectView } from '../files/project.ts'
+import { readCache } from '../lazy/cache.ts'
 import { type CliError, failure } from './errors.ts'
 import type { CliContext } from './program.ts'
 
@@ -65,6 +66,11 @@ export interface ServerView {
   /** The local file whose partial override is merged into this row. */
   overriddenBy: string | null
   tools: { include?: string[]; exclude?: string[] } | null
+  /** As written; null: the plugin's `defaultLifecycle` (eager unless configured). */
+  lifecycle: 'eager' | 'lazy' | null
+  idleTimeoutMs: number | null
+  /** The tool-metadata cache of this row (what a lazy server offers while stopped), or null when there is none. */
+  cache: { tools: number; recordedAt: string } | null
   trust: TrustView
   check?: CheckResult
 }
@@ -77,6 +83,15 @@ export interface PresentOptions {
   /** How a file path is shown inside issue strings. */
   display: (file: string) => string
   checks?: ReadonlyMap<string, CheckResult>
+  /** Where the tool-metadata cache lives (`$DSH_HOME`). */
+  dshHome: string
+}
+
+/** A row's tool cache (read only; src/lazy/cache.ts), or null. */
+function cacheOf(e: Row['entry'], origin: string, dshHome: string): ServerView['cache'] {
+  if (!e || transportOf(e) === undefined) return null
+  const record = readCache(dshHome, cacheFingerprint(e, origin))
+  return record ? { tools: record.tools.length, recordedAt: record.recordedAt } : null
 }
 
 /** Paths inside `cwd` are shown relative to it, others absolute. */
@@ -140,6 +155,9 @@ function presentRow(row: Row, layers: readonly LayerInput[], root: string, opts:
     shadowedBy: row.shadowedBy ? { scope: row.shadowedBy.scope, file: row.shadowedBy.file } : null,
     overriddenBy: row.overriddenBy ?? null,
     tools: e?.tools ? { ...(e.tools.include ? { include: [...e.tools.include] } : {}), ...(e.tools.exclude ? { exclude: [...e.tools.exclude] } : {}) } : null,
+    lifecycle: e?.lifecycle ?? null,
+    idleTimeoutMs: e?.idleTimeoutMs ?? null,
+    cache: cacheOf(e, row.scope === 'user' ? opts.dshHome : root, opts.dshHome),
     trust,
   }
   const check = row.state !== 'shadowed' ? opts.checks?.get(row.name) : undefined
@@ -158,7 +176,9 @@ const STATE_COLOR = { active: 'green', untrusted: 'yellow', invalid: 'red', disa
 /** Header and cells of the `list` table (a `check` column when any view carries one). */
 export function tableOf(views: readonly ServerView[], paint: (c: 'green' | 'yellow' | 'red' | 'gray', s: string) => string): { header: string[]; rows: string[][] } {
   const withCheck = views.some((v) => v.check)
-  const header = ['NAME', 'SCOPE', 'STATE', 'TRANSPORT', 'TARGET', 'EFFECTIVE', ...(withCheck ? ['CHECK'] : []), 'ISSUES']
+  // Lifecycle columns only once a row names one (the table of an all-eager project keeps its shape).
+  const withLifecycle = views.some((v) => v.lifecycle !== null)
+  const header = ['NAME', 'SCOPE', 'STATE', 'TRANSPORT', 'TARGET', 'EFFECTIVE', ...(withLifecycle ? ['LIFECYCLE', 'CACHE'] : []), ...(withCheck ? ['CHECK'] : []), 'ISSUES']
   const rows = views.map((v) => [
     v.name,
     v.scope,
@@ -166,6 +186,7 @@ export function tableOf(views: readonly ServerView[], paint: (c: 'green' | 'yell
     v.transport ?? '-',
     targetOf(v),
     v.effectiveName ?? '-',
+    ...(withLifecycle ? [v.lifecycle ?? 'default', v.cache ? `${v.cache.tools} tool(s)` : '-'] : []),
     ...(withCheck ? [v.check?.state ?? '-'] : []),
     v.issues.join('; '),
   ])
@@ -187,6 +208,7 @@ export interface Listing {
   /** File-level problem lines, and a note when the trust store is ignored (print on stderr). */
   fileProblems: string[]
   display: (file: string) => string
+  dshHome: string
 }
 
 /** Read the project of `cli.dir` (+ the user layer) and the trust store, and present every row. */
@@ -195,15 +217,16 @@ export function readListing(cli: Pick<CliContext, 'dir' | 'cwd' | 'loc' | 'env'>
   const display = displayPath(cli.cwd)
   const gateOff = trustGateOff(cli.env)
   const { store, refused } = loadTrustStore(cli.loc.dshHome, project.root.root)
-  const views = presentRows(project.rows, project.layers, { root: project.root.root, store, gateOff, display, ...(checks ? { checks } : {}) })
+  const dshHome = cli.loc.dshHome
+  const views = presentRows(project.rows, project.layers, { root: project.root.root, store, gateOff, display, dshHome, ...(checks ? { checks } : {}) })
   const problems = [...fileProblems(project.layers, display), ...(refused && !gateOff ? [`warning: ignoring the trust store (nothing counts as trusted): ${refused}`] : [])]
-  return { project, store, gateOff, views, fileProblems: problems, display }
+  return { project, store, gateOff, views, fileProblems: problems, display, dshHome }
 }
 
 /** `listing` with `checks` attached to the winning rows (`list --check`), without reading anything again. */
 export function withChecks(listing: Listing, checks: ReadonlyMap<string, CheckResult>): Listing {
-  const { project, store, gateOff, display } = listing
-  const views = presentRows(project.rows, project.layers, { root: project.root.root, store, gateOff, display, checks })
+  const { project, store, gateOff, display, dshHome } = listing
+  const views = presentRows(project.rows, project.layers, { root: project.root.root, store, gateOff, display, dshHome, checks })
   return { ...listing, views }
 }
 
@@ -232,6 +255,8 @@ export function detailLines(v: ServerView, root: string, display: (file: string)
   if (v.headerKeys.length) field('header keys', v.headerKeys.join(', '))
   if (v.tools?.include) field('tools in', v.tools.include.join(', '))
   if (v.tools?.exclude) field('tools out', v.tools.exclude.join(', '))
+  field('lifecycle', `${v.lifecycle ?? 'default (eager unless the plugin says otherwise)'}${v.idleTimeoutMs !== null ? `, idle timeout ${v.idleTimeoutMs === 0 ? 'never' : `${v.idleTimeoutMs} ms`}` : ''}`)
+  field('tool cache', v.cache ? `${v.cache.tools} tool(s), recorded ${v.cache.recordedAt}` : 'none (recorded the first time a host mounts it)')
   if (v.trust !== null) field('trust', v.trust)
   if (v.effectiveName) field('effective', v.effectiveName)
   for (const issue of v.issues) lines.push(`  - ${issue}`)

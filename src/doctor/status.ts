@@ -16,7 +16,7 @@
 import { readFileSync } from 'node:fs'
 import { statusFilePath } from '../host/status-path.ts'
 
-export const STATUS_STATES = ['mounted', 'failed', 'untrusted', 'invalid', 'disabled', 'shadowed', 'idle'] as const
+export const STATUS_STATES = ['mounted', 'failed', 'untrusted', 'invalid', 'disabled', 'shadowed', 'idle', 'dormant'] as const
 export type StatusState = (typeof STATUS_STATES)[number] | 'unknown'
 
 export interface StatusServer {
@@ -28,6 +28,11 @@ export interface StatusServer {
   toolCount: number
   error: string | null
   updatedAt: string | null
+  /** `eager` | `lazy` (null: written by a host without lifecycles). */
+  lifecycle: string | null
+  /** `cache` (a dormant lazy server) | `live` | null. */
+  toolSource: string | null
+  lastUsedAt: string | null
 }
 
 export interface ProjectStatus {
@@ -70,6 +75,9 @@ function server(v: unknown): StatusServer | undefined {
     toolCount: count,
     error: text(o.error),
     updatedAt: isoOrNull(o.updatedAt),
+    lifecycle: o.lifecycle === 'eager' || o.lifecycle === 'lazy' ? o.lifecycle : null,
+    toolSource: o.toolSource === 'cache' || o.toolSource === 'live' ? o.toolSource : null,
+    lastUsedAt: isoOrNull(o.lastUsedAt),
   }
 }
 

@@ -4,7 +4,9 @@
  * (`$DSH_HOME/mcp-status/<sha256(root)[0..16]>.json`).
  *
  * Contract:
- * - Shows, per server: state, name, effective name, layer, tool count and
+ * - Shows, per server: state (`dormant`: a lazy server that is stopped,
+ *   offering its cached tools), name, effective name, layer, lifecycle,
+ *   tool count (and whether the tools come from the cache), last use and
  *   the last error; for the project: how old the status is and whether the
  *   writing process is still alive (a dead writer means nothing is mounted
  *   now — the rows are what it last saw).
@@ -13,7 +15,7 @@
  *   failure. A status file that cannot be read or decoded: exit 1.
  * - `--json`: `{ projects: [{ root, file, pid, alive, updatedAt, servers:
  *   [{ name, effectiveName, layer, file, state, toolCount, error,
- *   updatedAt }] }] }` — the current project only.
+ *   updatedAt, lifecycle, toolSource, lastUsedAt }] }] }` — the current project only.
  * - Reads one file: no network, no child process, no MCP SDK.
  *
  * @module
@@ -38,6 +40,7 @@ function paintState(state: StatusState, paint: Output['paint']): string {
   if (state === 'mounted') return paint('green', state)
   if (state === 'failed' || state === 'invalid') return paint('red', state)
   if (state === 'untrusted' || state === 'unknown') return paint('yellow', state)
+  if (state === 'dormant') return paint('green', state)
   return paint('gray', state)
 }
 
@@ -69,7 +72,10 @@ export async function run(cli: CliContext, opts: StatusOptions = {}): Promise<nu
     cli.out.out('  no servers')
     return 0
   }
-  const rows = s.servers.map((v) => [paintState(v.state, p), v.name, v.effectiveName ?? '-', v.layer ?? '-', v.state === 'mounted' ? String(v.toolCount) : '-', v.error ?? ''])
-  cli.out.table(rows, ['STATE', 'NAME', 'EFFECTIVE', 'LAYER', 'TOOLS', 'ERROR'])
+  const tools = (v: (typeof s.servers)[number]) => (v.state === 'mounted' || v.state === 'dormant' ? `${v.toolCount}${v.toolSource === 'cache' ? ' (cache)' : ''}` : '-')
+  // Lifecycle columns only when a server is lazy (an all-eager project's table keeps its shape).
+  const lazy = s.servers.some((v) => v.lifecycle === 'lazy')
+  const rows = s.servers.map((v) => [paintState(v.state, p), v.name, v.effectiveName ?? '-', v.layer ?? '-', ...(lazy ? [v.lifecycle ?? '-'] : []), tools(v), ...(lazy ? [v.lastUsedAt ? ageText(v.lastUsedAt) : '-'] : []), v.error ?? ''])
+  cli.out.table(rows, ['STATE', 'NAME', 'EFFECTIVE', 'LAYER', ...(lazy ? ['LIFECYCLE'] : []), 'TOOLS', ...(lazy ? ['LAST USE'] : []), 'ERROR'])
   return 0
 }

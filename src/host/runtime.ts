@@ -298,6 +298,8 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
       whenIdle: settle.whenIdle,
     },
     async dispose() {
+      // Record what is mounted now (a short-lived host still warms the tool cache).
+      recorder.flush()
       disposed = true
       debounced.cancel()
       kick.cancel()

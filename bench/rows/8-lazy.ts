@@ -190,7 +190,9 @@ await runRow('8', 'Lazy servers', async (r) => {
   // (c) memory, 20 projects × 3 idle servers, each side in its own process.
   const memHome = makeTempDir('dsh-mcp-bench-lazy-mem-')
   const roots = Array.from({ length: 20 }, (_, i) => makeProject({}, `dsh-mcp-bench-lazy-mem${i}-`))
-  const write = (lifecycle: 'eager' | 'lazy') => roots.forEach((p, i) => p.write('.dsh/mcp.yml', friendly(servers(3, pids, lifecycle, `m${i}x`))))
+  const write = (lifecycle: 'eager' | 'lazy') => {
+    for (const [i, p] of roots.entries()) p.write('.dsh/mcp.yml', friendly(servers(3, pids, lifecycle, `m${i}x`)))
+  }
   const side = (s: 'eager' | 'lazy') => {
     const out = execFileSync(process.execPath, ['--no-warnings', '--expose-gc', fileURLToPath(import.meta.url)], {
       env: { ...process.env, LAZY_RSS_SIDE: s, LAZY_HOME: memHome.path, LAZY_ROOTS: JSON.stringify(roots.map((p) => p.path)), LAZY_PIDS: pids },

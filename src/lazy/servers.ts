@@ -161,6 +161,13 @@ export function createLazyServers(deps: LazyDeps): LazyServers {
     }
     const reason = m.error ?? 'the server could not start'
     s.error = reason
+    if (!recordOf(s.spec)) {
+      // Nothing cached to offer instead (a first start): it stays failed in the mount table, like an eager one.
+      if (servers.get(s.key) === s) servers.delete(s.key)
+      reindex()
+      deps.onChange()
+      return { ok: false, reason }
+    }
     if (mounts.mounts.get(s.key) === m) await mounts.unmount(s.key, 'lazy start failed')
     if (servers.get(s.key) === s && !disposed && !registerCached(s)) servers.delete(s.key)
     reindex()

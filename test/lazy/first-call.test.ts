@@ -7,12 +7,12 @@
  * the cached tools back.
  */
 import assert from 'node:assert/strict'
-import { statSync } from 'node:fs'
+import { statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { after, test } from 'node:test'
 import { execTool, installStubModel, resultText, toolCallResponse, userMessage, waitFor } from '../support/host.ts'
 import { isAlive, readMarker, reapAll } from '../support/procs.ts'
-import { projectWith, stdioEntry } from '../support/runtime.ts'
+import { friendly, projectWith, stdioEntry } from '../support/runtime.ts'
 import { cleanupAll, makeTempDir } from '../support/tmp.ts'
 import { cacheFiles, LONG, lazyWorld, row, waitRow, waitTools, warm } from './support.ts'
 
@@ -65,7 +65,7 @@ test('warm cache: no spawn at agent start, the first request offers the cached t
   assert.ok(row(w, project.path, 'lz')?.lastUsedAt, 'last use recorded')
 })
 
-test('concurrent first calls share one start; other servers are unaffected', async (t) => {
+test('concurrent first calls share one start', async (t) => {
   const { home, pids, marker, project } = setup(['echo', 'sleep'])
   t.after(() => reapAll(pids))
   await warm(home, project.path, 'lz')
@@ -80,7 +80,7 @@ test('concurrent first calls share one start; other servers are unaffected', asy
     assert.equal(resultText(r), `[lz] echo: n${i + 1}`)
   }
   assert.equal(readMarker(marker).length, spawnsBefore + 1, 'four concurrent first calls, one spawn')
-  // An agent-less call after the start goes straight to the live server.
+  // A later call goes straight to the live server.
   assert.equal(resultText(await execTool(w.host.ctx, agent, 'mcp__lz__echo', { text: 'again' })), '[lz] echo: again')
   assert.equal(readMarker(marker).length, spawnsBefore + 1)
 })
@@ -101,4 +101,30 @@ test('idle release ends the process and restores the cached tools; the next call
   await waitTools(w, agent, ['mcp__lz__echo'], 'the cached tools never came back')
   assert.equal(resultText(await execTool(w.host.ctx, agent, 'mcp__lz__echo', { text: 'two' })), '[lz] echo: two')
   assert.equal(readMarker(marker).length, 3, 'warm, first call, call after the release')
+})
+
+test('switching lifecycle needs no remount: eager → lazy releases when idle, lazy → eager starts a dormant server', async (t) => {
+  const { home, pids, marker, project, entry } = setup(['echo'])
+  t.after(() => reapAll(pids))
+  await warm(home, project.path, 'lz')
+  const w = await lazyWorld(home, { idleTimeoutMs: 300 })
+  t.after(() => w.dispose())
+  const { agent } = await w.host.createAgent({ cwd: project.path })
+  await waitTools(w, agent, ['mcp__lz__echo'], 'cached tools never offered')
+  const spawned = readMarker(marker).length
+
+  // lazy → eager: the dormant server starts on the next reconcile.
+  writeFileSync(project.join('.dsh', 'mcp.yml'), friendly({ lz: { ...entry, lifecycle: 'eager' } }))
+  await w.mcp.reload()
+  await waitRow(w, project.path, 'lz', (s) => s.state === 'mounted', 'the server turned eager never started')
+  assert.equal(readMarker(marker).length, spawned + 1)
+  const pid = readMarker(marker).at(-1)!
+
+  // eager → lazy: the same process keeps running (no remount), then is released when idle.
+  writeFileSync(project.join('.dsh', 'mcp.yml'), friendly({ lz: { ...entry, lifecycle: 'lazy' } }))
+  await w.mcp.reload()
+  assert.equal(readMarker(marker).length, spawned + 1, 'no remount')
+  await waitFor(() => !isAlive(pid) || undefined, { timeoutMs: LONG, message: 'the server turned lazy was never released' })
+  await waitRow(w, project.path, 'lz', (s) => s.state === 'dormant', 'not dormant after the release')
+  await waitTools(w, agent, ['mcp__lz__echo'], 'cached tools did not come back')
 })

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict'
 import { statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { after, test } from 'node:test'
-import { execTool, installStubModel, resultText, toolCallResponse, userMessage, waitFor } from '../support/host.ts'
+import { execTool, installStubModel, resultText, STDIO_FIXTURE, toolCallResponse, userMessage, waitFor } from '../support/host.ts'
 import { isAlive, readMarker, reapAll } from '../support/procs.ts'
 import { friendly, projectWith, stdioEntry } from '../support/runtime.ts'
 import { cleanupAll, makeTempDir } from '../support/tmp.ts'
@@ -127,4 +127,37 @@ test('switching lifecycle needs no remount: eager → lazy releases when idle, l
   await waitFor(() => !isAlive(pid) || undefined, { timeoutMs: LONG, message: 'the server turned lazy was never released' })
   await waitRow(w, project.path, 'lz', (s) => s.state === 'dormant', 'not dormant after the release')
   await waitTools(w, agent, ['mcp__lz__echo'], 'cached tools did not come back')
+})
+
+test("a step that arrives while a lazy server starts waits for it: the tools are never missing from a request", async (t) => {
+  const home = makeTempDir('dsh-mcp-lazy-home-')
+  const pids = home.mkdir('pids')
+  const entryWith = (delay: string) => ({
+    command: process.execPath,
+    args: ['--no-warnings', STDIO_FIXTURE, '--name', 'lz', '--tools', 'echo', '--pidfile-dir', pids],
+    env: { MCP_FIXTURE_INIT_DELAY_MS: delay },
+    lifecycle: 'lazy',
+    toolCallTimeoutMs: 10_000,
+  })
+  const project = projectWith({ lz: entryWith('0') })
+  t.after(() => reapAll(pids))
+  await warm(home, project.path, 'lz')
+  // Same env names, a slow start: the cache still serves it.
+  writeFileSync(project.join('.dsh', 'mcp.yml'), friendly({ lz: entryWith('1500') }))
+  const w = await lazyWorld(home)
+  t.after(() => w.dispose())
+  const stub = installStubModel(w.host.ctx)
+  const caller = (await w.host.createAgent({ cwd: project.path })).agent
+  const other = (await w.host.createAgent({ cwd: project.path, agentOptions: stub.agentOptions })).agent
+  await waitTools(w, other, ['mcp__lz__echo'], 'cached tools never offered')
+  other.followup(userMessage('first turn'))
+  await other.whenIdle()
+  assert.deepEqual(offered(stub.requests[0]), ['mcp__lz__echo'])
+
+  const call = execTool(w.host.ctx, caller, 'mcp__lz__echo', { text: 'slow' })
+  await waitTools(w, undefined, [], 'the cached registration was never swapped out')
+  other.followup(userMessage('second turn, while the server starts'))
+  await other.whenIdle()
+  assert.deepEqual(offered(stub.requests[1]), ['mcp__lz__echo'], 'the step waited for the start and offered the real tool')
+  assert.equal(resultText(await call), '[lz] echo: slow')
 })

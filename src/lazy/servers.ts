@@ -100,11 +100,18 @@ export function createLazyServers(deps: LazyDeps): LazyServers {
 
   const recordOf = (spec: MountSpec) => deps.recorded(spec.cacheKey) ?? readCache(deps.dshHome, spec.cacheKey)
 
-  /** Register the cached tools of `s`; false when no usable record exists. */
+  /**
+   * Register the cached tools of `s` (already in `servers`); false when no usable record exists.
+   * It is `dormant` — its name owned — *before* the first registration, so the deny sets of that
+   * very `tools/change` already cover every cached tool (no foreign agent sees one, even for an instant).
+   */
   const registerCached = (s: LazyServer): boolean => {
     const record = recordOf(s.spec)
     const tools = record && toolsUnder(record, s.name)
     if (!tools) return false
+    s.state = 'dormant'
+    s.source = 'cache'
+    reindex()
     s.unregister = registerDormant(ctx, tools, {
       wake: async (name) => {
         const owner = serverOf(name)
@@ -113,8 +120,6 @@ export function createLazyServers(deps: LazyDeps): LazyServers {
       },
       onRefused: (name, error) => log.debug('cached tool %s not registered: %s', name, String(error)),
     })
-    s.state = 'dormant'
-    s.source = 'cache'
     return true
   }
 
@@ -141,7 +146,10 @@ export function createLazyServers(deps: LazyDeps): LazyServers {
     s.releasing = mounts.unmount(s.key, 'idle').then(() => {
       s.releasing = undefined
       if (disposed || servers.get(s.key) !== s) return
-      if (!registerCached(s)) servers.delete(s.key)
+      if (!registerCached(s)) {
+        servers.delete(s.key)
+        reindex()
+      }
       deps.onChange()
     })
     deps.onChange()
@@ -239,20 +247,24 @@ export function createLazyServers(deps: LazyDeps): LazyServers {
     },
     park(spec, name) {
       if (disposed || !policy.get(spec.key)?.lazy) return false
-      const s = newServer(spec, name, 'dormant')
-      if (!registerCached(s)) return false
+      const s = newServer(spec, name, 'waking')
       servers.set(spec.key, s)
-      reindex()
+      if (!registerCached(s)) {
+        servers.delete(spec.key)
+        reindex()
+        return false
+      }
       log.info('"%s" is lazy: offering its %s cached tool(s); it starts on the first call', name, String(recordOf(spec)?.tools.length ?? 0))
       return true
     },
     forget(key) {
       const s = servers.get(key)
       if (!s) return
-      servers.delete(key)
       clearTimer(s)
+      // Unregistered while still owned: a tool left registered for a moment stays denied to foreign agents.
       s.unregister?.()
       s.unregister = undefined
+      servers.delete(key)
       reindex()
     },
     sync() {

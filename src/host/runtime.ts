@@ -5,8 +5,9 @@
  * projects' files and the user file, computes the plan, unmounts what the
  * plan no longer wants (removed, changed, or no longer used by any known
  * project), waits briefly for those forks to let go of their names, mounts
- * what is new under effective names, re-derives every agent's deny set and
- * writes the status files. Mounts run in parallel and are never awaited by
+ * what is new under effective names — a lazy server whose tool cache can
+ * serve it is parked dormant instead (src/lazy) — re-derives every agent's
+ * deny set and writes the status files. Mounts run in parallel and are never awaited by
  * the reconcile. Planning goes through a memo (plan/memo.ts), so only the
  * projects whose files, variables or trust changed are judged again. A new
  * agent is tracked synchronously: a new project's files are read and planned
@@ -23,11 +24,8 @@ import type { Placement, Plan } from '../plan/desired.ts'
 import { diffMountsDetail } from '../plan/diff.ts'
 import { createPlanMemo } from '../plan/memo.ts'
 import { assignNames } from '../plan/names.ts'
-import { denySet, ownership, type Visible, visibleOf } from '../plan/visibility.ts'
-import { lifecyclePolicy } from '../lazy/policy.ts'
-import { createRecorder } from '../lazy/record.ts'
-import { createLazyServers } from '../lazy/servers.ts'
-import { wakeOnCall } from '../lazy/wake.ts'
+import { ownership, type Visible, visibleOf } from '../plan/visibility.ts'
+import { lifecyclePolicy, startLazy } from '../lazy/index.ts'
 import { canonicalRoot } from '../trust/store.ts'
 import { debounce } from '../watch/debounce.ts'
 import { type FileWatcher, watchFiles } from '../watch/files.ts'
@@ -123,25 +121,18 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
   )
 
   // Lazy servers (src/lazy): cached tools while stopped, started by their first call, released when idle.
-  const recorder = createRecorder({ ctx, mounts, dshHome: loc.dshHome, registered: () => visibility.registered(), log })
-  ctx.on('tools/change', () => recorder.schedule())
-  const lazy = createLazyServers({
-    ctx,
+  const { servers: lazy, recorder } = startLazy(ctx, {
     mounts,
     dshHome: loc.dshHome,
     log,
-    recorded: recorder.recorded,
-    flush: recorder.flush,
+    registered: () => visibility.registered(),
+    rootOf: (agent) => visibility.rootOf(agent),
+    visibleFor,
     onChange: () => {
       if (disposed) return
       visibility.refresh()
       reports.schedule()
     },
-  })
-  wakeOnCall(ctx, {
-    servers: lazy,
-    mayCall: (agent, key, server, name) =>
-      !agent || denySet([name], ownership(new Map([[server, key]])), visibleFor(visibility.rootOf(agent) ?? null)).length === 0,
   })
 
   const projects = createProjects({

@@ -51,7 +51,7 @@ export interface LazyServer {
 
 export type WakeOutcome = { ok: true } | { ok: false; reason: string }
 
-export interface LazyDeps {
+export interface LazyServersDeps {
   ctx: Context
   mounts: MountTable
   dshHome: string
@@ -88,7 +88,7 @@ export interface LazyServers {
   dispose(): void
 }
 
-export function createLazyServers(deps: LazyDeps): LazyServers {
+export function createLazyServers(deps: LazyServersDeps): LazyServers {
   const { ctx, mounts, log } = deps
   const servers = new Map<string, LazyServer>()
   let policy: ReadonlyMap<string, KeyPolicy> = new Map()

@@ -76,6 +76,8 @@ window.__ModuleLoader__.load({
       'panel.notRunning': '{count} not running',
       'row.tools': '{count} tools',
       'row.lifecycle.eager': 'eager',
+      'row.lifecycle.lazy': 'lazy',
+      'row.cached': '{count} tools (cached)',
       'row.copy': 'Copy',
       'row.copied': 'Copied',
       'row.file': 'config file',
@@ -88,6 +90,7 @@ window.__ModuleLoader__.load({
       'state.shadowed': 'shadowed',
       'state.idle': 'idle',
       'state.stopped': 'stopped',
+      'state.dormant': 'dormant',
       'kind.untrusted': 'Not trusted yet: review it, then run',
       'kind.changed': 'Changed since trusted: review it, then run',
       'kind.needs-variable': 'A variable it needs is not set: set it, then restart the host',
@@ -110,6 +113,8 @@ window.__ModuleLoader__.load({
       'panel.notRunning': '{count} 个未运行',
       'row.tools': '{count} 个工具',
       'row.lifecycle.eager': '随项目启动',
+      'row.lifecycle.lazy': '首次调用时启动',
+      'row.cached': '{count} 个工具（缓存）',
       'row.copy': '复制',
       'row.copied': '已复制',
       'row.file': '配置文件',
@@ -122,6 +127,7 @@ window.__ModuleLoader__.load({
       'state.shadowed': '被覆盖',
       'state.idle': '空闲',
       'state.stopped': '已停止',
+      'state.dormant': '休眠',
       'kind.untrusted': '尚未信任：审阅后运行',
       'kind.changed': '信任后已更改：审阅后运行',
       'kind.needs-variable': '缺少所需的环境变量：设置后重启主机',
@@ -184,7 +190,7 @@ window.__ModuleLoader__.load({
       })
     }
 
-    const tone = (state) => (state === 'mounted' ? 'ok' : state === 'failed' || state === 'invalid' ? 'error' : state === 'untrusted' || state === 'starting' ? 'warn' : 'idle')
+    const tone = (state) => (state === 'mounted' || state === 'dormant' ? 'ok' : state === 'failed' || state === 'invalid' ? 'error' : state === 'untrusted' || state === 'starting' ? 'warn' : 'idle')
     const currentOf = (view) => (view && view.current !== null ? view.projects.find((p) => p.root === view.current) : undefined)
     const problems = (project) => (project ? project.notRunning + project.files.length : 0)
     /** The session's project's count; with no session project, every known project's. */
@@ -221,7 +227,7 @@ window.__ModuleLoader__.load({
     }
 
     function ServerRow({ root, server, t }) {
-      const meta = [t(`row.lifecycle.${server.lifecycle}`), server.state === 'mounted' ? t('row.tools', { count: server.toolCount }) : null].filter(Boolean).join(' · ')
+      const meta = [t(`row.lifecycle.${server.lifecycle}`), server.state === 'mounted' ? t('row.tools', { count: server.toolCount }) : server.state === 'dormant' ? t('row.cached', { count: server.toolCount }) : null].filter(Boolean).join(' · ')
       return h(
         'li',
         { className: 'dpm-row', 'data-project-mcp-row': server.name, 'data-root': root, 'data-state': server.state, title: server.words ?? undefined },

@@ -28,6 +28,8 @@ export interface AddFlags {
   excludeTools?: string
   description?: string
   disabled?: boolean
+  lifecycle?: string
+  idleTimeout?: string
   force?: boolean
 }
 
@@ -127,6 +129,13 @@ export function parseTimeout(text: string | undefined, flag = '--timeout'): numb
   return Number(t)
 }
 
+/** `--idle-timeout <ms>`: a whole number of milliseconds, 0 = never stop. */
+function parseIdleTimeout(text: string): number {
+  const t = text.trim()
+  if (!/^\d+$/.test(t) || Number(t) > MAX_TIMER_DELAY_MS) throw usage(`--idle-timeout: expected a whole number of milliseconds between 0 (never stop) and ${MAX_TIMER_DELAY_MS}, got "${text.slice(0, 20)}"`)
+  return Number(t)
+}
+
 function parseGlobs(text: string | undefined, flag: string): string[] | undefined {
   if (text === undefined) return undefined
   const globs = text
@@ -167,6 +176,8 @@ export function entryFromAdd(commandOrUrl: string, args: readonly string[], flag
   if (include || exclude) entry.tools = { ...(include ? { include } : {}), ...(exclude ? { exclude } : {}) }
   if (flags.description !== undefined) entry.description = flags.description
   if (flags.disabled) entry.enabled = false
+  if (flags.lifecycle !== undefined) entry.lifecycle = flags.lifecycle
+  if (flags.idleTimeout !== undefined) entry.idleTimeoutMs = parseIdleTimeout(flags.idleTimeout)
   return entry
 }
 

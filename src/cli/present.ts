@@ -36,10 +36,12 @@ import { unpinnedRunner } from '../config/runners.ts'
 import { contributors, type LayerInput, type Row, type RowState, type Scope } from '../config/layers.ts'
 import { type Verdict, type VerdictView, verdictOf, verdictView } from '../plan/verdict.ts'
 import { displayArgs, displayUrl } from '../config/redact.ts'
+import { cacheFingerprint } from '../config/fingerprint.ts'
 import { shellWord } from '../trust/command.ts'
 import { canonicalRoot, loadTrustStore } from '../trust/store.ts'
 import { needsTrust, type TrustState, type TrustStore, trustAnswerOf, trustGateOff } from '../trust/state.ts'
 import { loadProject, type ProjectView } from '../files/project.ts'
+import { readCache } from '../lazy/cache.ts'
 import { type CliError, failure } from './errors.ts'
 import type { CliContext } from './program.ts'
 
@@ -76,6 +78,11 @@ export interface ServerView {
   /** The local file whose partial override is merged into this row. */
   overriddenBy: string | null
   tools: { include?: string[]; exclude?: string[] } | null
+  /** As written; null: the plugin's `defaultLifecycle` (eager unless configured). */
+  lifecycle: 'eager' | 'lazy' | null
+  idleTimeoutMs: number | null
+  /** The tool-metadata cache of this row (what a lazy server offers while stopped), or null when there is none. */
+  cache: { tools: number; recordedAt: string } | null
   trust: TrustView
   /** The row's one verdict (plan/verdict.ts) under the CLI's environment. */
   verdict: VerdictView
@@ -91,11 +98,19 @@ export interface PresentOptions {
   gateOff: boolean
   /** What `${VAR}`s expand from, and where user rows resolve (the verdict's inputs). */
   env: Readonly<Record<string, string | undefined>>
+  /** `$DSH_HOME`: where user rows resolve and the tool-metadata cache lives. */
   dshHome: string
   platform: string
   /** How a file path is shown inside issue strings. */
   display: (file: string) => string
   checks?: ReadonlyMap<string, CheckResult>
+}
+
+/** A row's tool cache (read only; src/lazy/cache.ts), or null. */
+function cacheOf(e: Row['entry'], origin: string, dshHome: string): ServerView['cache'] {
+  if (!e || transportOf(e) === undefined) return null
+  const record = readCache(dshHome, cacheFingerprint(e, origin))
+  return record ? { tools: record.tools.length, recordedAt: record.recordedAt } : null
 }
 
 /** Paths inside `cwd` are shown relative to it, others absolute. */
@@ -161,6 +176,9 @@ function presentRow(row: Row, layers: readonly LayerInput[], root: string, opts:
     shadowedBy: row.shadowedBy ? { scope: row.shadowedBy.scope, file: row.shadowedBy.file } : null,
     overriddenBy: row.overriddenBy ?? null,
     tools: e?.tools ? { ...(e.tools.include ? { include: [...e.tools.include] } : {}), ...(e.tools.exclude ? { exclude: [...e.tools.exclude] } : {}) } : null,
+    lifecycle: e?.lifecycle ?? null,
+    idleTimeoutMs: e?.idleTimeoutMs ?? null,
+    cache: cacheOf(e, row.scope === 'user' ? opts.dshHome : root, opts.dshHome),
     trust,
     verdict: verdictView(verdict),
   }
@@ -189,7 +207,9 @@ const STATE_COLOR = { active: 'green', untrusted: 'yellow', invalid: 'red', disa
 /** Header and cells of the `list` table (a `check` column when any view carries one). */
 export function tableOf(views: readonly ServerView[], paint: (c: 'green' | 'yellow' | 'red' | 'gray', s: string) => string): { header: string[]; rows: string[][] } {
   const withCheck = views.some((v) => v.check)
-  const header = ['NAME', 'SCOPE', 'STATE', 'TRANSPORT', 'TARGET', 'EFFECTIVE', ...(withCheck ? ['CHECK'] : []), 'ISSUES']
+  // Lifecycle columns only once a row names one (the table of an all-eager project keeps its shape).
+  const withLifecycle = views.some((v) => v.lifecycle !== null)
+  const header = ['NAME', 'SCOPE', 'STATE', 'TRANSPORT', 'TARGET', 'EFFECTIVE', ...(withLifecycle ? ['LIFECYCLE', 'CACHE'] : []), ...(withCheck ? ['CHECK'] : []), 'ISSUES']
   const rows = views.map((v) => [
     v.name,
     v.scope,
@@ -197,6 +217,7 @@ export function tableOf(views: readonly ServerView[], paint: (c: 'green' | 'yell
     v.transport ?? '-',
     targetOf(v),
     v.effectiveName ?? '-',
+    ...(withLifecycle ? [v.lifecycle ?? 'default', v.cache ? `${v.cache.tools} tool(s)` : '-'] : []),
     ...(withCheck ? [v.check?.state ?? '-'] : []),
     v.issues.join('; '),
   ])
@@ -220,6 +241,7 @@ export interface Listing {
   display: (file: string) => string
   /** What the views were presented with. */
   options: PresentOptions
+  dshHome: string
 }
 
 /** Read the project of `cli.dir` (+ the user layer) and the trust store, and present every row. */
@@ -231,7 +253,7 @@ export function readListing(cli: Pick<CliContext, 'dir' | 'cwd' | 'loc' | 'env' 
   const options: PresentOptions = { root: project.root.root, store, storeProblem: refused, gateOff, env: cli.env, dshHome: cli.loc.dshHome, platform: cli.platform, display }
   const views = presentRows(project.rows, project.layers, { ...options, ...(checks ? { checks } : {}) })
   const problems = [...fileProblems(project.layers, display), ...(refused && !gateOff ? [`warning: ignoring the trust store (nothing counts as trusted): ${refused}`] : [])]
-  return { project, store, gateOff, views, fileProblems: problems, display, options }
+  return { project, store, gateOff, views, fileProblems: problems, display, options, dshHome: cli.loc.dshHome }
 }
 
 /** `listing` with `checks` attached to the winning rows (`list --check`), without reading anything again. */
@@ -283,6 +305,8 @@ export function detailLines(v: ServerView, root: string, display: (file: string)
   if (v.headerKeys.length) field('header keys', v.headerKeys.join(', '))
   if (v.tools?.include) field('tools in', v.tools.include.join(', '))
   if (v.tools?.exclude) field('tools out', v.tools.exclude.join(', '))
+  field('lifecycle', `${v.lifecycle ?? 'default (eager unless the plugin says otherwise)'}${v.idleTimeoutMs !== null ? `, idle timeout ${v.idleTimeoutMs === 0 ? 'never' : `${v.idleTimeoutMs} ms`}` : ''}`)
+  field('tool cache', v.cache ? `${v.cache.tools} tool(s), recorded ${v.cache.recordedAt}` : 'none (recorded the first time a host mounts it)')
   if (v.trust !== null) field('trust', v.trust)
   if (v.state !== 'shadowed') field('verdict', `${v.verdict.tag}${v.verdict.why ? ` (${v.verdict.why})` : ''}`)
   if (v.effectiveName) field('effective', v.effectiveName)

@@ -117,6 +117,8 @@ function buildProgram(opts: RunOptions, result: { code: number; command?: string
     .option('--exclude-tools <globs>', 'hide these tools (comma-separated globs)')
     .option('--description <text>', 'what the server is for')
     .option('--disabled', 'add it disabled')
+    .addOption(new Option('--lifecycle <lifecycle>', 'eager (start with the project) or lazy (start on the first tool call)').choices(['eager', 'lazy']))
+    .option('--idle-timeout <ms>', 'lazy: stop the server after this long without a call (0: never)')
     .option('-f, --force', 'replace an existing entry')
     .showHelpAfterError(false)
     .action(action('add'))

@@ -12,6 +12,8 @@
  * when more than one file contributed to it (a partial local override), it
  * also covers the list of contributing layer files (scope and file name), so
  * an override that appears, moves or disappears asks again.
+ * `lifecycle`/`idleTimeoutMs` are in neither (switching needs no remount).
+ * `cacheFingerprint` keys the tool cache.
  *
  * @module
  */
@@ -52,6 +54,26 @@ export function trustFingerprint(entry: Entry, files?: readonly string[]): strin
 export function rowFingerprint(row: Pick<Row, 'scope' | 'file' | 'sources'> & { entry?: Entry | undefined }): string {
   const files = contributors(row).map((s) => `${s.scope}:${path.basename(s.file)}`)
   return trustFingerprint(row.entry ?? {}, files)
+}
+
+/**
+ * Key of a server's tool-metadata cache: the trust fingerprint's fields with
+ * env and header *names* only (never a value, not even hashed), plus the
+ * directory relative paths resolve against, so equal text in two projects
+ * never shares tools. Lifecycle and tuning keys are not in it.
+ */
+export function cacheFingerprint(entry: Entry, origin: string): string {
+  const identity = {
+    origin,
+    transport: transportOf(entry) ?? null,
+    command: entry.command ?? null,
+    args: entry.args ?? [],
+    cwd: entry.cwd ?? null,
+    env: Object.keys(entry.env ?? {}).sort(),
+    url: entry.url ?? null,
+    headers: Object.keys(entry.headers ?? {}).sort(),
+  }
+  return sha256(canonicalJson(identity)).slice(0, 32)
 }
 
 /** Hash of a resolved official config: equal keys ⇒ one shared mount, a changed key ⇒ remount. */

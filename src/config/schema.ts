@@ -21,6 +21,10 @@ export const MAX_TIMER_DELAY_MS = 2_147_483_647
 /** The official client's reconnect defaults (it refuses initialDelayMs > maxDelayMs after applying them). */
 export const OFFICIAL_RECONNECT_DEFAULTS = { initialDelayMs: 500, maxDelayMs: 30_000 } as const
 
+/** When a server starts: with its project (`eager`) or on its first tool call (`lazy`). */
+export const LIFECYCLES = ['eager', 'lazy'] as const
+export type Lifecycle = (typeof LIFECYCLES)[number]
+
 /** Transport spellings accepted in `transport:` / `type:`. */
 export const TRANSPORT_SPELLINGS = ['stdio', 'http', 'streamable-http', 'sse'] as const
 
@@ -88,6 +92,8 @@ export const EntrySchema = z.object({
   oauth: OAuthSchema.optional().describe('OAuth for an http server; needs a host dsh-mcp-client that has it.'),
   tools: ToolFilterSchema.optional(),
   description: z.string().optional().describe('What this server is for (shown by dsh-mcp list).'),
+  lifecycle: z.enum(LIFECYCLES).optional().describe('eager: start with the project; lazy: start on the first tool call (tools offered from the cache meanwhile).'),
+  idleTimeoutMs: z.number().int().min(0).max(MAX_TIMER_DELAY_MS).optional().describe('lazy: stop the server after this long without a call (0: never).'),
   enabled: z.boolean().optional().describe('false keeps the entry but does not mount it.'),
 })
 

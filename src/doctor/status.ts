@@ -23,7 +23,7 @@ import path from 'node:path'
 import { ownedByOther } from '../files/private-dir.ts'
 import { statusFilePath } from '../host/status-path.ts'
 
-export const STATUS_STATES = ['mounted', 'starting', 'failed', 'untrusted', 'invalid', 'disabled', 'shadowed', 'idle', 'stopped'] as const
+export const STATUS_STATES = ['mounted', 'starting', 'failed', 'untrusted', 'invalid', 'disabled', 'shadowed', 'idle', 'dormant', 'stopped'] as const
 export type StatusState = (typeof STATUS_STATES)[number] | 'unknown'
 
 export interface StatusServer {
@@ -37,6 +37,11 @@ export interface StatusServer {
   /** The row's verdict as the host judged it (plan/verdict.ts), or null when the file has none. */
   verdict: { tag: string; why: string | null; reason: string | null } | null
   updatedAt: string | null
+  /** `eager` | `lazy` (null: written by a host without lifecycles). */
+  lifecycle: string | null
+  /** `cache` (a dormant lazy server) | `live` | null. */
+  toolSource: string | null
+  lastUsedAt: string | null
 }
 
 export interface StatusFile {
@@ -111,6 +116,9 @@ function server(v: unknown): StatusServer | undefined {
     error: text(o.error),
     verdict: verdictOf(o.verdict),
     updatedAt: isoOrNull(o.updatedAt),
+    lifecycle: o.lifecycle === 'eager' || o.lifecycle === 'lazy' ? o.lifecycle : null,
+    toolSource: o.toolSource === 'cache' || o.toolSource === 'live' ? o.toolSource : null,
+    lastUsedAt: isoOrNull(o.lastUsedAt),
   }
 }
 

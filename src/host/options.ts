@@ -10,6 +10,7 @@
  * @module
  */
 import * as z from 'zod'
+import { LIFECYCLES } from '../config/schema.ts'
 
 const Millis = z.number().int().min(0).max(2_147_483_647)
 
@@ -25,6 +26,8 @@ export const OptionsSchema = z
     trust: z.enum(['require', 'all']).default('require').describe('"require": project servers mount only once trusted; "all": no trust gate.'),
     mountTimeoutMs: Millis.min(1).default(30_000).describe('Bound on initialize + tools/list for one server.'),
     firstStepWaitMs: Millis.default(10_000).describe("Bound on how long an agent's first step waits for its project's mounts."),
+    defaultLifecycle: z.enum(LIFECYCLES).default('eager').describe('Lifecycle of a server whose entry names none: "eager" (start with the project) or "lazy" (start on first call).'),
+    idleTimeoutMs: Millis.default(600_000).describe('How long a lazy server runs without a call before it is stopped (0: never); an entry may set its own.'),
   })
   .strict()
 

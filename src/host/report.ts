@@ -21,13 +21,15 @@
  *
  * @module
  */
+import type { Lifecycle } from '../config/schema.ts'
 import type { Placement, Plan } from '../plan/desired.ts'
 import { explainProject } from './explain.ts'
 import { ownership, toolsByKey } from '../plan/visibility.ts'
 import type { Log } from './log.ts'
+import type { LazyServers } from '../lazy/servers.ts'
 import type { MountTable } from './mounts.ts'
 import type { Projects } from './projects.ts'
-import { type Snapshot, type StatusWriter, serverSnapshots } from './status.ts'
+import { type LazyView, type Snapshot, type StatusWriter, serverSnapshots } from './status.ts'
 import type { Explained } from './tell.ts'
 import { type WebView, webProject } from './web.ts'
 import type { VisibilityGuard } from './visibility.ts'
@@ -36,6 +38,10 @@ export interface ReportDeps {
   plan(): Plan
   projects: Projects
   mounts: MountTable
+  /** Lazy servers: dormant ones own their cached tools and read `dormant`. */
+  lazy: LazyServers
+  /** The plugin's `defaultLifecycle`. */
+  defaultLifecycle: Lifecycle
   visibility: VisibilityGuard
   status: StatusWriter
   log: Log
@@ -60,11 +66,18 @@ export interface Reports {
 }
 
 export function createReports(deps: ReportDeps): Reports {
-  const { projects, mounts, visibility, status, log } = deps
+  const { projects, mounts, lazy, visibility, status, log } = deps
+  const lazyView: LazyView = {
+    defaultLifecycle: deps.defaultLifecycle,
+    info(key) {
+      const s = lazy.get(key)
+      return s && { dormant: s.state === 'dormant', source: s.source, lastUsedAt: s.lastUsedAt, error: s.error }
+    },
+  }
 
   const counts = () => {
     const out = new Map<string, number>()
-    for (const [key, list] of toolsByKey(visibility.registered(), ownership(mounts.owners()))) out.set(key, list.length)
+    for (const [key, list] of toolsByKey(visibility.registered(), ownership(lazy.owners(mounts.owners())))) out.set(key, list.length)
     return out
   }
 
@@ -75,10 +88,10 @@ export function createReports(deps: ReportDeps): Reports {
       projects: projects.list().map((p) => ({
         root: p.root,
         agents: p.agents.size,
-        servers: serverSnapshots(plan.projects.get(p.root) ?? [], mounts.mounts, tools),
+        servers: serverSnapshots(plan.projects.get(p.root) ?? [], mounts.mounts, tools, { lazy: lazyView }),
         files: projects.refused(p.root),
       })),
-      global: serverSnapshots(plan.global, mounts.mounts, tools),
+      global: serverSnapshots(plan.global, mounts.mounts, tools, { lazy: lazyView }),
     }
   }
 
@@ -114,15 +127,15 @@ export function createReports(deps: ReportDeps): Reports {
     const placements = deps.plan().projects.get(root)
     if (!placements) return
     releasedRows.set(root, placements)
-    status.write(root, serverSnapshots(placements, new Map(), new Map(), 'released'))
+    status.write(root, serverSnapshots(placements, new Map(), new Map(), { serving: 'released' }))
   }
 
   const stopped = () => {
     const plan = deps.plan()
     const known = projects.list()
-    for (const p of known) status.write(p.root, serverSnapshots(plan.projects.get(p.root) ?? [], new Map(), new Map(), 'stopped'), projects.refused(p.root), 'stopped')
+    for (const p of known) status.write(p.root, serverSnapshots(plan.projects.get(p.root) ?? [], new Map(), new Map(), { serving: 'stopped' }), projects.refused(p.root), 'stopped')
     for (const [root, placements] of releasedRows) {
-      if (!known.some((p) => p.root === root)) status.write(root, serverSnapshots(placements, new Map(), new Map(), 'stopped'), [], 'stopped')
+      if (!known.some((p) => p.root === root)) status.write(root, serverSnapshots(placements, new Map(), new Map(), { serving: 'stopped' }), [], 'stopped')
     }
     changed()
   }
@@ -135,7 +148,7 @@ export function createReports(deps: ReportDeps): Reports {
       current,
       projects: list.map((p) => {
         const placements = plan.projects.get(p.root) ?? []
-        return webProject(p.root, p.agents.size, placements, serverSnapshots(placements, mounts.mounts, tools), projects.refused(p.root))
+        return webProject(p.root, p.agents.size, placements, serverSnapshots(placements, mounts.mounts, tools, { lazy: lazyView }), projects.refused(p.root))
       }),
     }
   }
@@ -148,7 +161,7 @@ export function createReports(deps: ReportDeps): Reports {
   const explained = (root: string | null): Explained => {
     const plan = deps.plan()
     const placements = root === null ? plan.global : (plan.projects.get(root) ?? plan.global)
-    const rows = serverSnapshots(placements, mounts.mounts, counts())
+    const rows = serverSnapshots(placements, mounts.mounts, counts(), { lazy: lazyView })
     const active = placements.filter((p) => p.want !== 'disabled' && p.want !== 'shadowed').length
     return { root, active, reasons: explainProject(root, placements, rows, root === null ? [] : projects.refused(root)) }
   }

@@ -5,8 +5,9 @@
  * projects' files and the user file, computes the plan, unmounts what the
  * plan no longer wants (removed, changed, or no longer used by any known
  * project), waits briefly for those forks to let go of their names, mounts
- * what is new under effective names, re-derives every agent's deny set and
- * writes the status files. Mounts run in parallel and are never awaited by
+ * what is new under effective names — a lazy server whose tool cache can
+ * serve it is parked dormant instead (src/lazy) — re-derives every agent's
+ * deny set and writes the status files. Mounts run in parallel and are never awaited by
  * the reconcile. Planning goes through a memo (plan/memo.ts), so only the
  * projects whose files, variables or trust changed are judged again. A new
  * agent is tracked synchronously: a new project's files are read and planned
@@ -24,6 +25,7 @@ import { diffMountsDetail } from '../plan/diff.ts'
 import { createPlanMemo } from '../plan/memo.ts'
 import { assignNames } from '../plan/names.ts'
 import { ownership, type Visible, visibleOf } from '../plan/visibility.ts'
+import { lifecyclePolicy, startLazy } from '../lazy/index.ts'
 import { canonicalRoot } from '../trust/store.ts'
 import { debounce } from '../watch/debounce.ts'
 import { type FileWatcher, watchFiles } from '../watch/files.ts'
@@ -103,6 +105,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
       if (disposed) return
       visibility.refresh()
       reports.schedule()
+      recorder.schedule()
     },
     onNameTaken: (key) => {
       const n = (renames.get(key) ?? 0) + 1
@@ -116,11 +119,26 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
   const visibility = createVisibility(
     ctx,
     {
-      ownership: () => ownership(mounts.owners()),
+      ownership: () => ownership(lazy.owners(mounts.owners())),
       visibleFor,
     },
     log,
   )
+
+  // Lazy servers (src/lazy): cached tools while stopped, started by their first call, released when idle.
+  const { servers: lazy, recorder } = startLazy(ctx, {
+    mounts,
+    dshHome: loc.dshHome,
+    log,
+    registered: () => visibility.registered(),
+    rootOf: (agent) => visibility.rootOf(agent),
+    visibleFor,
+    onChange: () => {
+      if (disposed) return
+      visibility.refresh()
+      reports.schedule()
+    },
+  })
 
   const projects = createProjects({
     loc,
@@ -147,7 +165,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
       storeProblem: gate.storeProblem,
     })
 
-  const reports = createReports({ plan: () => plan, projects, mounts, visibility, status, log, disposed: () => disposed })
+  const reports = createReports({ plan: () => plan, projects, mounts, lazy, defaultLifecycle: options.defaultLifecycle, visibility, status, log, disposed: () => disposed })
 
   const reconcile = async () => {
     if (disposed) return
@@ -158,7 +176,8 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     userLayers = projects.loadUser()
     plan = computePlan()
     reports.logPlacements()
-    const current = new Map([...mounts.mounts].map(([k, m]) => [k, m.spec]))
+    lazy.setPolicy(lifecyclePolicy(plan, options))
+    const current = new Map([...mounts.mounts].map(([k, m]) => [k, m.spec] as const).concat([...lazy.parked()]))
     // A fork that is up but holds no tools while its client reports an error reads as failed (status.ts): reload() retries it too.
     const counts = retryFailed ? reports.counts() : undefined
     const failed = (k: string, m: Mount) => m.state === 'failed' || readsFailed(m, counts?.get(k) ?? 0)
@@ -169,6 +188,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     const diff = diffMountsDetail(current, plan.mounts, retry)
     const releases = diff.remove.map((k) => {
       const why = retry.has(k) ? 'retrying' : diff.changedKeys.has(k) ? 'config changed' : 'no longer configured or used'
+      lazy.forget(k)
       return mounts.unmount(k, why)
     })
     visibility.refresh()
@@ -182,8 +202,9 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
       const s = plan.mounts.get(k)!
       return { key: k, name: s.name, origin: s.origin, priority: s.layer === 'user' ? 0 : 1 }
     })
-    const names = assignNames(mounts.held(), requests)
-    for (const k of diff.add) mounts.mount(plan.mounts.get(k)!, names.get(k)!)
+    const names = assignNames(new Map([...mounts.held(), ...lazy.held()]), requests)
+    for (const k of diff.add) if (!lazy.park(plan.mounts.get(k)!, names.get(k)!)) mounts.mount(plan.mounts.get(k)!, names.get(k)!)
+    lazy.sync()
     visibility.refresh()
     reports.write()
   }
@@ -227,11 +248,20 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     log,
   })
 
+  // A step also waits while one of its lazy servers starts or stops (its tools are briefly absent then); dormant ones never hold it.
+  const lazyPending = (agent: Agent) => lazy.pendingFor(keysOf(visibility.rootOf(agent) ?? null))
+  const firstNow = new WeakSet<Agent>()
   holdFirstStep(ctx, {
     waitMs: options.firstStepWaitMs,
-    isFirst: (agent) => firstPending.has(agent),
-    markDone: (agent) => firstPending.delete(agent),
-    pending: (agent) => settle.pendingFor(() => keysOf(visibility.rootOf(agent) ?? null)),
+    isFirst: (agent) => firstPending.has(agent) || lazyPending(agent) !== undefined,
+    markDone: (agent) => {
+      if (firstPending.delete(agent)) firstNow.add(agent)
+    },
+    pending: (agent) => {
+      const mounting = firstNow.delete(agent) ? settle.pendingFor(() => keysOf(visibility.rootOf(agent) ?? null)) : undefined
+      const starting = lazyPending(agent)
+      return mounting && starting ? Promise.all([mounting, starting]).then(() => undefined) : (mounting ?? starting)
+    },
     log,
   })
 
@@ -279,11 +309,15 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
       onChange: reports.onWrite,
     },
     async dispose() {
+      // Record what is mounted now (a short-lived host still warms the tool cache).
+      recorder.flush()
       disposed = true
       debounced.cancel()
       kick.cancel()
       queue.close()
       visibility.dispose()
+      lazy.dispose()
+      recorder.dispose()
       // Written first: the host's shutdown is bounded (the CLI force-exits 5 s after a signal).
       reports.stopped()
       projects.dispose()

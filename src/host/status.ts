@@ -3,9 +3,11 @@
  *
  * Contract: `serverSnapshots` turns placements plus live mounts into the
  * user-facing state of each row: `mounted | starting | failed | untrusted |
- * invalid | disabled | shadowed | idle | stopped` (`starting`: wanted and
- * being mounted for a project with live agents; `idle`: wanted, not mounted,
- * no agent waits for it; `stopped`: the host stopped). A mount
+ * invalid | disabled | shadowed | idle | dormant | stopped` (`starting`:
+ * wanted and being mounted for a project with live agents; `idle`: wanted,
+ * not mounted, no agent waits for it; `dormant`: a lazy server that is
+ * stopped, offering its cached tools; `stopped`: the host stopped), with its
+ * lifecycle, where its tools come from and its last use. A mount
  * whose fork is up but holds no tools while the official client reports a
  * connection error reads as `failed` (the client keeps reconnecting; we never
  * tear it down). Each row carries its verdict (plan/verdict.ts). `effectiveName` is null unless mounted. The status writer
@@ -23,6 +25,7 @@
  * @module
  */
 import type { Scope } from '../config/layers.ts'
+import type { Lifecycle } from '../config/schema.ts'
 import type { Placement } from '../plan/desired.ts'
 import type { VerdictView } from '../plan/verdict.ts'
 import type { Log } from './log.ts'
@@ -30,7 +33,7 @@ import type { Mount } from './mounts.ts'
 import { ensureHomeDir, writePrivateFile } from '../files/private-dir.ts'
 import { statusFilePath } from './status-path.ts'
 
-export type ServerState = 'mounted' | 'starting' | 'failed' | 'untrusted' | 'invalid' | 'disabled' | 'shadowed' | 'idle' | 'stopped'
+export type ServerState = 'mounted' | 'starting' | 'failed' | 'untrusted' | 'invalid' | 'disabled' | 'shadowed' | 'idle' | 'dormant' | 'stopped'
 
 /** A config file of the project the host refused: it contributes nothing (or its last good version). */
 export interface FileProblem {
@@ -40,6 +43,20 @@ export interface FileProblem {
   reason: string
   /** Whether its last good version is still in use. */
   keptLastGood: boolean
+}
+
+/** What the lazy layer (src/lazy) says of one mount key; `dormant`: stopped, its cached tools registered. */
+export interface LazyInfo {
+  dormant: boolean
+  source: 'cache' | 'live'
+  lastUsedAt: number | null
+  error: string | null
+}
+
+/** The lifecycle inputs of a snapshot: the plugin default and the lazy layer's view of a key. */
+export interface LazyView {
+  defaultLifecycle: Lifecycle
+  info(key: string): LazyInfo | undefined
 }
 
 export interface ServerSnapshot {
@@ -52,6 +69,11 @@ export interface ServerSnapshot {
   lastError: string | null
   /** The row's verdict (plan/verdict.ts): tag, kind of reason, reason — never a value. */
   verdict?: VerdictView
+  lifecycle: Lifecycle
+  /** Where its tools come from: the metadata cache (dormant) or the running server; null: none registered. */
+  toolSource: 'cache' | 'live' | null
+  /** Last tool call through this host (ISO time), lazy servers only. */
+  lastUsedAt: string | null
 }
 
 export interface ProjectSnapshot {
@@ -83,21 +105,32 @@ export function readsFailed(mount: Pick<Mount, 'state' | 'error'>, toolCount: nu
  */
 export type Serving = 'live' | 'released' | 'stopped'
 
-export function serverSnapshots(placements: readonly Placement[], mounts: ReadonlyMap<string, Mount>, toolCounts: ReadonlyMap<string, number>, serving: Serving = 'live'): ServerSnapshot[] {
-  return placements.map((p) => {
+export interface SnapshotOptions {
+  serving?: Serving
+  lazy?: LazyView
+}
+
+export function serverSnapshots(placements: readonly Placement[], mounts: ReadonlyMap<string, Mount>, toolCounts: ReadonlyMap<string, number>, opts: SnapshotOptions = {}): ServerSnapshot[] {
+  const { serving = 'live', lazy } = opts
+  return placements.map((p): ServerSnapshot => {
+    const info = p.key ? lazy?.info(p.key) : undefined
+    const lifecycle = p.lifecycle ?? lazy?.defaultLifecycle ?? 'eager'
+    const lastUsedAt = info?.lastUsedAt == null ? null : new Date(info.lastUsedAt).toISOString()
+    const row = (s: Omit<ServerSnapshot, 'lifecycle' | 'toolSource' | 'lastUsedAt'>): ServerSnapshot => ({ ...s, lifecycle, toolSource: s.toolCount > 0 ? (info?.source ?? 'live') : null, lastUsedAt })
     const base = { name: p.name, layer: p.layer, file: p.file, ...(p.verdict ? { verdict: p.verdict } : {}) }
     if (p.want !== 'mount' || !p.key) {
       const state: ServerState = p.want === 'skipped' || p.want === 'mount' ? 'failed' : p.want
       const lastError = state === 'shadowed' || state === 'disabled' ? null : (p.reason ?? null)
-      return { ...base, effectiveName: null, state, toolCount: 0, lastError }
+      return row({ ...base, effectiveName: null, state, toolCount: 0, lastError })
     }
-    if (serving === 'stopped') return { ...base, effectiveName: null, state: 'stopped', toolCount: 0, lastError: null }
+    if (serving === 'stopped') return row({ ...base, effectiveName: null, state: 'stopped', toolCount: 0, lastError: null })
     const m = mounts.get(p.key)
     const toolCount = toolCounts.get(p.key) ?? 0
-    if (!m || m.state === 'mounting') return { ...base, effectiveName: null, state: serving === 'live' || m ? 'starting' : 'idle', toolCount: 0, lastError: m?.error ?? null }
-    if (m.state === 'failed') return { ...base, effectiveName: null, state: 'failed', toolCount: 0, lastError: m.error }
+    if (info?.dormant) return row({ ...base, effectiveName: null, state: 'dormant', toolCount, lastError: info.error })
+    if (!m || m.state === 'mounting') return row({ ...base, effectiveName: null, state: serving === 'live' || m ? 'starting' : 'idle', toolCount: 0, lastError: m?.error ?? null })
+    if (m.state === 'failed') return row({ ...base, effectiveName: null, state: 'failed', toolCount: 0, lastError: m.error })
     const state: ServerState = readsFailed(m, toolCount) ? 'failed' : 'mounted'
-    return { ...base, effectiveName: state === 'mounted' ? m.effectiveName : null, state, toolCount, lastError: m.error }
+    return row({ ...base, effectiveName: state === 'mounted' ? m.effectiveName : null, state, toolCount, lastError: m.error })
   })
 }
 
@@ -170,6 +203,9 @@ export function createStatusWriter(dshHome: string, log: Log): StatusWriter {
         toolCount: s.toolCount,
         error: s.lastError,
         ...(s.verdict ? { verdict: s.verdict } : {}),
+        lifecycle: s.lifecycle,
+        toolSource: s.toolSource,
+        lastUsedAt: s.lastUsedAt,
         updatedAt: stamp(root, s, now),
       }))
       const refused = files.map((f) => ({ file: f.file, layer: f.layer, error: f.reason, keptLastGood: f.keptLastGood }))

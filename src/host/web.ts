@@ -28,8 +28,8 @@ export interface WebServerRow {
   name: string
   layer: string
   state: ServerState
-  /** Every server is started with its project for now (lazy servers come later). */
-  lifecycle: 'eager'
+  /** `eager`: started with its project; `lazy`: started by its first tool call (`dormant` until then). */
+  lifecycle: 'eager' | 'lazy'
   toolCount: number
   /** The mount's last error, redacted (plan-level reasons are in `words`). */
   lastError: string | null
@@ -77,7 +77,7 @@ export function webProject(root: string, agents: number, placements: readonly Pl
     const s = rows[i]
     if (!s) return []
     const why = explain(root, p, s)
-    return [{ name: p.name, layer: p.layer, state: s.state, lifecycle: 'eager', toolCount: s.toolCount, lastError: p.want === 'mount' ? s.lastError : null, kind: why?.kind ?? null, words: why?.words ?? null, fix: why?.fix ?? null }]
+    return [{ name: p.name, layer: p.layer, state: s.state, lifecycle: s.lifecycle, toolCount: s.toolCount, lastError: p.want === 'mount' ? s.lastError : null, kind: why?.kind ?? null, words: why?.words ?? null, fix: why?.fix ?? null }]
   })
   return {
     root,

@@ -8,7 +8,8 @@
  * mounted with the verdict's official config; any other is placed with the
  * verdict's reason (never an env or header value) and the verdict itself. A mount's key covers its
  * written name and its resolved official config, so equal keys share one
- * mount and tuning keys (`tools`, `description`) never change a key.
+ * mount and tuning keys (`tools`, `description`, `lifecycle`, `idleTimeoutMs`)
+ * never change a key.
  * `desiredState` is `assemblePlan` over `judgeView` of every view: each view
  * is judged on its own, so a caller may reuse a view whose inputs did not
  * change (memo.ts) and get the very plan a full judgement gives.
@@ -16,11 +17,12 @@
  * @module
  */
 import type { Env } from '../config/expand.ts'
-import { mountKey } from '../config/fingerprint.ts'
+import { cacheFingerprint, mountKey } from '../config/fingerprint.ts'
 import { type LayerInput, mergeLayers, type Row, type Scope } from '../config/layers.ts'
 import type { OfficialConfig } from '../config/official.ts'
 import { secretValues } from '../config/redact.ts'
 import type { TrustAnswer } from '../trust/state.ts'
+import type { Lifecycle } from '../config/schema.ts'
 import type { ToolFilter } from './filter.ts'
 import { type FileRefusal, type VerdictView, verdictOf, verdictView } from './verdict.ts'
 
@@ -44,6 +46,8 @@ export interface MountSpec {
   config: OfficialConfig
   /** Expanded values that must never reach a log line (env/header values, substituted variables). */
   secrets: string[]
+  /** Key of its tool-metadata cache (config/fingerprint.ts `cacheFingerprint`). */
+  cacheKey: string
 }
 
 /** One row of one view (a project, or the global view), judged. */
@@ -56,6 +60,8 @@ export interface Placement {
   key?: string
   filter?: ToolFilter
   description?: string
+  lifecycle?: Lifecycle
+  idleTimeoutMs?: number
   /** Why the row is not mounted (never a value). */
   reason?: string
   trust?: TrustVerdict
@@ -137,6 +143,8 @@ function judgeRow(row: Row, root: string | null, input: ViewInput, mounts: Map<s
   const base: Placement = { name: row.name, layer: row.scope, file: row.file, want: 'invalid' }
   if (row.entry?.tools) base.filter = row.entry.tools
   if (row.entry?.description !== undefined) base.description = row.entry.description
+  if (row.entry?.lifecycle !== undefined) base.lifecycle = row.entry.lifecycle
+  if (row.entry?.idleTimeoutMs !== undefined) base.idleTimeoutMs = row.entry.idleTimeoutMs
   let answer: TrustAnswer | undefined
   const storeProblem = root === null ? undefined : input.storeProblem?.(root)
   const v = verdictOf(row, {
@@ -157,7 +165,7 @@ function judgeRow(row: Row, root: string | null, input: ViewInput, mounts: Map<s
   const origin = row.scope === 'user' ? input.dshHome : (root as string)
   const key = mountKey(v.config)
   if (!mounts.has(key)) {
-    mounts.set(key, { key, name: row.name, layer: row.scope, file: row.file, origin, config: v.config, secrets: secretValues(row.entry!, v.entry, input.env) })
+    mounts.set(key, { key, name: row.name, layer: row.scope, file: row.file, origin, config: v.config, secrets: secretValues(row.entry!, v.entry, input.env), cacheKey: cacheFingerprint(row.entry!, origin) })
   }
   return { ...base, want: 'mount', key }
 }

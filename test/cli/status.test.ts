@@ -78,7 +78,7 @@ describe('status', () => {
     assert.equal(p.alive, true)
     assert.equal(p.updatedAt, body.updatedAt)
     const servers = p.servers as Record<string, unknown>[]
-    for (const x of servers) assert.deepEqual(Object.keys(x), ['name', 'effectiveName', 'layer', 'file', 'state', 'toolCount', 'error', 'verdict', 'updatedAt'])
+    for (const x of servers) assert.deepEqual(Object.keys(x), ['name', 'effectiveName', 'layer', 'file', 'state', 'toolCount', 'error', 'verdict', 'updatedAt', 'lifecycle', 'toolSource', 'lastUsedAt'])
     assert.deepEqual(servers.map((x) => [x.name, x.effectiveName, x.layer, x.state, x.toolCount, x.error]), [
       ['github', 'github', 'project', 'mounted', 3, null],
       ['docs', 'docs_3f2a1b', 'project', 'failed', 0, 'HTTP 401 Unauthorized'],

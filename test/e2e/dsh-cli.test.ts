@@ -6,7 +6,9 @@
  * their own MCP tools offered to the model, a tool call reaches that project's
  * server and its result comes back in the next request, and the final text
  * lands on stdout with exit 0. An untrusted project C is offered none of its
- * tools and its server is never started.
+ * tools and its server is never started. A lazy server in project D, once
+ * its cache is warm, is offered in the first request before it has started;
+ * the model's call starts it and the result comes back.
  *
  * Every dsh run is `env -i` with HOME, PATH (Node 22 first), DSH_HOME,
  * DEEPSEEK_BASE_URL/DEEPSEEK_API_KEY of the fake model on 127.0.0.1, plus a
@@ -56,12 +58,12 @@ let work: TempDir
 let baseEnv: Record<string, string>
 let hostPatch: string
 let pidDir: string
-const projects: Record<'A' | 'B' | 'C', Project> = {} as Record<'A' | 'B' | 'C', Project>
+const projects: Record<'A' | 'B' | 'C' | 'D', Project> = {} as Record<'A' | 'B' | 'C' | 'D', Project>
 
-function makeMcpProject(server: string, tools: string[]): Project {
+function makeMcpProject(server: string, tools: string[], extra = ''): Project {
   const marker = work.join('markers', `${server}.marker`)
   const args = ['--no-warnings', FIXTURE, '--name', server, '--tools', tools.join(','), '--marker', marker, '--pidfile-dir', pidDir]
-  const yml = `servers:\n  ${server}:\n    command: ${JSON.stringify(NODE22)}\n    args: ${JSON.stringify(args)}\n`
+  const yml = `servers:\n  ${server}:\n    command: ${JSON.stringify(NODE22)}\n    args: ${JSON.stringify(args)}\n${extra}`
   const dir = makeProject({ '.dsh/mcp.yml': yml, 'README.md': `project with MCP server ${server}\n` }, `dsh-e2e-${server}-`)
   return { dir, server, tools, marker, publicTools: tools.map((t) => `mcp__${server}__${t}`) }
 }
@@ -91,7 +93,8 @@ before(async () => {
   projects.A = makeMcpProject('alpha', ['echo', 'alpha_note'])
   projects.B = makeMcpProject('beta', ['add', 'beta_note'])
   projects.C = makeMcpProject('gamma', ['echo', 'gamma_note'])
-  for (const p of [projects.A, projects.B]) {
+  projects.D = makeMcpProject('delta', ['add', 'delta_note'], '    lifecycle: lazy\n')
+  for (const p of [projects.A, projects.B, projects.D]) {
     const trust = await runIsolated(NODE22, [shippedCli, 'trust', '--all', '--yes', '-C', p.dir.path], {
       cwd: work.path,
       env: baseEnv,
@@ -199,4 +202,30 @@ test('untrusted project C: none of its tools are offered and its server never st
     [['gamma', 'untrusted']],
   )
   assert.equal(await fixturesGone(), 0)
+})
+
+test('lazy project D with a warm cache: its tools are offered before it starts; the call starts it', async () => {
+  const d = projects.D
+  // Warm: no cache yet, so the first run mounts it (as eager) and records its tools.
+  const warm = await runTask(d.dir.path, 'hello', (request) => ({ text: `D sees ${mcpTools(request).length} MCP tools` }))
+  assert.equal(warm.run.code, 0, describeRun(warm.run))
+  assert.equal(warm.run.stdout.trim(), `D sees ${d.tools.length} MCP tools`)
+  assert.equal(readMarker(d.marker).length, 1, 'warming started it once')
+  assert.ok(existsSync(join(baseEnv.DSH_HOME!, 'mcp-cache')), 'the tool cache was written')
+  assert.equal(await fixturesGone(), 0)
+
+  let spawnsAtFirstRequest = -1
+  const report = callThenReport('mcp__delta__add', { a: 20, b: 22 }, 'D')
+  const { run, turns } = await runTask(d.dir.path, 'use mcp__delta__add', (request) => {
+    if (spawnsAtFirstRequest < 0) spawnsAtFirstRequest = readMarker(d.marker).length
+    return report(request)
+  })
+  assert.equal(run.code, 0, describeRun(run))
+  assert.equal(turns.length, 2, describeRun(run))
+  assert.deepEqual(mcpTools(turns[0]!), [...d.publicTools].sort(), 'the first request offers the cached tools')
+  assert.equal(spawnsAtFirstRequest, 1, 'the server had not started when the first request was sent')
+  const result = toolResults(turns[1]!).find((m) => m.tool_call_id === 'call-D')
+  assert.ok(result && messageText(result).includes('[delta] add: 42'), `the real result came back: ${JSON.stringify(result)}`)
+  assert.equal(readMarker(d.marker).length, 2, 'the call started it once')
+  assert.equal(await fixturesGone(), 0, 'no fixture server outlives the dsh run')
 })

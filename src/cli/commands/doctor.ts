@@ -19,10 +19,13 @@
  *
  * @module
  */
-import { winners } from '../../config/layers.ts'
+import { cacheFingerprint } from '../../config/fingerprint.ts'
+import { type Row, winners } from '../../config/layers.ts'
 import { MAX_TIMER_DELAY_MS } from '../../config/schema.ts'
 import { loadProject, type ProjectView } from '../../files/project.ts'
 import { type DoctorResult, isBroken } from '../../doctor/types.ts'
+import { readCache } from '../../lazy/cache.ts'
+import { canonicalRoot } from '../../trust/store.ts'
 import { failure, usage } from '../errors.ts'
 import type { Output } from '../output.ts'
 import type { CliContext } from '../program.ts'
@@ -71,10 +74,11 @@ export function resultSummary(r: DoctorResult): string {
 }
 
 /** The lines of one result: state, name, summary; then hint and stderr tail. */
-function resultLines(r: DoctorResult, nameWidth: number, paint: Paint): string[] {
+function resultLines(r: DoctorResult, nameWidth: number, paint: Paint, lifecycle?: string): string[] {
   const state = paintState(r.state, paint) + ' '.repeat(Math.max(0, 9 - r.state.length))
   const lines = [`${state} ${paint('bold', r.name.padEnd(nameWidth))}  ${resultSummary(r)}`]
   const indent = ' '.repeat(10)
+  if (lifecycle) lines.push(`${indent}${paint('dim', lifecycle)}`)
   if (r.hint && r.state !== 'ok') lines.push(`${indent}${paint('cyan', 'hint:')} ${r.hint}`)
   if (r.stderrTail.length) {
     lines.push(`${indent}${paint('dim', 'stderr (last lines):')}`)
@@ -119,13 +123,29 @@ export async function run(cli: CliContext, names: string[] = [], opts: DoctorOpt
       ? undefined
       : (r, print) =>
           print(() => {
-            for (const line of resultLines(r, nameWidth, cli.out.paint)) cli.out.out(line)
+            for (const line of resultLines(r, nameWidth, cli.out.paint, lifecycleLine(r, checked, view.root.root, cli.loc.dshHome))) cli.out.out(line)
           }),
   })
   if (signalled) return signalled
   if (opts.json) cli.out.json(results)
   else cli.out.out(summaryLine(results, performance.now() - started))
   return broken.length || results.some((r) => isBroken(r.state)) ? 1 : 0
+}
+
+/**
+ * For a row that names a lifecycle or has a tool cache: its lifecycle, and its
+ * cached tools (what a lazy server offers while stopped) against what the
+ * server listed just now.
+ */
+function lifecycleLine(r: DoctorResult, rows: readonly Row[], root: string, dshHome: string): string | undefined {
+  const e = rows.find((x) => x.name === r.name && x.file === r.file)?.entry
+  if (!e) return undefined
+  const record = readCache(dshHome, cacheFingerprint(e, r.scope === 'user' ? dshHome : canonicalRoot(root)))
+  if (!e.lifecycle && !record) return undefined
+  const cached = record?.tools.map((t) => t.raw ?? t.name) ?? []
+  const same = r.state === 'ok' && cached.length === r.tools.length && [...cached].sort().join('\0') === [...r.tools].sort().join('\0')
+  const cache = !record ? 'no tool cache yet' : `tool cache: ${record.tools.length} tool(s)${r.state === 'ok' ? (same ? ', same as the server lists' : ', differs from the server (refreshed on its next start)') : ''}`
+  return `lifecycle: ${e.lifecycle ?? 'default'} · ${cache}`
 }
 
 export interface ChecksRun {

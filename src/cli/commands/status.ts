@@ -4,7 +4,9 @@
  * (`$DSH_HOME/mcp-status/<sha256(root)[0..16]>.json`).
  *
  * Contract:
- * - Shows, per server: state, name, effective name, layer, tool count and
+ * - Shows, per server: state (`dormant`: a lazy server that is stopped,
+ *   offering its cached tools), name, effective name, layer, lifecycle,
+ *   tool count (and whether the tools come from the cache), last use and
  *   the last error; for the project: how old the status is and whether the
  *   host is running, stopped cleanly, or died (its file says running but
  *   its process is gone: its mounted rows read `stopped`, nothing runs now);
@@ -14,7 +16,7 @@
  *   failure. A status file that cannot be read or decoded: exit 1.
  * - `--json`: `{ projects: [{ root, file, pid, alive, host, updatedAt,
  *   servers: [{ name, effectiveName, layer, file, state, toolCount, error,
- *   updatedAt }], files: [{ file, layer, error, keptLastGood }] }] }` — the
+ *   updatedAt, lifecycle, toolSource, lastUsedAt }], files: [{ file, layer, error, keptLastGood }] }] }` — the
  *   current project only; `host` is `running | stopped | died`, and `state`
  *   is as of now (a died host's mounted rows read `stopped`).
  * - A present config file of the project that `files/guard.ts` refuses
@@ -49,6 +51,7 @@ function paintState(state: StatusState, paint: Output['paint']): string {
   if (state === 'mounted') return paint('green', state)
   if (state === 'failed' || state === 'invalid') return paint('red', state)
   if (state === 'untrusted' || state === 'unknown' || state === 'starting') return paint('yellow', state)
+  if (state === 'dormant') return paint('green', state)
   return paint('gray', state)
 }
 
@@ -104,8 +107,11 @@ export async function run(cli: CliContext, opts: StatusOptions = {}): Promise<nu
   cli.out.out(`  updated ${ageText(s.updatedAt)} ${who}${life}`)
   if (servers.length === 0) cli.out.out('  no servers')
   else {
-    const rows = servers.map((v) => [paintState(v.state, p), v.name, v.effectiveName ?? '-', v.layer ?? '-', v.state === 'mounted' ? String(v.toolCount) : '-', v.error ?? ''])
-    cli.out.table(rows, ['STATE', 'NAME', 'EFFECTIVE', 'LAYER', 'TOOLS', 'ERROR'])
+    const tools = (v: (typeof servers)[number]) => (v.state === 'mounted' || v.state === 'dormant' ? `${v.toolCount}${v.toolSource === 'cache' ? ' (cache)' : ''}` : '-')
+    // Lifecycle columns only when a server is lazy (an all-eager project's table keeps its shape).
+    const lazy = servers.some((v) => v.lifecycle === 'lazy')
+    const rows = servers.map((v) => [paintState(v.state, p), v.name, v.effectiveName ?? '-', v.layer ?? '-', ...(lazy ? [v.lifecycle ?? '-'] : []), tools(v), ...(lazy ? [v.lastUsedAt ? ageText(v.lastUsedAt) : '-'] : []), v.error ?? ''])
+    cli.out.table(rows, ['STATE', 'NAME', 'EFFECTIVE', 'LAYER', ...(lazy ? ['LIFECYCLE'] : []), 'TOOLS', ...(lazy ? ['LAST USE'] : []), 'ERROR'])
   }
   for (const f of s.files) {
     const kept = f.keptLastGood ? 'its last good version is still used' : 'nothing from it is used'

@@ -1,0 +1,115 @@
+/**
+ * The tool-metadata cache: what each server offered the last time it ran,
+ * in `$DSH_HOME/mcp-cache/<cacheKey>.json`.
+ *
+ * Contract: one file per cache key (config/fingerprint.ts `cacheFingerprint`:
+ * launch config and env/header *names*, never a value). A record holds the
+ * effective server name it was recorded under and, per tool, exactly what the
+ * official client registered: the public name, the raw name where the public
+ * one shows it, the description, the input schema and the output schema.
+ * `writeCache` replaces the file atomically, mode 0600, in a 0700 directory
+ * (files/private-dir.ts: no symbolic link is followed) and returns whether it
+ * succeeded; `readCache` returns `undefined` for a missing, unreadable,
+ * oversized, corrupt, foreign-version or other-key file. Neither throws.
+ * `toolsUnder` re-derives the public names for another effective name, or
+ * says the record cannot serve it (a name the official client hashed keeps
+ * no raw name to re-derive from). The CLI may read this module (no host import).
+ *
+ * @module
+ */
+import { Buffer } from 'node:buffer'
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
+import path from 'node:path'
+import * as z from 'zod'
+import { ensureHomeDir, PRIVATE_DIRS, writePrivateFile } from '../files/private-dir.ts'
+import { publicToolName, rawNameOf } from '../plan/tool-names.ts'
+
+export const CACHE_VERSION = 1
+/** A cache file larger than this is ignored (a tool list is kilobytes). */
+const MAX_CACHE_BYTES = 8 * 1024 * 1024
+
+const JsonObject = z.record(z.string(), z.unknown())
+
+const CachedToolSchema = z.object({
+  name: z.string().min(1),
+  raw: z.string().optional(),
+  description: z.string(),
+  parameters: JsonObject,
+  output: JsonObject.optional(),
+})
+
+const CacheRecordSchema = z.object({
+  version: z.literal(CACHE_VERSION),
+  key: z.string().min(1),
+  server: z.string().min(1),
+  recordedAt: z.string(),
+  tools: z.array(CachedToolSchema),
+})
+
+export type CachedTool = z.output<typeof CachedToolSchema>
+export type CacheRecord = z.output<typeof CacheRecordSchema>
+
+export function cacheDir(dshHome: string): string {
+  return path.join(dshHome, PRIVATE_DIRS.cache)
+}
+
+export function cachePath(dshHome: string, key: string): string {
+  return path.join(cacheDir(dshHome), `${key.replace(/[^A-Za-z0-9_-]/g, '_')}.json`)
+}
+
+/** The record of `key`, or undefined when there is none usable (never an error). */
+export function readCache(dshHome: string, key: string): CacheRecord | undefined {
+  let fd: number | undefined
+  try {
+    fd = openSync(cachePath(dshHome, key), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0))
+    const st = fstatSync(fd)
+    if (!st.isFile() || st.size > MAX_CACHE_BYTES) return undefined
+    const buf = Buffer.alloc(st.size)
+    let off = 0
+    while (off < buf.length) {
+      const n = readSync(fd, buf, off, buf.length - off, off)
+      if (n === 0) break
+      off += n
+    }
+    const parsed = CacheRecordSchema.safeParse(JSON.parse(buf.subarray(0, off).toString('utf8')))
+    return parsed.success && parsed.data.key === key ? parsed.data : undefined
+  } catch {
+    return undefined
+  } finally {
+    if (fd !== undefined) closeSync(fd)
+  }
+}
+
+/** Replace the record of `record.key`; false when it could not be written (logged by the caller). */
+export function writeCache(dshHome: string, record: CacheRecord): boolean {
+  try {
+    ensureHomeDir(dshHome, 'cache')
+    writePrivateFile(cachePath(dshHome, record.key), `${JSON.stringify(record)}\n`)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** A cached tool as recorded from a registered definition (raw name kept when the public name shows it). */
+export function cachedTool(server: string, def: { name: string; description: string; parameters: unknown; output?: { schema?: unknown } }): CachedTool {
+  const raw = rawNameOf(def.name, server)
+  return {
+    name: def.name,
+    ...(publicToolName(server, raw) === def.name ? { raw } : {}),
+    description: def.description,
+    parameters: (def.parameters ?? { type: 'object' }) as Record<string, unknown>,
+    ...(def.output?.schema && typeof def.output.schema === 'object' ? { output: def.output.schema as Record<string, unknown> } : {}),
+  }
+}
+
+/** The record's tools under `server` (public names re-derived), or undefined when a name cannot be re-derived. */
+export function toolsUnder(record: CacheRecord, server: string): CachedTool[] | undefined {
+  if (record.server === server) return record.tools
+  const out: CachedTool[] = []
+  for (const t of record.tools) {
+    if (t.raw === undefined) return undefined
+    out.push({ ...t, name: publicToolName(server, t.raw) })
+  }
+  return out
+}

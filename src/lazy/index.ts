@@ -1,0 +1,55 @@
+/**
+ * The lazy layer, wired: the recorder (every mount's tools into the cache),
+ * the lazy servers and the first-call wrapper, as the runtime uses them.
+ *
+ * Contract: `startLazy` registers one `tools/change` listener (recording) and
+ * one `tools/execute` wrapper (wake.ts), both released with `ctx`. A caller
+ * may call a tool of a starting or stopping server when its plan view and
+ * filters admit it (`visibleFor` the agent's project; no agent: allowed, as
+ * for any registered tool). `onChange` runs on every lazy state change.
+ *
+ * @module
+ */
+import type { Context } from '@deepseek-ai/cordis'
+import type { Agent } from '@deepseek-ai/dsh-agent'
+import type { Log } from '../host/log.ts'
+import type { MountTable } from '../host/mounts.ts'
+import { denySet, ownership, type Visible } from '../plan/visibility.ts'
+import { createRecorder, type Recorder } from './record.ts'
+import { createLazyServers, type LazyServers } from './servers.ts'
+import { wakeOnCall } from './wake.ts'
+
+export { lifecyclePolicy } from './policy.ts'
+export type { LazyServers } from './servers.ts'
+
+export interface LazyDeps {
+  mounts: MountTable
+  dshHome: string
+  log: Log
+  /** Registered MCP tool names (the visibility guard's cached listing). */
+  registered(): string[]
+  /** The project of a tracked agent (`null`: none; undefined: not tracked). */
+  rootOf(agent: Agent): string | null | undefined
+  visibleFor(root: string | null): Visible
+  onChange(): void
+}
+
+export function startLazy(ctx: Context, deps: LazyDeps): { servers: LazyServers; recorder: Recorder } {
+  const recorder = createRecorder({ ctx, mounts: deps.mounts, dshHome: deps.dshHome, registered: deps.registered, log: deps.log })
+  ctx.on('tools/change', () => recorder.schedule())
+  const servers = createLazyServers({
+    ctx,
+    mounts: deps.mounts,
+    dshHome: deps.dshHome,
+    log: deps.log,
+    recorded: recorder.recorded,
+    flush: recorder.flush,
+    onChange: deps.onChange,
+  })
+  wakeOnCall(ctx, {
+    servers,
+    mayCall: (agent, key, server, name) =>
+      !agent || denySet([name], ownership(new Map([[server, key]])), deps.visibleFor(deps.rootOf(agent) ?? null)).length === 0,
+  })
+  return { servers, recorder }
+}

@@ -1,0 +1,93 @@
+/**
+ * Recording: every mounted server's tool list goes into the metadata cache.
+ *
+ * Contract: `schedule()` (called on every registry change and mount change)
+ * coalesces into one pass a few milliseconds later; `flush()` runs it now.
+ * A pass looks at every mount that is `mounted` and does not read as failed
+ * (up, no tools, an error), collects what the official client registered
+ * under its effective name (public name, description, input and output
+ * schema, as the registry holds them) and writes the record of its cache key
+ * when it differs from the last one this host wrote — so a re-sync after
+ * `tools/list_changed` refreshes the cache and a server whose real list
+ * differs from its cache converges on the real one. The latest record per
+ * cache key is kept in memory (`recorded`), so a release right after a
+ * failed write still parks the right tools. A write failure is logged once
+ * per file; nothing throws.
+ *
+ * @module
+ */
+import type { Context } from '@deepseek-ai/cordis'
+import type { Log } from '../host/log.ts'
+import type { MountTable } from '../host/mounts.ts'
+import { readsFailed } from '../host/status.ts'
+import { ownership, toolsByKey } from '../plan/visibility.ts'
+import { CACHE_VERSION, type CacheRecord, cachedTool, cachePath, writeCache } from './cache.ts'
+
+/** Coalescing delay of a recording pass. */
+const RECORD_DELAY_MS = 20
+
+export interface RecorderDeps {
+  ctx: Context
+  mounts: MountTable
+  dshHome: string
+  /** Registered MCP tool names (visibility's cached listing). */
+  registered(): string[]
+  log: Log
+}
+
+export interface Recorder {
+  schedule(): void
+  flush(): void
+  recorded(cacheKey: string): CacheRecord | undefined
+  dispose(): void
+}
+
+export function createRecorder(deps: RecorderDeps): Recorder {
+  const latest = new Map<string, CacheRecord>()
+  /** Signature (tools JSON) last written per cache key. */
+  const written = new Map<string, string>()
+  let timer: NodeJS.Timeout | undefined
+  let disposed = false
+
+  const pass = () => {
+    clearTimeout(timer)
+    timer = undefined
+    if (disposed) return
+    const owners = new Map<string, string | null>()
+    for (const [key, m] of deps.mounts.mounts) if (m.state === 'mounted') owners.set(m.effectiveName, key)
+    const byKey = toolsByKey(deps.registered(), ownership(owners))
+    for (const [key, m] of deps.mounts.mounts) {
+      if (m.state !== 'mounted') continue
+      const names = byKey.get(key) ?? []
+      if (readsFailed(m, names.length)) continue
+      const tools = []
+      for (const name of names) {
+        const def = deps.ctx.tools.get(name)
+        if (def) tools.push(cachedTool(m.effectiveName, def))
+      }
+      tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      const cacheKey = m.spec.cacheKey
+      const sig = `${m.effectiveName}\0${JSON.stringify(tools)}`
+      if (written.get(cacheKey) === sig) continue
+      const record: CacheRecord = { version: CACHE_VERSION, key: cacheKey, server: m.effectiveName, recordedAt: new Date().toISOString(), tools }
+      latest.set(cacheKey, record)
+      written.set(cacheKey, sig)
+      if (writeCache(deps.dshHome, record)) deps.log.debug('cached %d tool(s) of "%s"', tools.length, m.effectiveName)
+      else deps.log.once(`cache:${cacheKey}`, 'warn', `could not write the tool cache ${cachePath(deps.dshHome, cacheKey)}`)
+    }
+  }
+
+  return {
+    schedule() {
+      if (disposed || timer) return
+      timer = setTimeout(pass, RECORD_DELAY_MS)
+      timer.unref?.()
+    },
+    flush: pass,
+    recorded: (k) => latest.get(k),
+    dispose() {
+      disposed = true
+      clearTimeout(timer)
+    },
+  }
+}

@@ -33,8 +33,9 @@ const statusOf = (root: string, name: string) => {
 test('a server that dies shortly after every start is stopped after the bound, reported failed, and reload() tries again', async () => {
   const marker = w.home.join('marker-loop.log')
   const a = projectWith({
-    // Lives 300 ms past connecting; the stability window is 200 ms, so the client's own budget resets every time.
-    loop: stdioEntry('loop', { tools: ['l'], marker, extraArgs: ['--exit-after-ms', '300'], extra: { reconnect: { initialDelayMs: 100, maxDelayMs: 200, maxAttempts: 3 } } }),
+    // Lives 1 s past connecting; the stability window is 500 ms (a repository layer's reconnect is clamped to a
+    // 500 ms first delay, and the ceiling is never below it), so the client's own budget resets every time.
+    loop: stdioEntry('loop', { tools: ['l'], marker, extraArgs: ['--exit-after-ms', '1000'], extra: { reconnect: { initialDelayMs: 500, maxDelayMs: 500, maxAttempts: 3 } } }),
     ok: stdioEntry('ok', { tools: ['o'], pidfileDir: w.pids }),
   })
   const agent = (await w.host.createAgent({ cwd: a.path })).agent

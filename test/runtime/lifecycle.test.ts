@@ -31,7 +31,7 @@ test('mountTimeoutMs bounds a hanging server: it is marked failed, others mount,
   })
   const agent = (await w.host.createAgent({ cwd: a.path })).agent
   const stuckRow = () => w.mcp.snapshot().projects.find((p) => p.root === a.path)?.servers.find((s) => s.name === 'stuck')
-  assert.equal(stuckRow()?.state, 'idle', 'agent creation never waits for a mount: the hanging one is still within its bound')
+  assert.equal(stuckRow()?.state, 'starting', 'agent creation never waits for a mount: the hanging one is still within its bound')
   await settles(w.mcp.whenIdle(), 'whenIdle() with a server hanging until mountTimeoutMs')
   assert.deepEqual(mcpToolNames(w.host.ctx, agent), ['mcp__fine__ok'])
   const stuck = w.mcp.snapshot().projects.find((p) => p.root === a.path)!.servers.find((s) => s.name === 'stuck')!

@@ -7,7 +7,8 @@
  * or starting with one of `CODE_ENV_PREFIXES`, compared case-insensitively
  * (Windows names are case-insensitive, and npm reads `npm_config_*` in any
  * case): flagging one name too many is harmless, one too few hides what
- * runs. The lists are a reviewed constant — a unit test pins them.
+ * runs. A secret-shaped name (`GIT_TOKEN`) is never flagged: the review
+ * shows flagged values in full, and a secret never prints. The lists are a reviewed constant — a unit test pins them.
  *
  * @module
  */
@@ -17,15 +18,17 @@ export const CODE_ENV_NAMES: readonly string[] = [
   // search paths and shells
   'PATH', 'PATHEXT', 'COMSPEC', 'SHELL', 'HOME', 'XDG_CONFIG_HOME', 'BASH_ENV', 'ENV', 'PROMPT_COMMAND', 'ZDOTDIR', 'SHELLOPTS', 'BASHOPTS', 'IFS', 'PS4', 'CDPATH',
   // the dynamic linker and glibc loaders
-  'GCONV_PATH', 'HOSTALIASES', 'RESOLV_HOST_CONF',
+  'GCONV_PATH', 'HOSTALIASES', 'RESOLV_HOST_CONF', 'GLIBC_TUNABLES', 'LOCPATH', 'NLSPATH', 'TERMINFO', 'TERMINFO_DIRS', 'TMPDIR',
   // Node.js, Electron, Deno, Bun
-  'NODE_OPTIONS', 'NODE_PATH', 'NODE_EXTRA_CA_CERTS', 'NODE_TLS_REJECT_UNAUTHORIZED', 'NODE_REPL_EXTERNAL_MODULE', 'ELECTRON_RUN_AS_NODE', 'DENO_DIR', 'BUN_OPTIONS',
+  'NODE_OPTIONS', 'NODE_PATH', 'NODE_EXTRA_CA_CERTS', 'NODE_TLS_REJECT_UNAUTHORIZED', 'NODE_REPL_EXTERNAL_MODULE', 'NODE_ICU_DATA', 'ELECTRON_RUN_AS_NODE', 'DENO_DIR', 'BUN_OPTIONS',
   // Java and .NET
   'JAVA_TOOL_OPTIONS', '_JAVA_OPTIONS', 'JDK_JAVA_OPTIONS', 'JAVA_OPTS', 'JAVA_HOME', 'CLASSPATH', 'COR_PROFILER', 'COR_PROFILER_PATH', 'COR_ENABLE_PROFILING',
   // Ruby, Lua, PHP, Go, Rust
   'GEM_HOME', 'GEM_PATH', 'BUNDLE_GEMFILE', 'LUA_PATH', 'LUA_CPATH', 'LUA_INIT', 'PHPRC', 'PHP_INI_SCAN_DIR', 'GOFLAGS', 'GOPROXY', 'GONOSUMDB', 'GOINSECURE', 'GOTOOLCHAIN', 'RUSTC', 'RUSTC_WRAPPER', 'RUSTFLAGS',
   // helpers other programs run
-  'EDITOR', 'VISUAL', 'PAGER', 'BROWSER', 'LESSOPEN', 'LESSCLOSE',
+  'EDITOR', 'VISUAL', 'PAGER', 'BROWSER', 'LESSOPEN', 'LESSCLOSE', 'SSH_ASKPASS', 'SUDO_ASKPASS', 'KUBECONFIG', 'DOCKER_HOST', 'DOCKER_CONFIG',
+  // credential_process in an AWS config file runs a command
+  'AWS_CONFIG_FILE', 'AWS_SHARED_CREDENTIALS_FILE', 'AWS_ENDPOINT_URL', 'AWS_CA_BUNDLE',
   // where traffic and certificates go
   'HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY', 'NO_PROXY', 'SSL_CERT_FILE', 'SSL_CERT_DIR', 'REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE',
 ]
@@ -48,12 +51,17 @@ export const CODE_ENV_PREFIXES: readonly string[] = [
   'CARGO_',
   'DOTNET_', // DOTNET_STARTUP_HOOKS, …
   'CORECLR_',
+  'OPENSSL_', // OPENSSL_CONF (providers load shared objects), OPENSSL_ENGINES, OPENSSL_MODULES
 ]
 
 const NAMES = new Set(CODE_ENV_NAMES)
 
-/** Whether an env var of this name can load or redirect code (or traffic). */
+/** A secret-shaped name (`GIT_TOKEN`, `PIP_PASSWORD`) inside a flagged family: its value stays redacted. */
+const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|ACCESS_KEY|API_KEY|PRIVATE_KEY/i
+
+/** Whether an env var of this name can load or redirect code (or traffic); a secret-shaped name never is (its value is never shown). */
 export function isCodeEnv(name: string): boolean {
   const upper = name.toUpperCase()
+  if (SECRET_NAME.test(upper)) return false
   return NAMES.has(upper) || CODE_ENV_PREFIXES.some((p) => upper.startsWith(p))
 }

@@ -11,7 +11,8 @@
  * `rowFingerprint` is the fingerprint of a row's effective (merged) entry;
  * when more than one file contributed to it (a partial local override), it
  * also covers the list of contributing layer files (scope and file name), so
- * an override that appears, moves or disappears asks again.
+ * an override that appears, moves or disappears asks again, and the merged
+ * `tools` filter (an override lifting the base file's `exclude` asks again).
  * `lifecycle`/`idleTimeoutMs` are in neither (switching needs no remount).
  * `cacheFingerprint` keys the tool cache.
  *
@@ -46,6 +47,8 @@ export function trustFingerprint(entry: Entry, files?: readonly string[]): strin
     headers: entry.headers ?? {},
     // Only when written: fingerprints of entries without it stay what they were.
     ...(entry.oauth !== undefined ? { oauth: entry.oauth } : {}),
+    // A merged row: an override's `tools` filter may lift what the base row's own file hides, so it is trusted too.
+    ...(files && files.length > 1 && entry.tools !== undefined ? { tools: entry.tools } : {}),
   }
   return `sha256:${sha256(canonicalJson(identity))}`
 }

@@ -23,6 +23,10 @@
  *   its resolved text). Writers use it to refuse writing through a link.
  * - `realPath(p)` / `isInside(child, parent)` are the path primitives the
  *   trust store shares.
+ *   A symbolic link owned by another user is refused whatever its target.
+ *   The user file is also refused when `$DSH_HOME` is another user's or
+ *   writable by others (`homeProblem`), with no allow list (it would live in
+ *   that very directory).
  * - `foreignDir(dir)` says whether root discovery may look in `dir`: not
  *   when it is owned by another user.
  * Never throws; no uid on Windows means no ownership refusals there.
@@ -108,13 +112,16 @@ export function foreignDir(dir: string): boolean {
 
 /** The ownership problem of a file and its directories, or undefined. */
 function ownershipProblem(file: string, root: string | undefined): string | undefined {
+  // A link another user planted is theirs to re-point, whoever owns its target today.
+  const linkSt = tryStat(file, false)
+  if (linkSt?.isSymbolicLink() && ownedByOther(linkSt)) return `${file} is a symbolic link owned by another user (uid ${linkSt.uid})`
   const fileSt = tryStat(file, true)
   if (fileSt && ownedByOther(fileSt)) return `${file} is owned by another user (uid ${fileSt.uid})`
   if (fileSt) {
     const w = writableBy(fileSt)
     if (w) return `${file} is writable by ${w}`
   }
-  if (root === undefined) return undefined
+  if (root === undefined) return homeProblem(path.dirname(file))
   const dirs = [path.dirname(file)]
   if (path.resolve(dirs[0]!) !== path.resolve(root)) dirs.push(root)
   for (const d of dirs) {
@@ -125,6 +132,19 @@ function ownershipProblem(file: string, root: string | undefined): string | unde
     if (w && (st.mode & 0o1000) === 0) return `${d} is writable by ${w}`
   }
   return undefined
+}
+
+/**
+ * Why `$DSH_HOME` itself may not hold the user's own files, or undefined: it
+ * is owned by another user, or others can write it (sticky or not — whoever
+ * can add or rename a file there decides what runs and what counts as trusted).
+ */
+export function homeProblem(dshHome: string): string | undefined {
+  const st = tryStat(dshHome, true)
+  if (!st) return undefined
+  if (ownedByOther(st)) return `${dshHome} is owned by another user (uid ${st.uid})`
+  const w = writableBy(st)
+  return w ? `${dshHome} is writable by ${w}` : undefined
 }
 
 /** The roots the user allowed explicitly (`$DSH_MCP_SAFE_ROOTS`, `$DSH_HOME/mcp-safe-roots`). */
@@ -164,7 +184,11 @@ export function fileRefusal(layer: Pick<LayerFile, 'file'>, ctx: GuardContext): 
     }
   }
   const problem = ownershipProblem(layer.file, root)
-  if (!problem || allowed(root, layer.file, ctx)) return undefined
+  // The user file has no allow: its own directory holds the allow list.
+  if (!problem || (root !== undefined && allowed(root, layer.file, ctx))) return undefined
+  if (root === undefined) {
+    return { reason: 'ownership', message: `refused: ${problem}, so another user could decide what runs; nothing from it is mounted. Make ${ctx.dshHome} and its files yours and private (chown, chmod 700 / 600)` }
+  }
   const subject = root ?? path.dirname(layer.file)
   return {
     reason: 'ownership',

@@ -31,7 +31,7 @@
  */
 import { lstatSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { isInside, realPath } from '../files/guard.ts'
+import { homeProblem, isInside, realPath } from '../files/guard.ts'
 import { ensurePrivateDir, ownedByOther, writePrivateFile } from '../files/private-dir.ts'
 import { dict, emptyTrustStore, isRecord, sanitizeTrustStore, type TrustRecord, type TrustStore } from './state.ts'
 
@@ -61,6 +61,9 @@ export function storeProblem(file: string): string | undefined {
     return code === 'ENOENT' || code === 'ENOTDIR' ? undefined : `${file} cannot be read (${code ?? 'error'}); repair its permissions`
   }
   if (st.isSymbolicLink()) return `${file} is a symbolic link; replace it with a regular file (remove it, then trust again)`
+  // Whoever can rename files in $DSH_HOME can put back a store the user replaced (a .bak of an untrusted server).
+  const home = homeProblem(path.dirname(file))
+  if (home) return `${home}, so another user could swap the trust store; make it yours and private: chmod 700 ${path.dirname(file)}`
   if (!st.isFile()) return `${file} is not a regular file; remove it, then trust again`
   if (ownedByOther(st)) return `${file} is owned by another user (uid ${st.uid}); remove it, or run chown $(id -u) ${file} if it is yours`
   if ((st.mode & 0o022) !== 0) return `${file} is writable by ${(st.mode & 0o002) !== 0 ? 'every user' : 'its group'}; run: chmod 600 ${file}`

@@ -21,7 +21,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { styleText } from 'node:util'
-import { jsonTerminalSafe, terminalSafe } from '../config/terminal-safe.ts'
+import { jsonTerminalSafe, oneLine, terminalSafe } from '../config/terminal-safe.ts'
 
 type Color = 'red' | 'green' | 'yellow' | 'cyan' | 'gray' | 'bold' | 'dim'
 
@@ -102,7 +102,7 @@ export function createOutput(opts: OutputOptions = {}): Output {
     json: (value) => void stdout.write(jsonTerminalSafe(JSON.stringify(value, null, 2)) + '\n'),
     paint,
     table(rows, header) {
-      const all = (header ? [header.map((h) => paint('bold', h)), ...rows] : rows).map((row) => row.map(terminalSafe))
+      const all = (header ? [header.map((h) => paint('bold', h)), ...rows] : rows).map((row) => row.map(oneLine))
       let widths: number[] = []
       for (const row of all) {
         row.forEach((cell, i) => {

@@ -31,6 +31,7 @@
 import path from 'node:path'
 import { formatDiagnostic } from '../config/diagnostics.ts'
 import { isCodeEnv } from '../config/code-env.ts'
+import { oneLine } from '../config/terminal-safe.ts'
 import { suggest, transportOf } from '../config/entry.ts'
 import { unpinnedRunner } from '../config/runners.ts'
 import { contributors, type LayerInput, type Row, type RowState, type Scope } from '../config/layers.ts'
@@ -274,22 +275,23 @@ export function reviewWarnings(row: Row, display: (file: string) => string): str
   if (!e) return []
   const lines: string[] = []
   for (const [key, value] of Object.entries(e.env ?? {})) {
-    if (isCodeEnv(key)) lines.push(`  ! env ${key}=${shellWord(value)}  (can load or redirect code: shown in full)`)
+    if (isCodeEnv(key)) lines.push(`  ! env ${oneLine(key)}=${oneLine(shellWord(value))}  (can load or redirect code: shown in full)`)
   }
   const from = contributors(row)
   if (from.length > 1) lines.push(`  ! merged from ${from.map((s) => `${display(s.file)} (${s.scope})`).join(' + ')}`)
   const runner = unpinnedRunner(e.command, e.args)
   if (runner) {
-    lines.push(`  ! ${runner.runner} fetches "${runner.pkg}" as it is on the registry at each start: trust covers the name, not the code`)
-    lines.push(`    pin an exact version instead: ${commandLine(runner.pinned[0]!, runner.pinned.slice(1))}`)
+    lines.push(`  ! ${runner.runner} fetches "${oneLine(runner.pkg)}" as it is on the registry at each start: trust covers the name, not the code`)
+    lines.push(`    pin an exact version instead: ${oneLine(commandLine(runner.pinned[0]!, runner.pinned.slice(1)))}`)
   }
   return lines
 }
 
 /** The text block describing one server (`get`, and `trust`'s review). */
 export function detailLines(v: ServerView, root: string, display: (file: string) => string): string[] {
-  const lines = [`${v.name}`]
-  const field = (label: string, value: string) => lines.push(`  ${`${label}:`.padEnd(13)}${value}`)
+  // Every value on one line: a config string with line breaks cannot forge or hide lines of the review.
+  const lines = [oneLine(v.name)]
+  const field = (label: string, value: string) => lines.push(`  ${`${label}:`.padEnd(13)}${oneLine(value)}`)
   field('state', v.state)
   field('scope', `${v.scope} (${display(v.file)})`)
   if (v.overriddenBy) field('overrides', display(v.overriddenBy))
@@ -310,6 +312,6 @@ export function detailLines(v: ServerView, root: string, display: (file: string)
   if (v.trust !== null) field('trust', v.trust)
   if (v.state !== 'shadowed') field('verdict', `${v.verdict.tag}${v.verdict.why ? ` (${v.verdict.why})` : ''}`)
   if (v.effectiveName) field('effective', v.effectiveName)
-  for (const issue of v.issues) lines.push(`  - ${issue}`)
+  for (const issue of v.issues) lines.push(`  - ${oneLine(issue)}`)
   return lines
 }

@@ -58,15 +58,20 @@ export const MASK = '***'
 
 /** Is `name` (a flag without dashes, an env-style or header name, a query key) secret-bearing? */
 export function isSecretName(name: string): boolean {
-  const n = name.toLowerCase().replace(/_/g, '-')
+  // camelCase reads as kebab-case: --githubToken, --clientSecret, --accessToken.
+  const n = name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase().replace(/_/g, '-')
   if (n.startsWith('no-')) return false
   return SECRET_FLAG_WORDS.some((w) => n === w || n.endsWith(`-${w}`) || n.endsWith(`.${w}`))
 }
 
-/** A value that is only `${VAR}` references: it names variables, it holds no secret. */
+/**
+ * A value that is only `${VAR}` references: it names variables, it holds no
+ * secret. A reference with a written default (`${T:-value}`) does not count:
+ * with the variable unset, the default is the value that runs.
+ */
 export function onlyReferences(value: string): boolean {
   const pieces = scanTemplate(value)
-  return Array.isArray(pieces) && pieces.length > 0 && pieces.every((p) => 'variable' in p)
+  return Array.isArray(pieces) && pieces.length > 0 && pieces.every((p) => 'variable' in p && !p.fallback)
 }
 
 const FLAG = /^(--?)([A-Za-z0-9][A-Za-z0-9_.-]*)(=(.*))?$/s

@@ -36,6 +36,16 @@ export function terminalSafe(text: string): string {
   return text.replace(UNSAFE, escapeChar)
 }
 
+/**
+ * One config string for a one-line slot (a review field, a table cell, a
+ * name in a message): `terminalSafe`, and line breaks and tabs as `\n`,
+ * `\t` too — so a value cannot push the rest of a review off the screen or
+ * forge a line of its own. Also shows zero-width characters as escapes.
+ */
+export function oneLine(text: string): string {
+  return terminalSafe(text).replace(/[\n\t\u200b-\u200d\u2060\ufeff]/g, (c) => (c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`))
+}
+
 /** JSON text with the characters JSON.stringify leaves raw (DEL, C1, bidi, U+2028/9) as `\uXXXX`. */
 export function jsonTerminalSafe(json: string): string {
   return json.replace(UNSAFE_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)

@@ -26,7 +26,9 @@
  *   A symbolic link owned by another user is refused whatever its target.
  *   The user file is also refused when `$DSH_HOME` is another user's or
  *   writable by others (`homeProblem`), with no allow list (it would live in
- *   that very directory).
+ *   that very directory), and — reason `symlink-out` — when its real path
+ *   lies inside a repository (`repositoryOf`; `DSH_HOME` in a checkout, or a
+ *   link into one): whoever commits there would configure every agent.
  * - `foreignDir(dir)` says whether root discovery may look in `dir`: not
  *   when it is owned by another user.
  * Never throws; no uid on Windows means no ownership refusals there.
@@ -34,6 +36,7 @@
  * @module
  */
 import { lstatSync, readFileSync, readlinkSync, realpathSync, type Stats, statSync } from 'node:fs'
+import { homedir } from 'node:os'
 import path from 'node:path'
 import type { LayerFile } from '../config/layers.ts'
 import { ownedByOther, writableBy } from './private-dir.ts'
@@ -147,10 +150,25 @@ export function homeProblem(dshHome: string): string | undefined {
   return w ? `${dshHome} is writable by ${w}` : undefined
 }
 
-/** The roots the user allowed explicitly (`$DSH_MCP_SAFE_ROOTS`, `$DSH_HOME/mcp-safe-roots`). */
-export function safeRoots(dshHome: string, env: Readonly<Record<string, string | undefined>> = process.env): string[] {
+/**
+ * The repository a real path lies in (an ancestor holding `.git`, `.hg` or
+ * `.svn`), or undefined. The user's home directory and above never count: a
+ * home kept as a dotfiles repository is the user's own.
+ */
+export function repositoryOf(real: string): string | undefined {
+  const home = realPath(homedir())
+  for (let d = path.dirname(real); ; d = path.dirname(d)) {
+    if (d === home || isInside(home, d)) return undefined
+    if (['.git', '.hg', '.svn'].some((m) => tryStat(path.join(d, m), false))) return d
+    if (path.dirname(d) === d) return undefined
+  }
+}
+
+/** The roots the user allowed explicitly (`$DSH_MCP_SAFE_ROOTS`, `$DSH_HOME/mcp-safe-roots`; with `fileOnlyOutside`, that file only when it lies outside every repository). */
+export function safeRoots(dshHome: string, env: Readonly<Record<string, string | undefined>> = process.env, opts: { fileOnlyOutside?: boolean } = {}): string[] {
   const out = (env[SAFE_ROOTS_ENV] ?? '').split(path.delimiter).filter(Boolean)
   const file = path.join(dshHome, SAFE_ROOTS_FILE)
+  if (opts.fileOnlyOutside && repositoryOf(realPath(file))) return out
   const st = tryStat(file, false)
   // The allow list itself must be the user's own regular file.
   if (st?.isFile() && !ownedByOther(st) && writableBy(st) === undefined) {
@@ -180,6 +198,15 @@ export function fileRefusal(layer: Pick<LayerFile, 'file'>, ctx: GuardContext): 
       return {
         reason: 'symlink-out',
         message: `refused: ${out.link} is a symbolic link to ${out.target}, outside the project ${realPath(root)}; dsh-mcp never reads config through such a link (replace the link with the file itself)`,
+      }
+    }
+  }
+  if (root === undefined) {
+    const repo = repositoryOf(realPath(layer.file))
+    if (repo && !safeRoots(ctx.dshHome, ctx.env, { fileOnlyOutside: true }).some((r) => r === '*' || (path.isAbsolute(r) && realPath(r) === repo))) {
+      return {
+        reason: 'symlink-out',
+        message: `refused: the user file ${layer.file} lies inside the repository ${repo} (its real path is ${realPath(layer.file)}), so whoever commits there would decide what runs in every project; nothing from it is mounted. Keep DSH_HOME outside repositories, or, if that repository is your own, add ${repo} to ${SAFE_ROOTS_ENV}`,
       }
     }
   }

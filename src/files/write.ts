@@ -39,9 +39,9 @@ export class WriteError extends Error {
 }
 
 export interface UpdateOptions {
-  /** Mode of a file this call creates (an existing file keeps its own). */
+  /** Mode of a file this call creates (default 0644, whatever the umask; an existing file keeps its own). */
   createMode?: number
-  /** Mode of directories this call creates (default 0755 minus umask). */
+  /** Mode of directories this call creates (default 0755). */
   dirMode?: number
   /** How long to wait for another writer's lock, in ms (default 30000). */
   lockWaitMs?: number
@@ -103,7 +103,8 @@ function describe(err: unknown): string {
 /** Create the parent directory; returns the first directory created (to undo), if any. */
 function ensureParent(file: string, mode: number | undefined): string | undefined {
   try {
-    return mkdirSync(path.dirname(file), { recursive: true, ...(mode === undefined ? {} : { mode }) })
+    // 0755 unless told: never group- or world-writable, whatever the umask (the guard refuses such a .dsh/).
+    return mkdirSync(path.dirname(file), { recursive: true, mode: mode ?? 0o755 })
   } catch (err) {
     throw new WriteError(file, describe(err))
   }
@@ -156,7 +157,8 @@ export async function updateFile(file: string, edit: Edit, opts: UpdateOptions =
     const before = readForEdit(file)
     const after = await edit(before)
     if (after === undefined || after === before) return { created: false, changed: false, before, after: before }
-    await writeFileAtomic(file, after, before === undefined && opts.createMode !== undefined ? { mode: opts.createMode } : {})
+    // A created file is 0644 unless told (0600 for secrets), whatever the umask.
+    await writeFileAtomic(file, after, before === undefined ? { mode: opts.createMode ?? 0o644 } : {})
     wrote = true
     return { created: before === undefined, changed: true, before, after }
   } finally {
@@ -170,7 +172,7 @@ export async function writeFileSafely(file: string, text: string, opts: Pick<Upd
   const before = readForEdit(file)
   const created = ensureParent(file, opts.dirMode)
   try {
-    await writeFileAtomic(file, text, before === undefined && opts.createMode !== undefined ? { mode: opts.createMode } : {})
+    await writeFileAtomic(file, text, before === undefined ? { mode: opts.createMode ?? 0o644 } : {})
   } catch (err) {
     undoParents(file, created)
     throw new WriteError(file, `cannot be written: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`)

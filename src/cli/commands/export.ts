@@ -13,16 +13,20 @@
  * never targets one of the project's own layer files or `.mcp.json`. On
  * stdout (a display) every written secret is `***` — env and header values
  * other than `${VAR}` references, secret arguments, URL credentials and
- * query values — with a note; `-o` writes them as written.
+ * query values — with a note; `-o` writes them as written, into a new file
+ * of mode 0600, never through a symbolic link (nor to a config file reached
+ * through one).
  *
  * @module
  */
+import { lstatSync } from 'node:fs'
 import path from 'node:path'
 import { transportOf } from '../../config/entry.ts'
 import { mergeLayers, projectLayerFiles } from '../../config/layers.ts'
 import { displayArgs, displayUrl, MASK, onlyReferences } from '../../config/redact.ts'
 import type { Entry } from '../../config/schema.ts'
 import { loadProject } from '../../files/project.ts'
+import { linkOutside, realPath } from '../../files/guard.ts'
 import { WriteError, writeFileSafely } from '../../files/write.ts'
 import { failure } from '../errors.ts'
 import type { CliContext } from '../program.ts'
@@ -110,11 +114,23 @@ export async function run(cli: CliContext, opts: { format?: Format; output?: str
     return 0
   }
   const file = path.resolve(cli.dir, opts.output)
-  if (projectLayerFiles(root).some((l) => l.file === file)) {
+  // Judged by real paths too: a link (or a linked directory) to a config file is that file.
+  const real = path.join(realPath(path.dirname(file)), path.basename(file))
+  if (projectLayerFiles(root).some((l) => l.file === file || realPath(l.file) === real || realPath(l.file) === realPath(file))) {
     throw failure(`-o ${label(cli, root, file)}: that is one of this project's own config files; dsh-mcp export never writes it (redirect stdout if you mean it)`)
   }
+  // The export holds secret values: never written through a link (a committed `.vscode/mcp.json` pointing elsewhere), and private.
+  const out = linkOutside(file, path.dirname(file)) ?? linkOutside(file, root)
+  let isLink = false
   try {
-    await writeFileSafely(file, text)
+    isLink = lstatSync(file).isSymbolicLink()
+  } catch {}
+  if (isLink || out) {
+    const link = out?.link ?? file
+    throw failure(`-o ${label(cli, root, file)}: ${label(cli, root, link)} is a symbolic link; dsh-mcp export never writes through one (remove it, or name the file it points to)`)
+  }
+  try {
+    await writeFileSafely(file, text, { createMode: 0o600 })
   } catch (err) {
     if (err instanceof WriteError) throw failure(err.message)
     throw err

@@ -177,10 +177,15 @@ export async function run(cli: CliContext, opts: { from?: string; dryRun?: boole
 
 /**
  * Why entries read from `file` must not be trusted by the import, or
- * undefined: it lies inside the project or inside any repository (an
+ * undefined: it lies inside the project (as named, or once links are
+ * resolved) or inside any repository (an
  * ancestor directory holds `.git`, `.hg` or `.svn`), or another user owns it.
  */
 function ownSource(file: string, root: string): string | undefined {
+  // As named first: a link committed in the project (`.cursor` → ~/.cursor) is the project's, wherever it points.
+  const named = path.resolve(file)
+  const rootNamed = path.resolve(root)
+  if (named === rootNamed || named.startsWith(rootNamed + path.sep)) return 'read from a file inside the project'
   const real = canonicalRoot(file)
   const rootReal = canonicalRoot(root)
   if (real === rootReal || real.startsWith(rootReal.endsWith(path.sep) ? rootReal : rootReal + path.sep)) return 'read from a file inside the project'

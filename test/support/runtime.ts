@@ -63,6 +63,8 @@ export interface WorldOptions extends Omit<OptionsInput, 'dshHome' | 'cwd'> {
   userFile?: string
   /** Set the plugin's `cwd` (default: an empty temp dir). */
   cwd?: string
+  /** Use this `$DSH_HOME` (default: the world's own temp home). */
+  dshHome?: string
 }
 
 /** A real host with the plugin loaded; DSH_HOME and the host cwd are fresh temp dirs. */
@@ -72,8 +74,8 @@ export async function startWorld(options: WorldOptions = {}): Promise<RuntimeWor
   const pids = home.mkdir('pids')
   if (options.userFile !== undefined) home.write('mcp.yml', options.userFile)
   const host = await createHost({ cwd: hostDir.path, echoLogs: process.env.ECHO_LOGS === "1" })
-  const { userFile: _u, cwd, ...rest } = options
-  const fiber = host.ctx.plugin(plugin, { dshHome: home.path, cwd: cwd ?? hostDir.path, trust: 'all', ...rest })
+  const { userFile: _u, cwd, dshHome, ...rest } = options
+  const fiber = host.ctx.plugin(plugin, { dshHome: dshHome ?? home.path, cwd: cwd ?? hostDir.path, trust: 'all', ...rest })
   await fiber
   const mcp = host.ctx.get('projectMcp') as ProjectMcp
   let stopped: Promise<void> | undefined

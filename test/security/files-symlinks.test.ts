@@ -90,36 +90,29 @@ test('links out of the repository are refused unread: nothing runs, the canary r
   for (const text of seen) assert.ok(!text.includes(CANARY), `the canary leaked: ${text.slice(0, 300)}`)
 })
 
+/** A planter: `link` inside the project is a symlink to a new file `name` (with `content`) outside it; returns that file. */
+const linkedFile = (name: string, content: string, link: string) => (p: TempDir, o: TempDir): string => {
+  const t = o.write(name, content)
+  p.mkdir('.dsh')
+  symlinkSync(t, p.join(link))
+  return t
+}
+
 const WRITES: { name: string; args: string[]; plant: (p: TempDir, outside: TempDir) => string }[] = [
   {
     name: 'add through .dsh/mcp.yml',
     args: ['add', 'evil', 'echo', 'hi'],
-    plant: (p, o) => {
-      const t = o.write('bashrc', '# my shell config\n')
-      p.mkdir('.dsh')
-      symlinkSync(t, p.join('.dsh/mcp.yml'))
-      return t
-    },
+    plant: linkedFile('bashrc', '# my shell config\n', '.dsh/mcp.yml'),
   },
   {
     name: 'add -s local through .dsh/mcp.local.yml',
     args: ['add', '-s', 'local', 'evil', 'echo', 'hi'],
-    plant: (p, o) => {
-      const t = o.write('profile', 'export A=1\n')
-      p.mkdir('.dsh')
-      symlinkSync(t, p.join('.dsh/mcp.local.yml'))
-      return t
-    },
+    plant: linkedFile('profile', 'export A=1\n', '.dsh/mcp.local.yml'),
   },
   {
     name: 'add -s local through .dsh/.gitignore',
     args: ['add', '-s', 'local', 'evil', 'echo', 'hi'],
-    plant: (p, o) => {
-      const t = o.write('authorized_keys', 'ssh-ed25519 AAAA user\n')
-      p.mkdir('.dsh')
-      symlinkSync(t, p.join('.dsh/.gitignore'))
-      return t
-    },
+    plant: linkedFile('authorized_keys', 'ssh-ed25519 AAAA user\n', '.dsh/.gitignore'),
   },
   {
     name: 'add through .dsh linked elsewhere',

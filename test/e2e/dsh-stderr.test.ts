@@ -12,37 +12,28 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
 import { serverLogFile } from '../../src/launch/spec.ts'
-import { reapAll } from '../support/procs.ts'
-import { type DshCli, describeRun, ensureDshCli, installEnv, isolatedEnv, NODE22, REPO_ROOT, reapDshChildren, runDsh, runIsolated, writeHostPatch } from '../support/dsh-cli.ts'
-import { type FakeModel, startFakeModel } from '../support/fake-model.ts'
-import { cleanupAll, makeProject, makeTempDir, type TempDir } from '../support/tmp.ts'
-import { packTarball } from './tarball.ts'
+import { type DshCli, describeRun, NODE22, REPO_ROOT, runDsh, runIsolated } from '../support/dsh-cli.ts'
+import type { FakeModel } from '../support/fake-model.ts'
+import { installPackedPlugin, type PackedPlugin } from '../support/packed-plugin.ts'
+import { makeProject, type TempDir } from '../support/tmp.ts'
 
 const FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'servers', 'stdio-server.ts')
 const LITERAL = 'e2eLiteral-5f4e3d2c1b0a9988'
 const FROM_ENV = 'e2eFromEnv-00aa11bb22cc33dd'
 
-let cli: DshCli
+let e2e: PackedPlugin
 let model: FakeModel
-let work: TempDir
+let cli: DshCli
 let baseEnv: Record<string, string>
 let hostPatch: string
 let shippedCli: string
 let project: TempDir
 let pidDir: string
+let work: TempDir
 
 before(async () => {
-  cli = await ensureDshCli()
-  work = makeTempDir('dsh-e2e-stderr-')
-  pidDir = work.mkdir('pids')
-  const tarball = packTarball(work.mkdir('pack'))
-  model = await startFakeModel()
-  const home = work.mkdir('home')
-  baseEnv = isolatedEnv(cli, { home, dshHome: join(home, '.dsh') })
-  hostPatch = writeHostPatch(work.join('host.patch.yml'), model.baseURL)
-  const add = await runDsh(cli, ['plugin', '--profile', 'headless', 'add', tarball.file], { cwd: home, env: { ...baseEnv, ...installEnv() }, timeoutMs: 300_000 })
-  assert.equal(add.code, 0, `dsh plugin add failed\n${describeRun(add)}`)
-  shippedCli = join(baseEnv.DSH_HOME!, 'profiles', 'headless', 'node_modules', 'dsh-project-mcp', 'bin', 'dsh-mcp.js')
+  e2e = await installPackedPlugin({ prefix: 'dsh-e2e-stderr-' })
+  ;({ cli, model, env: baseEnv, hostPatch, shippedCli, pidDir, work } = e2e)
   const fixture = `exec ${JSON.stringify(NODE22)} --no-warnings ${FIXTURE} --name leaky --tools echo --pidfile-dir ${pidDir}`
   const servers = {
     leaky: { command: 'sh', args: ['-c', `echo "connecting with $LEAKY_TOKEN" >&2; ${fixture}`], env: { LEAKY_TOKEN: LITERAL } },
@@ -53,12 +44,7 @@ before(async () => {
   assert.equal(trust.code, 0, describeRun(trust))
 })
 
-after(async () => {
-  reapDshChildren()
-  if (pidDir !== undefined) reapAll(pidDir)
-  await model?.close()
-  cleanupAll()
-})
+after(() => e2e?.close())
 
 test('a real dsh run: a stdio server that prints its secret to stderr never shows it on the dsh terminal', async () => {
   model.respond(() => ({ text: 'done' }))

@@ -16,27 +16,22 @@ import { join } from 'node:path'
 import { after, before, test } from 'node:test'
 import { statusFilePath } from '../../src/host/status-path.ts'
 import { canonicalRoot } from '../../src/trust/store.ts'
-import { reapAll } from '../support/procs.ts'
 import {
   type DshCli,
   NODE22,
   REPO_ROOT,
   describeRun,
-  ensureDshCli,
-  installEnv,
-  isolatedEnv,
-  reapDshChildren,
   runDsh,
   runIsolated,
-  writeHostPatch,
 } from '../support/dsh-cli.ts'
-import { type FakeModel, type ModelRequest, type Responder, messageText, startFakeModel } from '../support/fake-model.ts'
-import { type TempDir, cleanupAll, makeProject, makeTempDir } from '../support/tmp.ts'
+import { type FakeModel, type ModelRequest, type Responder, messageText } from '../support/fake-model.ts'
+import { type TempDir, makeProject } from '../support/tmp.ts'
 import { waitFor } from '../support/wait.ts'
-import { packTarball } from './tarball.ts'
+import { installPackedPlugin, type PackedPlugin } from '../support/packed-plugin.ts'
 
 const FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'servers', 'stdio-server.ts')
 
+let e2e: PackedPlugin
 let cli: DshCli
 let model: FakeModel
 let work: TempDir
@@ -52,25 +47,11 @@ function mcpProject(server: string, tools: string[]): TempDir {
 }
 
 before(async () => {
-  cli = await ensureDshCli()
-  work = makeTempDir('dsh-e2e-vis-')
-  pidDir = work.mkdir('pids')
-  const tarball = packTarball(work.mkdir('pack'))
-  model = await startFakeModel()
-  const home = work.mkdir('home')
-  baseEnv = isolatedEnv(cli, { home, dshHome: join(home, '.dsh') })
-  hostPatch = writeHostPatch(work.join('host.patch.yml'), model.baseURL)
-  const add = await runDsh(cli, ['plugin', '--profile', 'headless', 'add', tarball.file], { cwd: home, env: { ...baseEnv, ...installEnv() }, timeoutMs: 300_000 })
-  assert.equal(add.code, 0, `dsh plugin add failed\n${describeRun(add)}`)
-  shippedCli = join(baseEnv.DSH_HOME!, 'profiles', 'headless', 'node_modules', 'dsh-project-mcp', 'bin', 'dsh-mcp.js')
+  e2e = await installPackedPlugin({ prefix: 'dsh-e2e-vis-' })
+  ;({ cli, model, work, env: baseEnv, hostPatch, pidDir, shippedCli } = e2e)
 })
 
-after(async () => {
-  reapDshChildren()
-  if (pidDir !== undefined) reapAll(pidDir)
-  await model?.close()
-  cleanupAll()
-})
+after(() => e2e?.close())
 
 const runEnv = () => ({ ...baseEnv, DEEPSEEK_BASE_URL: model.baseURL, DEEPSEEK_API_KEY: 'sk-fake-e2e' })
 

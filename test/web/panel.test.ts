@@ -19,25 +19,20 @@ import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
 import { statusFilePath } from '../../src/host/status-path.ts'
-import { readMarker, reapAll } from '../support/procs.ts'
+import { readMarker } from '../support/procs.ts'
 import {
   type DshCli,
   NODE22,
   REPO_ROOT,
   type RunResult,
   describeRun,
-  ensureDshCli,
-  installEnv,
-  isolatedEnv,
-  reapDshChildren,
   runDsh,
   runIsolated,
-  writeHostPatch,
 } from '../support/dsh-cli.ts'
-import { type FakeModel, startFakeModel } from '../support/fake-model.ts'
-import { type TempDir, cleanupAll, makeProject, makeTempDir } from '../support/tmp.ts'
+import type { FakeModel } from '../support/fake-model.ts'
+import { type TempDir, makeProject, makeTempDir } from '../support/tmp.ts'
 import { waitFor } from '../support/wait.ts'
-import { packTarball } from '../e2e/tarball.ts'
+import { installPackedPlugin, type PackedPlugin } from '../support/packed-plugin.ts'
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium'
 const HAVE_BROWSER = existsSync(CHROMIUM)
@@ -46,6 +41,7 @@ const FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'servers', 'stdio-server.ts'
 const IMAGES = join(REPO_ROOT, 'docs', 'guide', 'images')
 const SECRET = 'sk-web-panel-secret-4711'
 
+let e2e: PackedPlugin | undefined
 let cli: DshCli
 let model: FakeModel
 let work: TempDir
@@ -89,24 +85,16 @@ function seedWorkspaces(dshHome: string, dirs: Record<string, string>): void {
 
 before(async () => {
   if (!HAVE_BROWSER) return
-  cli = await ensureDshCli()
-  work = makeTempDir('dsh-web-')
-  pidDir = work.mkdir('pids')
+  e2e = await installPackedPlugin({ prefix: 'dsh-web-', profile: 'web' })
+  ;({ cli, model, work, pidDir, env: baseEnv, shippedCli } = e2e)
+  model.respond(() => ({ text: 'hello from the fake model' }))
   markerA = work.join('alpha.marker')
-  const tarball = packTarball(work.mkdir('pack'))
-  model = await startFakeModel({ responder: () => ({ text: 'hello from the fake model' }) })
-  const home = work.mkdir('home')
-  baseEnv = isolatedEnv(cli, { home, dshHome: join(home, '.dsh') })
-  const add = await runDsh(cli, ['plugin', '--profile', 'web', 'add', tarball.file], { cwd: home, env: { ...baseEnv, ...installEnv() }, timeoutMs: 300_000 })
-  assert.equal(add.code, 0, `dsh plugin add failed\n${describeRun(add)}`)
-  shippedCli = join(baseEnv.DSH_HOME!, 'profiles', 'web', 'node_modules', 'dsh-project-mcp', 'bin', 'dsh-mcp.js')
   a = project('alpha', ['echo'], '')
   b = project('bravo', ['echo', 'add'], `    env:\n      API_TOKEN: ${SECRET}\n`)
   seedWorkspaces(baseEnv.DSH_HOME!, { projA: a.path, projB: b.path })
   const port = await freePort()
   base = `http://127.0.0.1:${port}`
-  const patch = writeHostPatch(work.join('host.patch.yml'), model.baseURL)
-  web = runDsh(cli, ['web', '--patch', patch, '--no-open', '--port', String(port)], {
+  web = runDsh(cli, ['web', '--patch', e2e.hostPatch, '--no-open', '--port', String(port)], {
     cwd: a.path,
     env: { ...baseEnv, DEEPSEEK_BASE_URL: model.baseURL, DEEPSEEK_API_KEY: 'sk-fake-web' },
     timeoutMs: 600_000,
@@ -123,12 +111,7 @@ before(async () => {
   )
 })
 
-after(async () => {
-  reapDshChildren()
-  if (pidDir !== undefined) reapAll(pidDir)
-  await model?.close()
-  cleanupAll()
-})
+after(() => e2e?.close())
 
 const launchArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
 

@@ -10,10 +10,10 @@
  * (b) two host contexts on one project: write → both converged, worst of 3
  *     edits (test/reliability/host-lifecycle);
  * (c) an edit beside a server hanging on `initialize`: write → the new tool
- *     (test/reliability/server-faults, test/runtime/lifecycle);
+ *     (test/reliability/server-faults, test/host/lifecycle);
  * (d) plugin dispose while 3 mounts are in flight (host-lifecycle);
  * (e) `createAgent` while its project's servers mount (lifecycle);
- * (f) first turns (test/runtime/first-step): a later turn while a server
+ * (f) first turns (test/host/first-step): a later turn while a server
  *     mounts; the first turn when a server outlasts `firstStepWaitMs` (300);
  *     a turn with nothing pending;
  * (g) a tool call while its HTTP server is down: call → error result
@@ -27,7 +27,7 @@
 import { writeFileSync } from 'node:fs'
 import { diagnoseProject } from '../../src/doctor/index.ts'
 import { loadProject } from '../../src/files/project.ts'
-import { cleanEnv, fixtureServer, sandbox } from '../../test/doctor/support.ts'
+import { cleanEnv, fixtureServer, sandbox } from '../../test/support/sandbox.ts'
 import { startHttpServer } from '../../test/fixtures/servers/http-server.ts'
 import { execTool, installStubModel, mcpToolNames, userMessage, waitFor } from '../../test/support/host.ts'
 import { countLive, livePids, reapAll } from '../../test/support/procs.ts'

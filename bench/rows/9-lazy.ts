@@ -25,7 +25,7 @@ import { installStubModel, stdioFixtureConfig, textResponse, userMessage, execTo
 import { livePids, pidfilePids, reapAll } from '../../test/support/procs.ts'
 import { friendly } from '../../test/support/runtime.ts'
 import { makeProject, makeTempDir, type TempDir } from '../../test/support/tmp.ts'
-import { cacheFiles, lazyWorld, waitTools } from '../../test/lazy/support.ts'
+import { cacheFiles, lazyWorld, waitTools } from '../../test/support/lazy.ts'
 import { fixtureEntry } from '../support/projects.ts'
 import { runRow } from '../support/report.ts'
 import { fmt, median } from '../support/stats.ts'

@@ -11,11 +11,11 @@ import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { DOCTOR_RESULT_KEYS } from '../../src/doctor/types.ts'
 import { startHttpServer } from '../fixtures/servers/http-server.ts'
-import { cleanEnv, doctorFixture, fixtureServer, type Sandbox, sandbox } from '../doctor/support.ts'
+import { cleanEnv, doctorFixture, fixtureServer, type Sandbox, sandbox } from '../support/sandbox.ts'
 import { livePids } from '../support/procs.ts'
 import { cleanupAll } from '../support/tmp.ts'
 import { PATIENCE_MS, settles } from '../support/wait.ts'
-import { BIN, ensureBuilt, runCli } from './read-support.ts'
+import { BIN, ensureBuilt, runCli } from '../support/cli.ts'
 
 before(async () => ensureBuilt())
 after(() => cleanupAll())

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { after, before, describe, test } from 'node:test'
 import { cleanupAll, makeProject, makeTempDir, type TempDir } from '../support/tmp.ts'
-import { BIN, ensureBuilt } from './read-support.ts'
+import { BIN, ensureBuilt } from '../support/cli.ts'
 
 before(ensureBuilt)
 after(cleanupAll)

@@ -9,8 +9,8 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { cleanupAll } from '../support/tmp.ts'
-import { ensureBuilt } from './read-support.ts'
-import { makeEnv } from './write-support.ts'
+import { ensureBuilt } from '../support/cli.ts'
+import { makeEnv } from '../support/cli-env.ts'
 
 before(ensureBuilt)
 after(cleanupAll)

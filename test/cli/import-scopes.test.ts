@@ -11,8 +11,8 @@ import { after, before, describe, test } from 'node:test'
 import { parse } from 'yaml'
 import { desktopConfig } from '../../src/cli/importers/sources.ts'
 import { cleanupAll, makeTempDir } from '../support/tmp.ts'
-import { ensureBuilt } from './read-support.ts'
-import { makeEnv } from './write-support.ts'
+import { ensureBuilt } from '../support/cli.ts'
+import { makeEnv } from '../support/cli-env.ts'
 
 before(ensureBuilt)
 after(cleanupAll)

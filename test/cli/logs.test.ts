@@ -14,10 +14,10 @@ import { after, before, test } from 'node:test'
 import { openServerLog } from '../../src/launch/log-writer.ts'
 import { serverLogFile } from '../../src/launch/spec.ts'
 import { canonicalRoot } from '../../src/trust/store.ts'
-import { cleanEnv, sandbox } from '../doctor/support.ts'
+import { cleanEnv, sandbox } from '../support/sandbox.ts'
 import { waitFor } from '../support/wait.ts'
 import { cleanupAll } from '../support/tmp.ts'
-import { BIN, ensureBuilt, runCli } from './read-support.ts'
+import { BIN, ensureBuilt, runCli } from '../support/cli.ts'
 
 before(async () => ensureBuilt())
 after(() => cleanupAll())

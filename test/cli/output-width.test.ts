@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process'
 import { after, before, test } from 'node:test'
 import { createOutput, fitWidths } from '../../src/cli/output.ts'
 import { cleanupAll, makeProject, makeTempDir } from '../support/tmp.ts'
-import { ensureBuilt, REPO } from './read-support.ts'
+import { ensureBuilt, REPO } from '../support/cli.ts'
 
 before(ensureBuilt)
 after(cleanupAll)

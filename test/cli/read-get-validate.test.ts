@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { cleanupAll, makeProject, makeTempDir } from '../support/tmp.ts'
-import { ensureBuilt, runCli } from './read-support.ts'
+import { ensureBuilt, runCli } from '../support/cli.ts'
 
 before(ensureBuilt)
 after(cleanupAll)

@@ -17,7 +17,7 @@ import { builtinModules } from 'node:module'
 import { basename, dirname, join, resolve } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { cleanupAll, makeProject, makeTempDir } from '../support/tmp.ts'
-import { ensureBuilt, REPO, runCli } from './read-support.ts'
+import { ensureBuilt, REPO, runCli } from '../support/cli.ts'
 
 before(ensureBuilt)
 after(cleanupAll)

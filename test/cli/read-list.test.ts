@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { cleanupAll, makeProject, makeTempDir, type TempDir } from '../support/tmp.ts'
-import { ensureBuilt, listJson, rowOf, runCli } from './read-support.ts'
+import { ensureBuilt, listJson, rowOf, runCli } from '../support/cli.ts'
 
 const CANARY = 'canary-Zq81-secret-value'
 

@@ -10,9 +10,9 @@ import { dirname, join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { statusFilePath } from '../../src/host/status-path.ts'
 import { canonicalRoot } from '../../src/trust/store.ts'
-import { type Sandbox, sandbox } from '../doctor/support.ts'
+import { type Sandbox, sandbox } from '../support/sandbox.ts'
 import { cleanupAll, makeTempDir } from '../support/tmp.ts'
-import { ensureBuilt, runCli } from './read-support.ts'
+import { ensureBuilt, runCli } from '../support/cli.ts'
 
 before(async () => ensureBuilt())
 after(() => cleanupAll())

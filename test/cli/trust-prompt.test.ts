@@ -11,7 +11,7 @@ import { PassThrough } from 'node:stream'
 import { after, before, describe, test } from 'node:test'
 import { confirm } from '../../src/cli/prompt.ts'
 import { cleanupAll, makeProject, makeTempDir } from '../support/tmp.ts'
-import { BIN, ensureBuilt } from './read-support.ts'
+import { BIN, ensureBuilt } from '../support/cli.ts'
 
 before(ensureBuilt)
 after(cleanupAll)

@@ -9,7 +9,7 @@ import { copyFileSync, existsSync, readFileSync, statSync, symlinkSync } from 'n
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { cleanupAll, makeProject, makeTempDir, type TempDir } from '../support/tmp.ts'
-import { ensureBuilt, type ListRow, listJson, rowOf, runCli } from './read-support.ts'
+import { ensureBuilt, type ListRow, listJson, rowOf, runCli } from '../support/cli.ts'
 
 before(ensureBuilt)
 after(cleanupAll)

@@ -10,8 +10,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, utimesSync } from 'node:fs
 import { after, before, describe, test } from 'node:test'
 import { parseConfigText } from '../../src/config/parse.ts'
 import { cleanupAll } from '../support/tmp.ts'
-import { BIN, ensureBuilt } from './read-support.ts'
-import { type Env, makeEnv } from './write-support.ts'
+import { BIN, ensureBuilt } from '../support/cli.ts'
+import { type Env, makeEnv } from '../support/cli-env.ts'
 
 before(ensureBuilt)
 after(cleanupAll)

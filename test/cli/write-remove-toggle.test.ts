@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
 import { parse } from 'yaml'
 import { cleanupAll } from '../support/tmp.ts'
-import { ensureBuilt } from './read-support.ts'
-import { changed, makeEnv } from './write-support.ts'
+import { ensureBuilt } from '../support/cli.ts'
+import { changed, makeEnv } from '../support/cli-env.ts'
 
 before(ensureBuilt)
 after(cleanupAll)

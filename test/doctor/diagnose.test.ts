@@ -16,7 +16,7 @@ import { startHttpServer } from '../fixtures/servers/http-server.ts'
 import { isAlive, livePids, pidfilePids, readMarker } from '../support/procs.ts'
 import { cleanupAll } from '../support/tmp.ts'
 import { PATIENCE_MS, settles, waitFor } from '../support/wait.ts'
-import { cleanEnv, closedPort, doctorFixture, fixtureServer, type Sandbox, sandbox } from './support.ts'
+import { cleanEnv, closedPort, doctorFixture, fixtureServer, type Sandbox, sandbox } from '../support/sandbox.ts'
 
 after(() => cleanupAll())
 

@@ -16,7 +16,7 @@ import { diagnoseProject } from '../../src/doctor/index.ts'
 import { loadProject } from '../../src/files/project.ts'
 import { registerFixtureTools } from '../fixtures/servers/tools.ts'
 import { cleanupAll } from '../support/tmp.ts'
-import { cleanEnv, sandbox } from './support.ts'
+import { cleanEnv, sandbox } from '../support/sandbox.ts'
 
 const TOKEN = 'sse-canary-token-4242'
 let http: Server

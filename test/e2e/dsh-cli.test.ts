@@ -38,7 +38,7 @@ import {
 } from '../support/dsh-cli.ts'
 import { type FakeModel, type ModelRequest, type Responder, messageText, startFakeModel, toolResults } from '../support/fake-model.ts'
 import { type TempDir, cleanupAll, makeProject, makeTempDir } from '../support/tmp.ts'
-import { type Tarball, packTarball } from './tarball.ts'
+import { type Tarball, packTarball } from '../support/tarball.ts'
 
 const FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'servers', 'stdio-server.ts')
 

@@ -14,7 +14,7 @@ import { dirname } from 'node:path'
 import { before, test } from 'node:test'
 import { NODE22, describeRun, runIsolated } from '../support/dsh-cli.ts'
 import { makeTempDir } from '../support/tmp.ts'
-import { type Tarball, packTarball } from './tarball.ts'
+import { type Tarball, packTarball } from '../support/tarball.ts'
 
 let tarball: Tarball
 let paths: Set<string>

@@ -31,7 +31,7 @@ import {
 } from '../support/dsh-cli.ts'
 import { type FakeModel, startFakeModel } from '../support/fake-model.ts'
 import { cleanupAll, makeProject, makeTempDir, type TempDir } from '../support/tmp.ts'
-import { packTarball, stageWorkingTree, type Tarball } from './tarball.ts'
+import { packTarball, stageWorkingTree, type Tarball } from '../support/tarball.ts'
 
 /** The fenced `sh` blocks of a README's quickstart section, in order. */
 function quickstartBlocks(markdown: string, heading: RegExp): string[] {

@@ -16,7 +16,7 @@ import { execTool, mcpToolNames, resultText, STDIO_FIXTURE } from '../support/ho
 import { readMarker, reapAll } from '../support/procs.ts'
 import { friendly, projectWith, stdioEntry } from '../support/runtime.ts'
 import { cleanupAll, makeTempDir } from '../support/tmp.ts'
-import { cacheFiles, lazyWorld, row, waitRow, waitTools, warm } from './support.ts'
+import { cacheFiles, lazyWorld, row, waitRow, waitTools, warm } from '../support/lazy.ts'
 
 after(() => cleanupAll())
 

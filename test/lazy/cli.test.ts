@@ -10,8 +10,8 @@ import { cacheFingerprint } from '../../src/config/fingerprint.ts'
 import { EntrySchema } from '../../src/config/schema.ts'
 import { CACHE_VERSION, writeCache } from '../../src/lazy/cache.ts'
 import { canonicalRoot } from '../../src/trust/store.ts'
-import { ensureBuilt } from '../cli/read-support.ts'
-import { makeEnv } from '../cli/write-support.ts'
+import { ensureBuilt } from '../support/cli.ts'
+import { makeEnv } from '../support/cli-env.ts'
 import { cleanupAll } from '../support/tmp.ts'
 
 before(() => ensureBuilt())

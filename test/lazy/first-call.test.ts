@@ -14,7 +14,7 @@ import { execTool, installStubModel, resultText, STDIO_FIXTURE, toolCallResponse
 import { isAlive, readMarker, reapAll } from '../support/procs.ts'
 import { friendly, projectWith, stdioEntry } from '../support/runtime.ts'
 import { cleanupAll, makeTempDir } from '../support/tmp.ts'
-import { cacheFiles, LONG, lazyWorld, row, waitRow, waitTools, warm } from './support.ts'
+import { cacheFiles, LONG, lazyWorld, row, waitRow, waitTools, warm } from '../support/lazy.ts'
 
 after(() => cleanupAll())
 

@@ -11,7 +11,7 @@ import { startHttpServer } from '../fixtures/servers/http-server.ts'
 import { execTool, resultText } from '../support/host.ts'
 import { projectWith } from '../support/runtime.ts'
 import { cleanupAll, makeTempDir } from '../support/tmp.ts'
-import { lazyWorld, row, waitRow, waitTools, warm } from './support.ts'
+import { lazyWorld, row, waitRow, waitTools, warm } from '../support/lazy.ts'
 
 after(() => cleanupAll())
 

@@ -16,9 +16,9 @@ import { waitFor } from '../support/host.ts'
 import { reapAll } from '../support/procs.ts'
 import { type RuntimeWorld, startWorld } from '../support/runtime.ts'
 import { cleanupAll } from '../support/tmp.ts'
-import { BIN, ensureBuilt } from '../cli/read-support.ts'
-import { type Env, makeEnv } from '../cli/write-support.ts'
-import { prng, statesOf } from './support.ts'
+import { BIN, ensureBuilt } from '../support/cli.ts'
+import { type Env, makeEnv } from '../support/cli-env.ts'
+import { prng, statesOf } from '../support/faults.ts'
 
 const LANES = 4
 const KILLS_PER_LANE = 25

@@ -17,7 +17,7 @@ import { statusFilePath } from '../../src/host/status-path.ts'
 import { mcpToolNames, waitFor } from '../support/host.ts'
 import { readMarker } from '../support/procs.ts'
 import { projectWith, type RuntimeWorld, stdioEntry } from '../support/runtime.ts'
-import { useFaultWorld } from './support.ts'
+import { useFaultWorld } from '../support/faults.ts'
 
 let w: RuntimeWorld
 useFaultWorld({ trust: 'all', debounceMs: 30, mountTimeoutMs: 30_000 }, (world) => {

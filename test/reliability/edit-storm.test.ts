@@ -17,7 +17,7 @@ import { mcpToolNames, waitFor } from '../support/host.ts'
 import { countLive, readMarker, reapAll } from '../support/procs.ts'
 import { friendly, projectWith, startWorld, stdioEntry } from '../support/runtime.ts'
 import { cleanupAll } from '../support/tmp.ts'
-import { mountedOf, prng, trackRejections } from './support.ts'
+import { mountedOf, prng, trackRejections } from '../support/faults.ts'
 
 after(() => cleanupAll())
 

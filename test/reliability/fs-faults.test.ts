@@ -22,7 +22,7 @@ import { execTool, mcpToolNames, resultText, waitFor } from '../support/host.ts'
 import { countLive, readMarker, } from '../support/procs.ts'
 import { friendly, type RuntimeWorld, stdioEntry } from '../support/runtime.ts'
 import { makeProject, type TempDir } from '../support/tmp.ts'
-import { statesOf, untilTools, useFaultWorld } from './support.ts'
+import { statesOf, untilTools, useFaultWorld } from '../support/faults.ts'
 
 let w: RuntimeWorld
 useFaultWorld({ trust: 'all', debounceMs: 30 }, (world) => {

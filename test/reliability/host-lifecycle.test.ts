@@ -15,7 +15,7 @@ import { countLive, reapAll } from '../support/procs.ts'
 import { friendly, plugin, projectWith, startWorld, stdioEntry } from '../support/runtime.ts'
 import type { ProjectMcp } from '../../src/index.ts'
 import { cleanupAll, makeTempDir } from '../support/tmp.ts'
-import { childPids, inotifyWatches, trackRejections, untilTools } from './support.ts'
+import { childPids, inotifyWatches, trackRejections, untilTools } from '../support/faults.ts'
 
 const rejections = trackRejections()
 after(() => {

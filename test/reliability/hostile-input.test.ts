@@ -21,8 +21,8 @@ import { test } from 'node:test'
 import { execTool, mcpToolNames, resultText, waitFor } from '../support/host.ts'
 import { readMarker, } from '../support/procs.ts'
 import { friendly, projectWith, type RuntimeWorld, stdioEntry } from '../support/runtime.ts'
-import { ensureBuilt, runCli } from '../cli/read-support.ts'
-import { cpuMsOf, statesOf, untilTools, useFaultWorld } from './support.ts'
+import { ensureBuilt, runCli } from '../support/cli.ts'
+import { cpuMsOf, statesOf, untilTools, useFaultWorld } from '../support/faults.ts'
 
 let w: RuntimeWorld
 useFaultWorld({ trust: 'all', debounceMs: 30 }, (world) => {

@@ -16,8 +16,8 @@ import { waitFor } from '../support/host.ts'
 import { reapAll } from '../support/procs.ts'
 import { friendly, projectWith, type RuntimeWorld, startWorld, stdioEntry } from '../support/runtime.ts'
 import { cleanupAll, type TempDir } from '../support/tmp.ts'
-import { ensureBuilt, runCli } from '../cli/read-support.ts'
-import { statesOf } from './support.ts'
+import { ensureBuilt, runCli } from '../support/cli.ts'
+import { statesOf } from '../support/faults.ts'
 
 const CANARIES = {
   env: 'cnry-env-8e1f2c9d',

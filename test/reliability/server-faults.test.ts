@@ -19,7 +19,7 @@ import { startHttpServer } from '../fixtures/servers/http-server.ts'
 import { execTool, mcpToolNames, resultText, settles, waitFor } from '../support/host.ts'
 import { countLive, livePids, readMarker, } from '../support/procs.ts'
 import { friendly, projectWith, type RuntimeWorld, stdioEntry } from '../support/runtime.ts'
-import { cpuMsOf, untilTools, useFaultWorld } from './support.ts'
+import { cpuMsOf, untilTools, useFaultWorld } from '../support/faults.ts'
 
 let w: RuntimeWorld
 /** Long enough for a healthy fixture to mount on a busy machine; the hanging ones reach it. */

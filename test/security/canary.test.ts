@@ -25,13 +25,13 @@ import { join } from 'node:path'
 import { after, before, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { startHttpServer } from '../fixtures/servers/http-server.ts'
-import { BIN, type CliRun, ensureBuilt, runCli } from '../cli/read-support.ts'
+import { BIN, type CliRun, ensureBuilt, runCli } from '../support/cli.ts'
 import { STDIO_FIXTURE } from '../support/host.ts'
 import { reapAll } from '../support/procs.ts'
 import { friendly, stdioEntry } from '../support/runtime.ts'
 import { cleanupAll, makeProject, makeTempDir } from '../support/tmp.ts'
 
-const HOST_SCRIPT = fileURLToPath(new URL('./canary-host.ts', import.meta.url))
+const HOST_SCRIPT = fileURLToPath(new URL('../fixtures/hosts/canary-host.ts', import.meta.url))
 
 const rand = () => randomBytes(9).toString('base64url')
 /** Random first (no two canaries share an 8-character piece), a short tag last. */

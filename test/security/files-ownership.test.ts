@@ -13,13 +13,13 @@ import assert from 'node:assert/strict'
 import { chmodSync, chownSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { runCli } from '../cli/read-support.ts'
+import { runCli } from '../support/cli.ts'
 import { mcpToolNames } from '../support/host.ts'
 import { readMarker } from '../support/procs.ts'
 import { friendly, startWorld } from '../support/runtime.ts'
 import { makeProject, makeTempDir } from '../support/tmp.ts'
 import { warnings } from '../support/trust.ts'
-import { asRoot, markerRig, OTHER } from './files-support.ts'
+import { asRoot, markerRig, OTHER } from '../support/markers.ts'
 
 const { marker, entry } = markerRig()
 

@@ -12,13 +12,13 @@ import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readFileSync, s
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { statusFilePath } from '../../src/host/status-path.ts'
-import { BIN, runCli } from '../cli/read-support.ts'
+import { BIN, runCli } from '../support/cli.ts'
 import { mcpToolNames } from '../support/host.ts'
 import { friendly, startWorld } from '../support/runtime.ts'
 import { makeProject, makeTempDir } from '../support/tmp.ts'
 import { warnings } from '../support/trust.ts'
 import { waitFor } from '../support/wait.ts'
-import { asRoot, markerRig, OTHER } from './files-support.ts'
+import { asRoot, markerRig, OTHER } from '../support/markers.ts'
 
 const { marker, entry } = markerRig()
 const mode = (p: string) => statSync(p).mode & 0o777

@@ -16,13 +16,13 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { runCli } from '../cli/read-support.ts'
+import { runCli } from '../support/cli.ts'
 import { mcpToolNames } from '../support/host.ts'
 import { readMarker } from '../support/procs.ts'
 import { friendly, startWorld } from '../support/runtime.ts'
 import { makeProject, makeTempDir, type TempDir } from '../support/tmp.ts'
 import { statusFilePath } from '../../src/host/status-path.ts'
-import { markerRig } from './files-support.ts'
+import { markerRig } from '../support/markers.ts'
 
 const { marker, entry } = markerRig()
 

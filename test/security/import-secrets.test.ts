@@ -12,8 +12,8 @@ import assert from 'node:assert/strict'
 import { existsSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
 import { parse } from 'yaml'
-import { ensureBuilt } from '../cli/read-support.ts'
-import { makeEnv } from '../cli/write-support.ts'
+import { ensureBuilt } from '../support/cli.ts'
+import { makeEnv } from '../support/cli-env.ts'
 import { cleanupAll } from '../support/tmp.ts'
 
 before(ensureBuilt)

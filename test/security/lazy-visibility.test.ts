@@ -14,7 +14,7 @@ import { execTool, mcpToolNames, STDIO_FIXTURE } from '../support/host.ts'
 import { readMarker, reapAll } from '../support/procs.ts'
 import { friendly, projectWith } from '../support/runtime.ts'
 import { cleanupAll, makeTempDir } from '../support/tmp.ts'
-import { type LazyWorld, lazyWorld, waitRow, waitTools, warm } from '../lazy/support.ts'
+import { type LazyWorld, lazyWorld, waitRow, waitTools, warm } from '../support/lazy.ts'
 
 after(() => cleanupAll())
 

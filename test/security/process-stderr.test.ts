@@ -21,7 +21,7 @@ import { STDIO_FIXTURE, waitFor } from '../support/host.ts'
 import { friendly } from '../support/runtime.ts'
 import { makeProject, makeTempDir } from '../support/tmp.ts'
 
-const CHILD = fileURLToPath(new URL('./process-host-child.ts', import.meta.url))
+const CHILD = fileURLToPath(new URL('../fixtures/hosts/process-host-child.ts', import.meta.url))
 const A = 'canaryA-7c1f0e2d9b8a'
 const B = 'canaryB-41d2c3b4a596'
 const PEM_LINES = ['MIIBVwIBADANBgkqhkiG9w0BAQEFAASCAT8w', 'ggE7AgEAAkEAyWq3u0c7canaryC0a1b2c3d']

@@ -113,7 +113,7 @@ test('host killed with SIGKILL: the launchers end their servers\' trees on their
   const tag = `tree-hostkill-${randomBytes(6).toString('hex')}`
   const p = projectWith(servers(tag))
   const home = makeTempDir('dsh-mcp-tree-home-')
-  const child = spawn(process.execPath, ['--no-warnings', fileURLToPath(new URL('./process-host-child.ts', import.meta.url)), home.path, p.path], { stdio: ['pipe', 'pipe', 'ignore'] })
+  const child = spawn(process.execPath, ['--no-warnings', fileURLToPath(new URL('../fixtures/hosts/process-host-child.ts', import.meta.url)), home.path, p.path], { stdio: ['pipe', 'pipe', 'ignore'] })
   let out = ''
   child.stdout?.setEncoding('utf8').on('data', (c: string) => {
     out += c

@@ -15,7 +15,7 @@ import { readMarker } from '../support/procs.ts'
 import { friendly, startWorld, stdioEntry } from '../support/runtime.ts'
 import { makeProject } from '../support/tmp.ts'
 import { cli, reconcileTimes, serverOf, untilTools } from '../support/trust.ts'
-import { securitySetup } from './support.ts'
+import { securitySetup } from '../support/security.ts'
 
 const { dir: marks, pids, marker } = securitySetup('overrides')
 

@@ -14,7 +14,7 @@ import { readMarker } from '../support/procs.ts'
 import { friendly, projectWith, startWorld, stdioEntry } from '../support/runtime.ts'
 import { makeProject } from '../support/tmp.ts'
 import { cli, serverOf, trustAll } from '../support/trust.ts'
-import { securitySetup } from './support.ts'
+import { securitySetup } from '../support/security.ts'
 
 const { pids, marker } = securitySetup('reconnect')
 

@@ -16,7 +16,7 @@ import { mcpToolNames } from '../support/host.ts'
 import { readMarker } from '../support/procs.ts'
 import { projectWith, startWorld, stdioEntry } from '../support/runtime.ts'
 import { cli, reconcileTimes, serverOf, untilTools } from '../support/trust.ts'
-import { securitySetup } from './support.ts'
+import { securitySetup } from '../support/security.ts'
 
 const { pids, marker } = securitySetup('review')
 

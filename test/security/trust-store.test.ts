@@ -13,7 +13,7 @@ import { test } from 'node:test'
 import { readMarker } from '../support/procs.ts'
 import { startWorld, stdioEntry, projectWith } from '../support/runtime.ts'
 import { cli, reconcileTimes, serverOf, trustAll, untilTools } from '../support/trust.ts'
-import { securitySetup } from './support.ts'
+import { securitySetup } from '../support/security.ts'
 
 const { pids, marker } = securitySetup('store')
 

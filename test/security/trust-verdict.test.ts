@@ -17,8 +17,8 @@ import { STDIO_FIXTURE, waitFor } from '../support/host.ts'
 import { readMarker } from '../support/procs.ts'
 import { friendly, projectWith, startWorld, stdioEntry } from '../support/runtime.ts'
 import { cli, serverOf, trustAll } from '../support/trust.ts'
-import { runCli } from '../cli/read-support.ts'
-import { securitySetup } from './support.ts'
+import { runCli } from '../support/cli.ts'
+import { securitySetup } from '../support/security.ts'
 
 const { pids, marker } = securitySetup('verdict')
 

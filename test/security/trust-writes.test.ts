@@ -16,9 +16,9 @@ import { STDIO_FIXTURE, mcpToolNames } from '../support/host.ts'
 import { readMarker } from '../support/procs.ts'
 import { friendly, startWorld, stdioEntry } from '../support/runtime.ts'
 import { makeProject } from '../support/tmp.ts'
-import { runCli } from '../cli/read-support.ts'
+import { runCli } from '../support/cli.ts'
 import { cli, reconcileTimes, serverOf, untilTools } from '../support/trust.ts'
-import { securitySetup } from './support.ts'
+import { securitySetup } from '../support/security.ts'
 
 const { dir: marks, pids, marker } = securitySetup('writes')
 const fixtureArgs = (name: string, m: string) => ['--no-warnings', STDIO_FIXTURE, '--name', name, '--tools', 't', '--marker', m, '--pidfile-dir', pids]

@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
-import { packTarball } from '../e2e/tarball.ts'
+import { packTarball } from './tarball.ts'
 import { type DshCli, describeRun, ensureDshCli, installEnv, isolatedEnv, reapDshChildren, runDsh, writeHostPatch } from './dsh-cli.ts'
 import { type FakeModel, startFakeModel } from './fake-model.ts'
 import { reapAll } from './procs.ts'

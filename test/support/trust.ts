@@ -8,11 +8,11 @@ import { existsSync, readFileSync } from 'node:fs'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { ServerSnapshot } from '../../src/index.ts'
 import { statusFilePath } from '../../src/host/status-path.ts'
-import { type CliRun, runCli } from '../cli/read-support.ts'
+import { type CliRun, runCli } from './cli.ts'
 import { mcpToolNames, waitFor } from './host.ts'
 import type { RuntimeWorld } from './runtime.ts'
 
-export { ensureBuilt } from '../cli/read-support.ts'
+export { ensureBuilt } from './cli.ts'
 
 /** `dsh-mcp <args> -C <root>` with the world's DSH_HOME (HOME: the world's home too); asserts exit 0 unless `expectFail`. */
 export async function cli(w: RuntimeWorld, root: string, args: string[], o: { expectFail?: boolean } = {}): Promise<CliRun> {

@@ -4,9 +4,9 @@
  * pidfiles, reaped and removed after the file's tests.
  */
 import { after, before } from 'node:test'
-import { reapAll } from '../support/procs.ts'
-import { cleanupAll, makeTempDir, type TempDir } from '../support/tmp.ts'
-import { ensureBuilt } from '../support/trust.ts'
+import { reapAll } from './procs.ts'
+import { cleanupAll, makeTempDir, type TempDir } from './tmp.ts'
+import { ensureBuilt } from './trust.ts'
 
 export interface Marks {
   dir: TempDir

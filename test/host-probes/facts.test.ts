@@ -2,9 +2,9 @@
  * Probe tests: the host surface dsh-project-mcp depends on, proven against the
  * REAL rc.8 packages (no mocks). Findings are written up in
  * docs/adaptation/dsh-0.1.0-rc.8.md ("Verified host surface (probe tests)");
- * every claim there names the test (here or in host-steps.test.ts) that shows it.
+ * every claim there names the test (here or in steps.test.ts) that shows it.
  *
- * Run: node_modules/.bin/node --test test/host/host-facts.test.ts
+ * Run: node_modules/.bin/node --test test/host-probes/facts.test.ts
  */
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'

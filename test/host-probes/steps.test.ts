@@ -2,10 +2,10 @@
  * Probe tests, part 2: how a step runs on the REAL rc.8 packages — the
  * `agent/pre-step` waterfall, `system-prompt/assemble` (where a step's tools
  * are collected), and subagents and their owners. Part 1
- * (`host-facts.test.ts`) covers mounting, restrict, `tools/change` and the
+ * (`facts.test.ts`) covers mounting, restrict, `tools/change` and the
  * creation events. Findings: docs/adaptation/dsh-0.1.0-rc.8.md.
  *
- * Run: node_modules/.bin/node --test test/host/host-steps.test.ts
+ * Run: node_modules/.bin/node --test test/host-probes/steps.test.ts
  */
 import assert from 'node:assert/strict'
 import { after, test } from 'node:test'

@@ -6,8 +6,8 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { makeProject, makeTempDir, type TempDir } from '../support/tmp.ts'
-import { type CliRun, runCli } from './read-support.ts'
+import { makeProject, makeTempDir, type TempDir } from './tmp.ts'
+import { type CliRun, runCli } from './cli.ts'
 
 export interface Env {
   project: TempDir

@@ -6,10 +6,10 @@ import { existsSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import type { Fiber } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
-import { createHost, mcpToolNames, type TestHost, waitFor } from '../support/host.ts'
-import { plugin } from '../support/runtime.ts'
+import { createHost, mcpToolNames, type TestHost, waitFor } from './host.ts'
+import { plugin } from './runtime.ts'
 import type { OptionsInput, ProjectMcp, ServerSnapshot } from '../../src/index.ts'
-import { makeTempDir, type TempDir } from '../support/tmp.ts'
+import { makeTempDir, type TempDir } from './tmp.ts'
 
 export const LONG = 60_000
 

@@ -11,8 +11,8 @@
 import { execFileSync } from 'node:child_process'
 import { chmodSync, copyFileSync, existsSync, mkdirSync, statSync, symlinkSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { NODE22, REPO_ROOT } from '../support/dsh-cli.ts'
-import { makeTempDir } from '../support/tmp.ts'
+import { NODE22, REPO_ROOT } from './dsh-cli.ts'
+import { makeTempDir } from './tmp.ts'
 
 export interface PackedFile {
   readonly path: string

@@ -8,10 +8,10 @@ import assert from 'node:assert/strict'
 import { readdirSync, readFileSync } from 'node:fs'
 import { after, before } from 'node:test'
 import type { Agent } from '@deepseek-ai/dsh-agent'
-import { mcpToolNames, PATIENCE_MS, waitFor } from '../support/host.ts'
-import { reapAll } from '../support/procs.ts'
-import { type RuntimeWorld, startWorld, type WorldOptions } from '../support/runtime.ts'
-import { cleanupAll } from '../support/tmp.ts'
+import { mcpToolNames, PATIENCE_MS, waitFor } from './host.ts'
+import { reapAll } from './procs.ts'
+import { type RuntimeWorld, startWorld, type WorldOptions } from './runtime.ts'
+import { cleanupAll } from './tmp.ts'
 
 /** Collect every `unhandledRejection` until `stop()` (the listener also stops the default crash). */
 export function trackRejections(): { list: unknown[]; stop(): void } {

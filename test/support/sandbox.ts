@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { makeProject, makeTempDir, type TempDir } from '../support/tmp.ts'
+import { makeProject, makeTempDir, type TempDir } from './tmp.ts'
 
 export const NODE = process.execPath
 export const STDIO_SERVER = fileURLToPath(new URL('../fixtures/servers/stdio-server.ts', import.meta.url))

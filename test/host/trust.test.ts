@@ -11,7 +11,7 @@ import { chmodSync, copyFileSync, existsSync, readFileSync, renameSync, rmSync, 
 import { after, before, test } from 'node:test'
 import * as plugin from '../../src/index.ts'
 import type { ProjectMcp } from '../../src/index.ts'
-import { runCli } from '../cli/read-support.ts'
+import { runCli } from '../support/cli.ts'
 import { createHost, mcpToolNames } from '../support/host.ts'
 import { readMarker, reapAll } from '../support/procs.ts'
 import { friendly, projectWith, startWorld, stdioEntry } from '../support/runtime.ts'

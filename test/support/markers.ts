@@ -4,10 +4,10 @@
  * an empty marker proves it never ran) and the fixture entry that writes one.
  */
 import { after, before } from 'node:test'
-import { reapAll } from '../support/procs.ts'
-import { stdioEntry } from '../support/runtime.ts'
-import { cleanupAll, makeTempDir } from '../support/tmp.ts'
-import { ensureBuilt } from '../support/trust.ts'
+import { reapAll } from './procs.ts'
+import { stdioEntry } from './runtime.ts'
+import { cleanupAll, makeTempDir } from './tmp.ts'
+import { ensureBuilt } from './trust.ts'
 
 /** Tests run as root; "another user" is any uid other than process.getuid(). */
 export const asRoot = process.getuid?.() === 0

@@ -1,5 +1,5 @@
 /**
- * The `dsh-mcp` command tree (product spec §5).
+ * The `dsh-mcp` command tree (docs/guide/cli.md).
  *
  * Contract: every command is declared here with its flags, and its handler is
  * loaded only when that command runs (`import()` of `commands/<name>.ts`), so

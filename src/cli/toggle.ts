@@ -1,5 +1,5 @@
 /**
- * `enable` / `disable`: where the switch is written (spec §5).
+ * `enable` / `disable`: where the switch is written (docs/guide/cli.md).
  *
  * Contract: without `-s`, a server whose row comes from a committed file
  * (project or legacy scope) is switched in `.dsh/mcp.local.yml` — `disable`

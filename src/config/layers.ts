@@ -2,7 +2,7 @@
  * Layers: which files make up a project's configuration, and how rows with
  * the same server name across them resolve.
  *
- * Contract (product spec §2): precedence is local > `.dsh/mcp.yml` >
+ * Contract (docs/guide/layers.md): precedence is local > `.dsh/mcp.yml` >
  * `.dsh/mcp.json` > `.mcp.json` > user. For each name the highest full row
  * wins; every lower row is `shadowed` by it. A partial local row (`enabled`,
  * `env`, `headers`, tuning keys — no `command`/`url`) merges onto the row it

@@ -1,5 +1,5 @@
 /**
- * Project root discovery (product spec §2).
+ * Project root discovery (docs/guide/layers.md).
  *
  * Contract: walk up from a directory to the nearest ancestor holding a config
  * file (`.dsh/mcp.yml`, `.dsh/mcp.json`, `.dsh/mcp.local.yml`, `.mcp.json`),

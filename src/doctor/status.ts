@@ -1,5 +1,5 @@
 /**
- * Reading the status file a running host wrote for a project (spec §4
+ * Reading the status file a running host wrote for a project (docs/guide/status.md
  * "Status"): what it mounted, under which effective name, with how many
  * tools, the last error, when, and whether the writing process still lives.
  *

@@ -1,7 +1,7 @@
 /**
  * First turn: an agent's first step waits for its project's pending mounts.
  *
- * Contract (spec §4 "First turn"): the first prompt assembly of a tracked
+ * Contract (docs/guide/visibility.md, "The first turn"): the first prompt assembly of a tracked
  * agent waits — bounded by `waitMs`, and by the step's abort signal — until
  * `pending(agent)` settles, then assembles again so the very first request
  * offers the tools that arrived meanwhile. On rc.8 the tools a step offers

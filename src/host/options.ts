@@ -1,5 +1,5 @@
 /**
- * The plugin's options (product spec §4): one zod schema holds every default.
+ * The plugin's options (docs/guide/lifecycle.md): one zod schema holds every default.
  *
  * Contract: every option is optional; `undefined` or `{}` yields the defaults.
  * Cordis validates plugin config through Standard Schema (`Config['~standard']`),

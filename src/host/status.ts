@@ -1,5 +1,5 @@
 /**
- * Snapshots and status files (spec §4 "Status", the agreed status-file API).
+ * Snapshots and status files (docs/guide/status.md).
  *
  * Contract: `serverSnapshots` turns placements plus live mounts into the
  * user-facing state of each row: `mounted | starting | failed | untrusted |

@@ -1,5 +1,5 @@
 /**
- * The trust gate (spec §4 "Trust"): which project-layer rows may mount.
+ * The trust gate (docs/guide/trust.md): which project-layer rows may mount.
  *
  * Contract:
  * - `check(root, row)` answers `trusted | untrusted | changed | store-problem`

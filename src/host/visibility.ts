@@ -1,6 +1,6 @@
 /**
  * Visibility: every tracked agent is denied every MCP tool that is not its
- * project's (spec §4 "Visibility"), on creation and after every registry change.
+ * project's (docs/guide/visibility.md), on creation and after every registry change.
  *
  * Contract: `track` applies the agent's deny set synchronously (from inside
  * `agent/created`, so the agent never sees a foreign tool), deriving that

@@ -3,7 +3,7 @@
  *
  * Contract: pure (files arrive parsed, the environment and the trust verdict
  * arrive as values). For each project the layers merge with the user layer
- * (spec §2 precedence); the global view is the user layer alone. Each row is
+ * (precedence: docs/guide/layers.md); the global view is the user layer alone. Each row is
  * judged by `verdictOf` (plan/verdict.ts, the one judgement): a `runs` row is
  * mounted with the verdict's official config; any other is placed with the
  * verdict's reason (never an env or header value) and the verdict itself. A mount's key covers its

@@ -1,5 +1,5 @@
 /**
- * Effective server names (product spec §4).
+ * Effective server names (docs/guide/visibility.md).
  *
  * Contract: a server keeps the name it was written with unless a name held by
  * another mount (a different resolved config) overlaps it; then it gets

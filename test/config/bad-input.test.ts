@@ -1,5 +1,5 @@
 /**
- * Bad input (issue "Foundation", spec §4 "Bad input never costs a working
+ * Bad input (docs/guide/layers.md, "Bad input never costs a working
  * server"): every malformed file of the corpus, written to a real file and
  * read through `readConfigFile`, gives exactly one clear first error with
  * its code, line, column and field path — never a stack trace, never a

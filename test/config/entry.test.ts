@@ -1,7 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: config text holds literal ${VAR} templates
 /**
  * checkEntry / transportOf / suggest: shape, transport inference and the
- * cross-field rules of the friendly format (product spec §3).
+ * cross-field rules of the friendly format (docs/guide/format.md).
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'

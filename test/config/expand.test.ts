@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: config text holds literal ${VAR} templates
 /**
- * `${VAR}` expansion (product spec §3): Claude Code's syntax, `$$` for a
+ * `${VAR}` expansion (docs/guide/format.md): Claude Code's syntax, `$$` for a
  * literal `$`, missing variables named by server-free field path and variable,
  * never by value; shell semantics for the empty string.
  */

@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: config text holds literal ${VAR} templates
 /**
- * Trust fingerprints and mount keys (product spec §4 "Trust", "Hot reload"):
+ * Trust fingerprints and mount keys (docs/guide/trust.md, docs/guide/lifecycle.md):
  * identity keys change the trust fingerprint, tuning keys never do.
  */
 import assert from 'node:assert/strict'

@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: config text holds literal ${VAR} templates
 /**
- * Layer precedence and shadowing (product spec §2): local > .dsh/mcp.yml >
+ * Layer precedence and shadowing (docs/guide/layers.md): local > .dsh/mcp.yml >
  * .dsh/mcp.json > .mcp.json > user; partial local overrides; orphans.
  */
 import assert from 'node:assert/strict'

@@ -1,5 +1,5 @@
 /**
- * Project root discovery (product spec §2), on real directories: config
+ * Project root discovery (docs/guide/layers.md), on real directories: config
  * markers, the .git boundary (inclusive), never above home, the user file is
  * not a marker, no .git ⇒ the directory itself.
  */

@@ -143,7 +143,7 @@ function callThenReport(tool: string, args: Record<string, unknown>, label: stri
   }
 }
 
-/** The plugin's status file for a project root (spec §4 "Status"): `[name, state, toolCount]` per server. */
+/** The plugin's status file for a project root (docs/guide/status.md): `[name, state, toolCount]` per server. */
 function statusOf(root: string): [string, string, number][] {
   const file = join(baseEnv.DSH_HOME!, 'mcp-status', `${createHash('sha256').update(root).digest('hex').slice(0, 16)}.json`)
   assert.ok(existsSync(file), `the plugin saw ${root} and wrote ${file}`)

@@ -6,9 +6,9 @@
  * (`reload()` then `whenIdle()`), the plugin's snapshot (every row's layer
  * and state, per known project and for the global view) and every agent's
  * visible MCP tools equal what a small reference model computes from the
- * actions alone. The model is written from the product spec (§2 layers and
- * partial overrides, §4 trust, issue 12: a user row a local file overrides
- * needs trust), not from `src/plan`.
+ * actions alone. The model is written from the user guide (docs/guide/layers.md: layers and
+ * partial overrides; docs/guide/trust.md: trust, and a user row a local file
+ * overrides needs trust), not from `src/plan`.
  *
  * Servers are streamable-HTTP fixtures on 127.0.0.1 (cheap to mount): a
  * server's variant picks which fixture (and so which tool, `t0` or `t1`) it

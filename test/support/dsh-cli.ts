@@ -1,5 +1,5 @@
 /**
- * The real `dsh` CLI for end-to-end tests (host-facts.md "The real `dsh` CLI").
+ * The real `dsh` CLI for end-to-end tests (docs/adaptation/dsh-0.1.0-rc.8.md).
  *
  * Contract:
  * - {@link ensureDshCli} installs `@deepseek-ai/dsh@DSH_VERSION` with pnpm
@@ -252,7 +252,7 @@ export function runDsh(cli: DshCli, args: readonly string[], options: RunOptions
 }
 
 /**
- * Write the host patch every e2e boot needs: the hmr row of host-facts.md and
+ * Write the host patch every e2e boot needs: the rc.8 headless boot workaround (patches/hmr.yml, docs/adaptation/dsh-0.1.0-rc.8.md) and
  * `llm-deepseek` pinned to `baseURL` with no retries and thinking disabled.
  * Returns the patch file path (for `--patch`).
  */
@@ -261,7 +261,7 @@ export function writeHostPatch(file: string, baseURL: string): string {
   writeFileSync(
     file,
     [
-      '# e2e host patch: hmr on (host-facts.md), the fake model, no retries, no thinking',
+      '# e2e host patch: hmr on (rc.8 headless boot), the fake model, no retries, no thinking',
       '- id: hmr',
       '  disabled: false',
       '  config: {root: []}',

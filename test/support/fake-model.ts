@@ -1,7 +1,6 @@
 /**
  * A fake OpenAI-style chat-completions model on 127.0.0.1 for end-to-end runs
- * of the real `dsh` CLI (provider `llm-deepseek`, see host-facts.md "A fake
- * model on 127.0.0.1").
+ * of the real `dsh` CLI (provider `llm-deepseek` with its base URL pointed here).
  *
  * Contract:
  * - `POST <baseURL>/chat/completions` with a JSON body is recorded (in arrival

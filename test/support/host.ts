@@ -1,6 +1,6 @@
 /**
  * A real DSH host (rc.8 packages) booted in-process, exactly as in
- * /work/shared/host-facts.md ("A real host in a test"), plus helpers for
+ * docs/adaptation/dsh-0.1.0-rc.8.md, plus helpers for
  * tool calls. MCP fixture configs, the scripted stub model and event-driven
  * waits live beside it and are re-exported here.
  *

@@ -1,5 +1,5 @@
 /**
- * `dsh-mcp add-json <name> <json> [-s scope] [-f]` (spec §5).
+ * `dsh-mcp add-json <name> <json> [-s scope] [-f]` (docs/guide/cli.md).
  *
  * Contract: `<json>` is one entry in the `.mcp.json` shape (`type`,
  * `command`, `args`, `env`, `url`, `headers`) or the friendly shape. A

@@ -1,5 +1,5 @@
 /**
- * `dsh-mcp add [options] <name> <commandOrUrl> [args...]` (spec §5).
+ * `dsh-mcp add [options] <name> <commandOrUrl> [args...]` (docs/guide/cli.md).
  *
  * Contract: validates everything before touching a file (name, flags, the
  * entry through `checkEntry`), then writes the entry as typed (`${VAR}`

@@ -1,5 +1,5 @@
 /**
- * `dsh-mcp export [--format claude|cursor|vscode] [-o file] [--include-local]` (spec §5).
+ * `dsh-mcp export [--format claude|cursor|vscode] [-o file] [--include-local]` (docs/guide/cli.md).
  *
  * Contract: the project's effective active servers (winning rows of the
  * committed project layers; user-layer servers are global and not exported)

@@ -1,5 +1,5 @@
 /**
- * `dsh-mcp import [--from <client|file>] [--dry-run] [-s scope]` (spec §5).
+ * `dsh-mcp import [--from <client|file>] [--dry-run] [-s scope]` (docs/guide/cli.md).
  *
  * Contract: reads the chosen source (or every client file present: see
  * importers/sources.ts); each source's servers go to the layer of the scope

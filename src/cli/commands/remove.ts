@@ -1,5 +1,5 @@
 /**
- * `dsh-mcp remove <name> [-s scope]` (spec §5).
+ * `dsh-mcp remove <name> [-s scope]` (docs/guide/cli.md).
  *
  * Contract: without `-s`, removes the name from the strongest layer file that
  * defines it (a partial local override counts); with `-s`, from that scope's

@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: config text holds literal ${VAR} templates
 /**
- * The JSON Schema editors use (yaml-language-server): it accepts the spec's
+ * The JSON Schema editors use (yaml-language-server): it accepts the format's
  * example file, constrains server names with the serverName pattern, and
  * completes transports — checked with a real draft 2020-12 validator.
  */
@@ -11,7 +11,7 @@ import { parse } from 'yaml'
 import { friendlyJsonSchema } from '../../src/config/json-schema.ts'
 import { parseConfigText } from '../../src/config/parse.ts'
 
-const SPEC_EXAMPLE = `# yaml-language-server: $schema=./node_modules/dsh-project-mcp/schema/dsh-mcp.schema.json
+const FORMAT_EXAMPLE = `# yaml-language-server: $schema=./node_modules/dsh-project-mcp/schema/dsh-mcp.schema.json
 servers:
   github:
     command: npx
@@ -44,9 +44,9 @@ describe('friendly JSON Schema', () => {
     assert.equal(s.$schema, 'https://json-schema.org/draft/2020-12/schema')
     assert.match(String(s.title), /dsh-project-mcp/)
   })
-  it('accepts the spec example, which the loader also accepts without a problem', () => {
-    assert.deepEqual(errorsOf(parse(SPEC_EXAMPLE)), [])
-    const parsed = parseConfigText(SPEC_EXAMPLE, { file: 'mcp.yml', format: 'friendly' })
+  it('accepts the full format example (every key), which the loader also accepts without a problem', () => {
+    assert.deepEqual(errorsOf(parse(FORMAT_EXAMPLE)), [])
+    const parsed = parseConfigText(FORMAT_EXAMPLE, { file: 'mcp.yml', format: 'friendly' })
     assert.deepEqual(parsed.diagnostics, [])
     assert.deepEqual(
       parsed.entries.map((e) => [e.name, e.entry !== undefined, e.diagnostics.length]),

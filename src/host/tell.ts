@@ -21,6 +21,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { PromptAssembly } from '@deepseek-ai/dsh-system-prompt'
+import { terminalSafe } from '../config/terminal-safe.ts'
 import { shellWord } from '../trust/command.ts'
 import { summarize, type Why } from './explain.ts'
 import type { Log } from './log.ts'
@@ -56,7 +57,7 @@ export function promptText(e: Explained): string {
     `${servers > 0 ? `${servers} MCP server(s) configured ${where(e.root, 'for')} are not running, so their tools are missing` : `A config file ${where(e.root, 'for')} was refused`}. If the user asks for such a tool, say why it is missing and give the command below for the user to run; do not claim the tool exists.`,
   ]
   const lines = e.reasons.map((r) => `- ${r.kind === 'refused-file' ? `file ${r.name}` : r.name}: ${r.words}. Fix: \`${r.fix}\``)
-  return literal([...head, ...summarize(lines, PROMPT_MAX_LINES, PROMPT_MAX_BYTES, (n) => `- and ${n} more (\`dsh-mcp status${e.root === null ? '' : ` -C ${shellWord(e.root)}`}\`)`)].join('\n'))
+  return literal(terminalSafe([...head, ...summarize(lines, PROMPT_MAX_LINES, PROMPT_MAX_BYTES, (n) => `- and ${n} more (\`dsh-mcp status${e.root === null ? '' : ` -C ${shellWord(e.root)}`}\`)`)].join('\n')))
 }
 
 export function noticeText(e: Explained): string {
@@ -73,6 +74,8 @@ export function noticeText(e: Explained): string {
  * The host terminal's sink: stderr (never stdout, which carries the answer),
  * unless a full-screen UI owns the terminal (stdin in raw mode), where a
  * stray line would corrupt its screen; the host log gets it either way.
+ * The text passes `terminalSafe` first: a project root or server name from
+ * a checkout can carry ANSI/OSC sequences (an OSC 52 clipboard write).
  */
 export function terminalNotice(log: Pick<Log, 'info'>, stream: Pick<NodeJS.WriteStream, 'write'> = process.stderr): (text: string) => void {
   return (text) => {
@@ -80,8 +83,10 @@ export function terminalNotice(log: Pick<Log, 'info'>, stream: Pick<NodeJS.Write
     const stdin = process.stdin as { isTTY?: boolean; isRaw?: boolean }
     if (stdin.isTTY && stdin.isRaw) return
     try {
-      stream.write(`${text}\n`)
-    } catch {}
+      stream.write(`${terminalSafe(text)}\n`)
+    } catch {
+      // a closed or broken stderr must not throw into the host; the log has the text
+    }
   }
 }
 

@@ -17,7 +17,8 @@
  * lost when the launcher exits right after. Never throws after opening
  * (a failed write is dropped). Every line of a multi-line secret is a
  * secret of its own (`secretFragments`), so a PEM printed line by line is
- * hidden line by line.
+ * hidden line by line. Without a `file`, nothing is written to disk: each
+ * redacted line only goes to `onLine`.
  *
  * @module
  */
@@ -52,19 +53,21 @@ export function secretFragments(secrets: readonly string[]): string[] {
   return [...out].sort((a, b) => b.length - a.length)
 }
 
-export function openServerLog(file: string, opts: ServerLogOptions): ServerLog {
+export function openServerLog(file: string | undefined, opts: ServerLogOptions): ServerLog {
   const secrets = secretFragments(opts.secrets)
   opts = { ...opts, secrets }
-  const dir = path.dirname(file)
-  ensurePrivateDir(dir, { base: path.dirname(dir) })
+  if (file !== undefined) {
+    const dir = path.dirname(file)
+    ensurePrivateDir(dir, { base: path.dirname(dir) })
+  }
   const maxBytes = opts.maxBytes ?? LOG_MAX_BYTES
   const keep = Math.max(0, ...opts.secrets.map((s) => s.length)) - 1
-  let fd: number | undefined = openPrivateAppend(file)
-  let size = fstatSync(fd).size
+  let fd: number | undefined = file === undefined ? undefined : openPrivateAppend(file)
+  let size = fd === undefined ? 0 : fstatSync(fd).size
   let carry = ''
 
   const rotate = () => {
-    if (fd === undefined) return
+    if (fd === undefined || file === undefined) return
     try {
       closeSync(fd)
       renameSync(file, `${file}.1`)

@@ -107,7 +107,7 @@ export function explain(o: Observation): Explanation {
   const code = errnoOf(err)
   if (o.transport === 'stdio') {
     if (o.phase === 'spawn' || (o.exit === undefined && (code === 'ENOENT' || code === 'EACCES'))) {
-      if (code === 'ENOENT') return { state: 'failed', error: `command not found: ${o.command}`, hint: `install it, or fix "command" (looked up on PATH, started in ${o.cwd})` }
+      if (code === 'ENOENT') return { state: 'failed', error: `command not found: ${o.command}`, hint: `install it, or fix "command" (a bare name is looked up in the absolute PATH entries; started in ${o.cwd})` }
       if (code === 'EACCES') return { state: 'failed', error: `permission denied running ${o.command}`, hint: 'make it executable (chmod +x), or run it through its interpreter' }
       if (code === 'ENOTDIR' || code === 'ENOCWD') return { state: 'failed', error: `working directory does not exist: ${o.cwd}`, hint: 'fix "cwd" (relative to the project root)' }
       return { state: 'failed', error: `could not start ${o.command}: ${oneLine(messageOf(err), o.clean)}`, hint: null }

@@ -3,14 +3,21 @@
  * `initialize`, then `tools/list` (every page), bounded by a deadline.
  *
  * Contract:
- * - The launch mirrors the official client: the same SDK transports, the
+ * - The launch mirrors the host: the same SDK transports, the
  *   command/args/cwd/url/headers of `toOfficialConfig`, the env of
- *   `childEnv`. One difference: stderr is piped (the host inherits it) so a
- *   failure can show its tail.
- * - `probe` never throws and never leaves a child behind: when it resolves,
- *   the child it started has exited (stdin closed, then SIGTERM, then
- *   SIGKILL), on success, failure, timeout and abort alike. `killLiveChildren`
- *   is the synchronous last resort for a second Ctrl-C.
+ *   `childEnv`, and a stdio server started through the host's launcher
+ *   (launch/launcher.ts: its own process group, a tree marker, a bare
+ *   command found in the absolute PATH entries only — checked here first,
+ *   so a missing one is "command not found" before anything starts). The
+ *   launcher writes no log for a probe: it forwards the redacted stderr
+ *   lines, so a failure can show its tail. Its exit code 128+N reads as
+ *   "killed by signal N".
+ * - `probe` never throws and never leaves a process behind: when it
+ *   resolves, the launcher has exited and every process of the server's
+ *   tree (its group, and whatever carries its marker: launch/tree.ts) is
+ *   gone — stdin closed, then SIGTERM, then SIGKILL — on success, failure,
+ *   timeout and abort alike. `killLiveChildren` is the synchronous last
+ *   resort for a second Ctrl-C (the launchers and every marked process).
  * - Aborting `signal` ends the probe early with state `skipped` ("interrupted").
  * - `error`, `hint` and `stderrTail` are redacted with `secrets`, before any
  *   cut to a display length; a URL is quoted in its display form
@@ -20,12 +27,17 @@
  */
 import type { ChildProcess } from 'node:child_process'
 import { statSync } from 'node:fs'
+import { constants } from 'node:os'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { OfficialConfig } from '../config/official.ts'
 import { displayUrl } from '../config/redact.ts'
+import { resolveCommand } from '../launch/resolve.ts'
+import { LAUNCH_ENV, type LaunchSpec } from '../launch/spec.ts'
+import { killTreeNow, newTreeMarker, TREE_ENV } from '../launch/tree.ts'
+import { launcher } from '../launch/where.ts'
 import { childEnv, redact } from './env.ts'
 import { explain, type Phase } from './hints.ts'
 import { TextTail } from './tail.ts'
@@ -47,17 +59,29 @@ export type ProbeOutcome = Omit<DoctorResult, 'name' | 'scope' | 'file' | 'toolC
 
 const CLIENT_INFO = { name: 'dsh-mcp-doctor', version: '1' }
 const MAX_PAGES = 100
-const live = new Set<ChildProcess>()
+/** Launchers a probe started and not yet reaped → their tree's marker. */
+const live = new Map<ChildProcess, string>()
 
-/** SIGKILL every child a probe started that is still alive; returns how many. */
+/** SIGKILL every launcher a probe started that is still alive, and every process of its tree; returns how many launchers. */
 export function killLiveChildren(): number {
   let n = 0
-  for (const child of live) {
+  for (const [child, marker] of live) {
     try {
       if (child.kill('SIGKILL')) n++
     } catch {}
+    killTreeNow({ marker })
   }
   return n
+}
+
+/** The launcher's 128+N exit (its server killed by signal N) read back as that signal. */
+function serverExit(child: ChildProcess): { code: number | null; signal: string | null } {
+  const code = child.exitCode
+  if (child.signalCode === null && code !== null && code > 128) {
+    const name = Object.entries(constants.signals).find(([, n]) => n === code - 128)?.[0]
+    if (name) return { code: null, signal: name }
+  }
+  return { code, signal: child.signalCode }
 }
 
 /** A timer that never keeps the process alive on its own. */
@@ -81,18 +105,23 @@ function waitExit(child: ChildProcess, ms: number): Promise<boolean> {
   })
 }
 
-/** Close stdin, wait `graceMs`, SIGTERM, wait, SIGKILL: the MCP stdio shutdown sequence. */
-async function reap(child: ChildProcess, graceMs: number): Promise<void> {
+/**
+ * Close stdin, wait `graceMs`, SIGTERM, wait, SIGKILL: the MCP stdio shutdown sequence, told to the
+ * launcher (which ends its server's tree: SIGTERM, SIGKILL after 1 s); then whatever still carries the
+ * tree's marker is killed.
+ */
+async function reap(child: ChildProcess, marker: string, graceMs: number): Promise<void> {
   try {
     child.stdin?.end()
   } catch {}
   if (!(await waitExit(child, graceMs))) {
     child.kill('SIGTERM')
-    if (!(await waitExit(child, 1000))) {
+    if (!(await waitExit(child, 3000))) {
       child.kill('SIGKILL')
       await waitExit(child, 2000)
     }
   }
+  killTreeNow({ marker })
   // A grandchild may hold the pipes open; the pipes are ours to drop.
   for (const s of [child.stdin, child.stdout, child.stderr]) s?.destroy()
   live.delete(child)
@@ -118,6 +147,7 @@ export async function probe(config: OfficialConfig, opts: ProbeOptions): Promise
 
   let transport: StdioClientTransport | StreamableHTTPClientTransport | SSEClientTransport
   let child: ChildProcess | undefined
+  const marker = newTreeMarker()
   let phase: Phase = 'initialize'
   let noise = 0
   const tail = new TextTail({ secrets: opts.secrets })
@@ -125,10 +155,19 @@ export async function probe(config: OfficialConfig, opts: ProbeOptions): Promise
     const bad = cwdProblem(config.cwd)
     if (bad) return failedEarly(bad, 'fix "cwd" (relative to the project root)')
     phase = 'spawn'
+    const env = childEnv(opts.env, config.env)
+    const found = resolveCommand(config.command, { PATH: process.env.PATH, ...env }, config.cwd)
+    if ('code' in found) {
+      const error = Object.assign(new Error(found.code), { code: found.code })
+      const e = explain({ transport: 'stdio', phase, error, timedOut: false, timeoutMs: opts.timeoutMs, stdoutNoise: 0, command: config.command, ...(config.cwd ? { cwd: config.cwd } : {}), clean: (t) => redact(t, opts.secrets) })
+      return failedEarly(e.error, e.hint)
+    }
+    const spec: LaunchSpec = { secrets: [...opts.secrets], forward: true }
+    const l = launcher()
     const stdio = new StdioClientTransport({
-      command: config.command,
-      ...(config.args ? { args: config.args } : {}),
-      env: childEnv(opts.env, config.env),
+      command: l.node,
+      args: [l.script, config.command, ...(config.args ?? [])],
+      env: { ...env, [LAUNCH_ENV]: JSON.stringify(spec), [TREE_ENV]: marker },
       ...(config.cwd ? { cwd: config.cwd } : {}),
       stderr: 'pipe',
     })
@@ -138,10 +177,7 @@ export async function probe(config: OfficialConfig, opts: ProbeOptions): Promise
       await start()
       // The SDK keeps its ChildProcess private; doctor needs its exit status and the means to reap it.
       child = (stdio as unknown as { _process?: ChildProcess })._process
-      if (child) {
-        live.add(child)
-        child.once('exit', () => live.delete(child as ChildProcess))
-      }
+      if (child) live.set(child, marker)
       phase = 'initialize'
     }
     transport = stdio
@@ -215,7 +251,7 @@ export async function probe(config: OfficialConfig, opts: ProbeOptions): Promise
       await waitExit(child, timedOut || interrupted ? 0 : 200)
       await new Promise((resolve) => setImmediate(resolve))
     }
-    const exit = child && exited(child) ? { code: child.exitCode, signal: child.signalCode } : undefined
+    const exit = child && exited(child) ? serverExit(child) : undefined
     const e = explain({
       transport: config.transport,
       phase,
@@ -234,7 +270,7 @@ export async function probe(config: OfficialConfig, opts: ProbeOptions): Promise
     opts.signal?.removeEventListener('abort', onAbort)
   }
 
-  if (child) await reap(child, ok ? 1000 : 200)
+  if (child) await reap(child, marker, ok ? 1000 : 200)
   else if (transport instanceof StreamableHTTPClientTransport && ok && transport.sessionId) {
     await Promise.race([transport.terminateSession().catch(() => {}), delay(1000)])
   }

@@ -17,8 +17,11 @@
  *   `WriteError` before `edit` runs; so does, with `within` (a project
  *   root), a path through a symbolic link whose target leaves that root
  *   (`.dsh/mcp.yml` → `~/.bashrc`, `.dsh` → elsewhere): checked before the
- *   lock or any directory is created, and again under the lock. An existing file keeps its mode and
- *   owner; a created file gets `createMode` (default 0644 minus umask).
+ *   lock or any directory is created, and again under the lock. So is a
+ *   lock path that cannot be a lock (lock-path.ts: a symbolic link — never
+ *   followed — or not a directory): refused at once, nothing created. An
+ *   existing file keeps its mode and owner; a created file gets
+ *   `createMode` (default 0644 minus umask).
  * - `writeFileSafely` is the same atomic replace without a read (exports).
  *
  * @module
@@ -28,6 +31,7 @@ import path from 'node:path'
 import lockfile from 'proper-lockfile'
 import writeFileAtomic from 'write-file-atomic'
 import { linkOutside } from './guard.ts'
+import { lockPathProblem } from './lock-path.ts'
 
 export class WriteError extends Error {
   readonly file: string
@@ -127,10 +131,18 @@ function undoParents(file: string, first: string | undefined): void {
   }
 }
 
+function refuseLockPath(file: string): void {
+  const problem = lockPathProblem(file)
+  if (problem) throw new WriteError(file, `refusing to write: ${problem}`)
+}
+
 async function acquire(file: string, waitMs: number): Promise<() => Promise<void>> {
+  refuseLockPath(file)
   try {
     return await lockfile.lock(file, lockOptions(waitMs))
   } catch (err) {
+    // Planted while we waited: say so, not "locked".
+    refuseLockPath(file)
     if ((err as NodeJS.ErrnoException).code === 'ELOCKED') {
       throw new WriteError(file, `is locked by another writer (${path.basename(file)}.lock); try again, or remove that directory if no dsh-mcp is running`)
     }
@@ -148,6 +160,7 @@ export async function updateFile(file: string, edit: Edit, opts: UpdateOptions =
   // Refuse a link out of the project, a directory or an unreadable path before creating anything.
   refuseLinkOut(file, opts.within)
   readForEdit(file)
+  refuseLockPath(file)
   const created = ensureParent(file, opts.dirMode)
   let release: (() => Promise<void>) | undefined
   let wrote = false

@@ -8,17 +8,17 @@
  * (spec.ts `launchedConfig`): the log at `serverLogFile(dshHome,
  * spec.origin, spec.name)`, the spec's secrets, and `forward` when the
  * installed client captures stderr itself (`stderrCapturedByClient`, asked
- * once). The launcher runs on this process's node (`process.execPath`):
- * `lib/launch/launcher.js`, or its `.ts` source when the plugin itself runs
- * from source (tests; Node strips the types).
+ * once), and a fresh tree marker per mount (launch/tree.ts: what the
+ * hang-kill looks for). The launcher runs on this process's node
+ * (launch/where.ts).
  *
  * @module
  */
-import { existsSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import * as mcpClient from '@deepseek-ai/dsh-mcp-client'
 import type { OfficialConfig } from '../config/official.ts'
-import { clientCapturesStderr, type Launcher, launchedConfig, serverLogFile } from '../launch/spec.ts'
+import { clientCapturesStderr, launchedConfig, serverLogFile } from '../launch/spec.ts'
+import { newTreeMarker } from '../launch/tree.ts'
+import { launcher } from '../launch/where.ts'
 import type { MountSpec } from '../plan/desired.ts'
 
 export interface LaunchOptions {
@@ -34,18 +34,10 @@ export function stderrCapturedByClient(): boolean {
   return captured
 }
 
-let found: Launcher | undefined
-function launcher(): Launcher {
-  if (found) return found
-  const js = fileURLToPath(new URL('../launch/launcher.js', import.meta.url))
-  const ts = fileURLToPath(new URL('../launch/launcher.ts', import.meta.url))
-  found = { node: process.execPath, script: existsSync(js) ? js : ts }
-  return found
-}
-
 export function mountedConfig(spec: MountSpec, effectiveName: string, opts: LaunchOptions): OfficialConfig {
   const config = { ...spec.config, serverName: effectiveName }
   if (config.transport !== 'stdio') return config
   const log = serverLogFile(opts.dshHome, spec.origin, spec.name)
-  return launchedConfig(config, { log, secrets: spec.secrets, forward: stderrCapturedByClient(), ...(opts.logMaxBytes ? { maxBytes: opts.logMaxBytes } : {}) }, launcher())
+  const launch = { log, secrets: spec.secrets, forward: stderrCapturedByClient(), ...(opts.logMaxBytes ? { maxBytes: opts.logMaxBytes } : {}) }
+  return launchedConfig(config, launch, launcher(), newTreeMarker())
 }

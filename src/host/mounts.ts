@@ -13,9 +13,10 @@
  * (the official client still reserves it) and its tools belong to nobody.
  * A hung dispose therefore never blocks a caller; the stdio server of a
  * timed-out mount, or of one unmounted while still mounting, is ended (see
- * reap.ts) so its fork can let go. Connection errors the
- * official client only logs are picked up from its log records (by fiber) as
- * `lastError`, with every secret value of the server redacted. A stdio
+ * reap.ts) so its fork can let go. Every log record of a fork is redacted
+ * in place before any exporter sees it (client-log.ts); connection errors
+ * the official client only logs are picked up from those records (by
+ * fiber) as `lastError`. A stdio
  * server is mounted through our launcher (launch.ts: stderr logged redacted,
  * its process group ended with it). A mount whose server loses an
  * established connection more often than the restart budget allows
@@ -32,6 +33,7 @@ import type { OfficialConfig } from '../config/official.ts'
 import type { MountSpec } from '../plan/desired.ts'
 import { mountedConfig } from './launch.ts'
 import { hostClientShape } from './client-shape.ts'
+import { watchClientLogs } from './client-log.ts'
 import type { Log } from './log.ts'
 import { reapStdioChild } from './reap.ts'
 import { type RestartLimit, restartBudget } from './restart-budget.ts'
@@ -99,24 +101,22 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
   const failers = new WeakMap<Mount, (error: string, awaited?: boolean) => void>()
   const budgets = new WeakMap<Mount, ReturnType<typeof restartBudget>>()
 
-  // The official client reports connection trouble only through ctx.logger: attribute it by fiber.
-  ctx.logger.exporter({
-    levels: { default: 2 },
-    export(message) {
-      const uid = message.fiber?.deref()?.uid
-      const m = typeof uid === 'number' ? byUid.get(uid) : undefined
-      if (!m || m.state === 'failed') return
-      const text = message.args.map((a) => (a instanceof Error ? a.message : String(a))).join(' ')
-      if (/connection lost; reconnecting/.test(text) && budgets.get(m)?.lost(Date.now())) {
-        // Not hung: its dispose is prompt, and whenIdle() waits for it.
-        failers.get(m)?.(budgets.get(m)?.describe() ?? 'crash loop', true)
-        return
-      }
-      if (/reconnected and re-synced/.test(text)) m.error = null
-      else if (message.type === 'warn' || message.type === 'error') m.error = redact(text, m.spec.secrets)
-      else return
-      opts.onChange()
-    },
+  /** Secret values per client fork, by fiber uid, until its dispose is done: what client-log.ts redacts with. */
+  const secretsByUid = new Map<number, readonly string[]>()
+
+  // The official client reports connection trouble only through ctx.logger: redact it, then attribute it by fiber.
+  watchClientLogs(ctx, secretsByUid, (uid, message, text) => {
+    const m = byUid.get(uid)
+    if (!m || m.state === 'failed') return
+    if (/connection lost; reconnecting/.test(text) && budgets.get(m)?.lost(Date.now())) {
+      // Not hung: its dispose is prompt, and whenIdle() waits for it.
+      failers.get(m)?.(budgets.get(m)?.describe() ?? 'crash loop', true)
+      return
+    }
+    if (/reconnected and re-synced/.test(text)) m.error = null
+    else if (message.type === 'warn' || message.type === 'error') m.error = text
+    else return
+    opts.onChange()
   })
 
   const drain = (fiber: Fiber, name: string, awaited: boolean): Promise<void> => {
@@ -129,6 +129,7 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
         (error: unknown) => opts.log.debug('dispose of %s failed: %s', name, String(error)),
       )
       .finally(() => {
+        if (typeof fiber.uid === 'number') secretsByUid.delete(fiber.uid)
         draining.delete(id)
         drains.delete(p)
         allDrains.delete(p)
@@ -191,6 +192,7 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
     m.fiber = fiber
     const uid = fiber.uid
     if (typeof uid === 'number') {
+      secretsByUid.set(uid, spec.secrets)
       byUid.set(uid, m)
       void m.settled.then(() => {
         if (m.state === 'failed') byUid.delete(uid)

@@ -10,7 +10,9 @@
  * child is our launcher (src/launch/launcher.ts), which ends its server's
  * process group on SIGTERM; the process groups led by its children are
  * noted before anything is signalled and get the same SIGTERM and SIGKILL
- * by pgid, so the tree ends even if the launcher itself is gone by then.
+ * by pgid, so the tree ends even if the launcher itself is gone by then;
+ * so does every process carrying the mount's tree marker (launch/tree.ts:
+ * a `setsid` or double-forked helper).
  * The client then sees its transport close, its activation settles, and the
  * deferred dispose completes. Linux only (/proc); elsewhere a hung server is
  * left to the client's own timeout. Never throws.
@@ -18,11 +20,14 @@
  * @module
  */
 import { readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs'
+import { markedPids, TREE_ENV } from '../launch/tree.ts'
 
 export interface StdioIdentity {
   command: string
   args?: readonly string[]
   cwd?: string
+  /** The launched env: its `TREE_ENV` marks every process of the server's tree. */
+  env?: Readonly<Record<string, string>>
 }
 
 interface ProcStat {
@@ -87,11 +92,14 @@ function signal(target: number, sig: NodeJS.Signals): void {
 export function reapStdioChild(id: StdioIdentity, graceMs = 2000): number[] {
   const pids = findStdioChildren(id)
   const groups = groupsLedByChildrenOf(pids)
-  const targets = [...pids, ...groups.map((g) => -g)]
+  const marker = id.env?.[TREE_ENV]
+  const targets = [...pids, ...groups.map((g) => -g), ...markedPids(marker)]
   for (const t of targets) signal(t, 'SIGTERM')
   if (targets.length > 0) {
     const timer = setTimeout(() => {
       for (const t of targets) signal(t, 'SIGKILL')
+      // Marked meanwhile (forked after the first look, or out of the group): no later chance.
+      for (const pid of markedPids(marker)) signal(pid, 'SIGKILL')
     }, graceMs)
     timer.unref?.()
   }

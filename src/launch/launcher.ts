@@ -5,7 +5,9 @@
  *
  * Contract:
  * - Strips `$DSH_MCP_LAUNCH` from its environment and starts `<command>`
- *   with the rest, in the same cwd, with no shell, stdin and stdout passed
+ *   with the rest, in the same cwd — a bare name found in the absolute PATH
+ *   entries only (resolve.ts; none found: nothing starts, exit 127, or 126
+ *   when not executable, one log line says why) — with no shell, stdin and stdout passed
  *   straight through (the child inherits the very pipes; nothing is copied),
  *   and stderr piped into the server's log (log-writer.ts, loaded and the
  *   log opened on the first stderr output), every secret of the spec
@@ -14,8 +16,11 @@
  *   `forward` (a client that captures stderr itself), the redacted lines are
  *   written to it. If the log cannot be opened, the server's stderr is
  *   discarded and one line (the log path and why, no value) says so.
- * - The server runs in its own process group (POSIX). The whole group is
- *   ended — SIGTERM, then SIGKILL after `GRACE_MS` — when the server exits
+ * - The server runs in its own process group (POSIX), and its tree carries
+ *   the marker `$DSH_MCP_TREE` (tree.ts; the one it was given, else a new
+ *   one). The whole group and every marked process (a `setsid` or
+ *   double-forked helper) are ended — SIGTERM, then SIGKILL after
+ *   `GRACE_MS` — when the server exits
  *   (a background helper it left dies with it), when this process gets
  *   SIGTERM, SIGINT or SIGHUP (the client's close), and when the host that
  *   started this process is gone (its parent changes). Then it exits with
@@ -26,8 +31,10 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { constants } from 'node:os'
-import type { ServerLog } from './log-writer.ts'
+import type { ServerLog, ServerLogOptions } from './log-writer.ts'
+import { resolveCommand } from './resolve.ts'
 import { LAUNCH_ENV, type LaunchSpec, readLaunchSpec } from './spec.ts'
+import { endTree, newTreeMarker, TREE_ENV } from './tree.ts'
 
 const GRACE_MS = 1000
 const POSIX = process.platform !== 'win32'
@@ -44,14 +51,40 @@ if ('error' in read) fatal(read.error)
 const spec: LaunchSpec = read
 if (command === undefined) fatal('no command to start')
 
+// The tree's marker: inherited by every process the server starts, in its group or not (tree.ts).
+const marker = /^[0-9a-f]{8,64}$/.test(process.env[TREE_ENV] ?? '') ? (process.env[TREE_ENV] as string) : newTreeMarker()
+process.env[TREE_ENV] = marker
+
+// A bare name is looked up in the absolute PATH entries only (resolve.ts): never a file of the checkout.
+const resolved = resolveCommand(command, process.env, process.cwd())
+if ('code' in resolved) {
+  // Nothing is started (a spawn of the bare name would search every PATH entry): say so in the log.
+  try {
+    const { openServerLog } = await import('./log-writer.ts')
+    const l = openServerLog(spec.log, logOptions())
+    l.note(`dsh-mcp launcher: cannot start ${command}: ${resolved.code}`)
+    l.end()
+  } catch {}
+  process.exit(resolved.code === 'EACCES' ? 126 : 127)
+}
+
 // Start the server first. The log writer (redaction, private files: it loads the config parser)
 // is loaded on the server's first stderr output, so a quiet server's start-up does not pay for it.
 let child: ChildProcess
 try {
-  child = spawn(command, args, { stdio: ['inherit', 'inherit', 'pipe'], detached: POSIX, windowsHide: true, env: process.env })
+  const file = 'path' in resolved ? resolved.path : command
+  child = spawn(file, args, { stdio: ['inherit', 'inherit', 'pipe'], detached: POSIX, windowsHide: true, env: process.env, argv0: command })
 } catch {
   // Node's message may quote an argument: say only that it failed.
   fatal('the server command cannot be started (invalid command or arguments)')
+}
+
+function logOptions(): ServerLogOptions {
+  return {
+    secrets: spec.secrets,
+    ...(spec.maxBytes ? { maxBytes: spec.maxBytes } : {}),
+    ...(spec.forward ? { onLine: (line: string) => process.stderr.write(`${line}\n`) } : {}),
+  }
 }
 
 let pending: string[] | undefined = []
@@ -61,11 +94,7 @@ function loadLog(): Promise<ServerLog | undefined> {
   logLoad ??= import('./log-writer.ts').then(
     ({ openServerLog }) => {
       try {
-        log = openServerLog(spec.log, {
-          secrets: spec.secrets,
-          ...(spec.maxBytes ? { maxBytes: spec.maxBytes } : {}),
-          ...(spec.forward ? { onLine: (line: string) => process.stderr.write(`${line}\n`) } : {}),
-        })
+        log = openServerLog(spec.log, logOptions())
       } catch (error) {
         // The message names the path and why; it never holds a value of the server.
         process.stderr.write(`dsh-mcp launcher: the server log is unavailable, its stderr is discarded: ${(error as Error).message}\n`)
@@ -94,49 +123,24 @@ const drained = new Promise<void>((resolve) => {
   else child.stderr.once('close', () => resolve())
 })
 
-/** Whether any process of the server's group is alive. */
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(POSIX ? -pid : pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    if (POSIX) process.kill(-pid, signal)
-    else child.kill(signal)
-  } catch {}
-}
-
 let ending: Promise<void> | undefined
+/** End the server's group and every process that carries the tree's marker (tree.ts). */
 function endGroup(): Promise<void> {
-  ending ??= new Promise<void>((resolve) => {
-    const pid = child.pid
-    if (pid === undefined || !groupAlive(pid)) return resolve()
-    signalGroup(pid, 'SIGTERM')
-    const started = Date.now()
-    const tick = setInterval(() => {
-      if (!groupAlive(pid)) {
-        clearInterval(tick)
-        resolve()
-      } else if (Date.now() - started >= GRACE_MS) {
-        clearInterval(tick)
-        signalGroup(pid, 'SIGKILL')
-        resolve()
-      }
-    }, 20)
-  })
+  ending ??= POSIX ? endTree({ group: child.pid, marker }, GRACE_MS) : Promise.resolve(void child.kill('SIGTERM'))
   return ending
 }
+
+/** Resolves when the server itself has exited (and been reaped by us), or never started. */
+const childGone = new Promise<void>((resolve) => {
+  child.once('exit', () => resolve())
+  child.once('error', () => resolve())
+})
 
 let exitCode: number | undefined
 function finish(code: number): void {
   exitCode ??= code
   void endGroup()
-    .then(() => Promise.race([drained, new Promise((r) => setTimeout(r, GRACE_MS))]))
+    .then(() => Promise.race([Promise.all([drained, childGone]), new Promise((r) => setTimeout(r, GRACE_MS))]))
     // Wait for the writer only if output started loading it: a quiet server leaves no log.
     .then(() => logLoad)
     .then(() => {

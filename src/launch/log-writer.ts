@@ -17,13 +17,18 @@
  * lost when the launcher exits right after. Never throws after opening
  * (a failed write is dropped). Every line of a multi-line secret is a
  * secret of its own (`secretFragments`), so a PEM printed line by line is
- * hidden line by line.
+ * hidden line by line. Free-text secret shapes are masked too (the
+ * redaction's `redactShapesIn`: `Authorization: …`, `token=…`,
+ * `"password": "…"`, `api_key: …`, URL userinfo, and a PEM block's body,
+ * also when the block arrives over several writes). Without a `file`, nothing is written to disk: each
+ * redacted line only goes to `onLine`.
  *
  * @module
  */
 import { closeSync, fstatSync, renameSync, writeSync } from 'node:fs'
 import path from 'node:path'
 import { MIN_SECRET_LENGTH, redact } from '../config/redact.ts'
+import { maskPemLine, type PemState } from '../config/redact-pem.ts'
 import { ensurePrivateDir, openPrivateAppend } from '../files/private-dir.ts'
 import { LOG_MAX_BYTES } from './spec.ts'
 
@@ -52,19 +57,21 @@ export function secretFragments(secrets: readonly string[]): string[] {
   return [...out].sort((a, b) => b.length - a.length)
 }
 
-export function openServerLog(file: string, opts: ServerLogOptions): ServerLog {
+export function openServerLog(file: string | undefined, opts: ServerLogOptions): ServerLog {
   const secrets = secretFragments(opts.secrets)
   opts = { ...opts, secrets }
-  const dir = path.dirname(file)
-  ensurePrivateDir(dir, { base: path.dirname(dir) })
+  if (file !== undefined) {
+    const dir = path.dirname(file)
+    ensurePrivateDir(dir, { base: path.dirname(dir) })
+  }
   const maxBytes = opts.maxBytes ?? LOG_MAX_BYTES
   const keep = Math.max(0, ...opts.secrets.map((s) => s.length)) - 1
-  let fd: number | undefined = openPrivateAppend(file)
-  let size = fstatSync(fd).size
+  let fd: number | undefined = file === undefined ? undefined : openPrivateAppend(file)
+  let size = fd === undefined ? 0 : fstatSync(fd).size
   let carry = ''
 
   const rotate = () => {
-    if (fd === undefined) return
+    if (fd === undefined || file === undefined) return
     try {
       closeSync(fd)
       renameSync(file, `${file}.1`)
@@ -76,13 +83,13 @@ export function openServerLog(file: string, opts: ServerLogOptions): ServerLog {
     } catch {}
   }
 
-  const put = (lines: string) => {
+  const pem: PemState = { inside: false }
+  const put = (text0: string) => {
     const stamp = new Date().toISOString()
-    const text = `${lines
-      .split('\n')
-      .map((l) => `${stamp} ${l}`)
-      .join('\n')}\n`
-    for (const l of lines.split('\n')) opts.onLine?.(l)
+    // A PEM block printed over several writes: its body lines stay hidden until its END line.
+    const lines = text0.split('\n').map((l) => maskPemLine(l, pem))
+    const text = `${lines.map((l) => `${stamp} ${l}`).join('\n')}\n`
+    for (const l of lines) opts.onLine?.(l)
     const buf = Buffer.from(text, 'utf8')
     if (size > 0 && size + buf.length > maxBytes) rotate()
     if (fd === undefined) return

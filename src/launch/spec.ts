@@ -11,9 +11,12 @@
  *   that runs `launcher.node launcher.script <command> ...args` instead of
  *   `command ...args`, with everything else (cwd, env, tuning) unchanged and
  *   the launch spec in `config.env[LAUNCH_ENV]` (the launcher strips it
- *   before it starts the real server). The trust fingerprint and mount key
+ *   before it starts the real server) and, when given, the tree marker in
+ *   `config.env[TREE_ENV]` (kept: the server's tree inherits it). The trust fingerprint and mount key
  *   are of the unwrapped config; only the edge that mounts wraps.
  * - `readLaunchSpec(env)` decodes that variable, or says why it cannot.
+ *   A spec without `log` writes no file: the launcher only forwards the
+ *   redacted lines (doctor's probes, which show a stderr tail).
  * - `clientCapturesStderr(Config)` says whether the installed official
  *   client's exported Config schema declares a stdio `stderr` option (a
  *   client that captures the server's stderr itself). rc.8 does not: the
@@ -33,12 +36,15 @@ import type { OfficialConfig } from '../config/official.ts'
 /** The variable that carries the launch spec from the host to the launcher (never to the server). */
 export const LAUNCH_ENV = 'DSH_MCP_LAUNCH'
 
+/** The variable that marks a launched tree (tree.ts); its value is a random id, never a secret. */
+export const TREE_ENV = 'DSH_MCP_TREE'
+
 /** A log is rotated (to `<log>.1`, replacing the old backup) when a write would take it past this size. */
 export const LOG_MAX_BYTES = 4 * 1024 * 1024
 
 export interface LaunchSpec {
-  /** The log file (serverLogFile). */
-  log: string
+  /** The log file (serverLogFile); absent: no file, the redacted lines are only forwarded (doctor's probes). */
+  log?: string
   /** Values to replace with `***` before anything is written. */
   secrets: string[]
   /** Also write the redacted lines to the launcher's stderr (the client captures it). */
@@ -61,12 +67,12 @@ export function serverLogFile(dshHome: string, origin: string, name: string): st
   return path.join(dshHome, 'mcp-logs', `${name}-${hash}.log`)
 }
 
-export function launchedConfig(config: StdioConfig, spec: LaunchSpec, launcher: Launcher): StdioConfig {
+export function launchedConfig(config: StdioConfig, spec: LaunchSpec, launcher: Launcher, marker?: string): StdioConfig {
   return {
     ...config,
     command: launcher.node,
     args: [launcher.script, config.command, ...(config.args ?? [])],
-    env: { ...(config.env ?? {}), [LAUNCH_ENV]: JSON.stringify(spec) },
+    env: { ...(config.env ?? {}), [LAUNCH_ENV]: JSON.stringify(spec), ...(marker ? { [TREE_ENV]: marker } : {}) },
   }
 }
 
@@ -80,10 +86,10 @@ export function readLaunchSpec(env: Readonly<Record<string, string | undefined>>
     return { error: `${LAUNCH_ENV} is not JSON` }
   }
   const v = value as Partial<LaunchSpec> | null
-  if (!v || typeof v.log !== 'string' || !Array.isArray(v.secrets) || v.secrets.some((s) => typeof s !== 'string') || typeof v.forward !== 'boolean') {
+  if (!v || (v.log !== undefined && typeof v.log !== 'string') || !Array.isArray(v.secrets) || v.secrets.some((s) => typeof s !== 'string') || typeof v.forward !== 'boolean') {
     return { error: `${LAUNCH_ENV} does not hold a launch spec` }
   }
-  return { log: v.log, secrets: v.secrets, forward: v.forward, ...(typeof v.maxBytes === 'number' && v.maxBytes > 0 ? { maxBytes: v.maxBytes } : {}) }
+  return { ...(v.log !== undefined ? { log: v.log } : {}), secrets: v.secrets, forward: v.forward, ...(typeof v.maxBytes === 'number' && v.maxBytes > 0 ? { maxBytes: v.maxBytes } : {}) }
 }
 
 interface SchemaNode {

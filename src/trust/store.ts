@@ -21,7 +21,9 @@
  *   processes lose no update. They refuse (throw) to write through a
  *   symbolic link or into the project they trust for, and — the file left
  *   byte-identical — when it is not valid JSON, not a store, or written by a
- *   newer version: a write never wipes records it cannot read. The lock and
+ *   newer version: a write never wipes records it cannot read. A link (or
+ *   anything but a directory) at the lock path `mcp-trust.json.lock` is
+ *   refused at once, naming it and its target (files/lock-path.ts). The lock and
  *   atomic-write libraries are loaded by the first write, so readers
  *   (`list`, `get`, the host's trust gate) never pay for them.
  * - Records are keyed by `canonicalRoot(root)`: symlinked checkouts share
@@ -32,6 +34,7 @@
 import { lstatSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { homeProblem, isInside, realPath } from '../files/guard.ts'
+import { lockPathProblem } from '../files/lock-path.ts'
 import { ensurePrivateDir, ownedByOther, writePrivateFile } from '../files/private-dir.ts'
 import { dict, emptyTrustStore, isRecord, sanitizeTrustStore, type TrustRecord, type TrustStore } from './state.ts'
 
@@ -146,10 +149,17 @@ async function updateStore<T>(dshHome: string, root: string, change: (store: Tru
   }
   const file = trustFilePath(dshHome)
   // Content problems are judged under the lock by storeForWrite (with where the file is broken).
-  const refused = refusal(file, root)
+  const refused = refusal(file, root) ?? lockPathProblem(file)
   if (refused) throw new Error(`refusing to write the trust store: ${refused}`)
   const { default: lockfile } = await import('proper-lockfile')
-  const release = await lockfile.lock(file, LOCK_OPTIONS)
+  let release: () => Promise<void>
+  try {
+    release = await lockfile.lock(file, LOCK_OPTIONS)
+  } catch (err) {
+    const planted = lockPathProblem(file)
+    if (planted) throw new Error(`refusing to write the trust store: ${planted}`)
+    throw new Error(`the trust store ${file} cannot be locked: ${(err as NodeJS.ErrnoException).code === 'ELOCKED' ? `another dsh-mcp holds ${file}.lock; try again, or remove that directory if none is running` : ((err as NodeJS.ErrnoException).code ?? (err as Error).message)}`)
+  }
   try {
     const again = refusal(file, root)
     if (again) throw new Error(`refusing to write the trust store: ${again}`)

@@ -6,33 +6,23 @@
  * the test's unique tag. The attacker's servers try to outlive it: one run
  * through `sh -c` without `exec` (the shell stays the parent), one that
  * starts a background helper, and one whose helper ignores SIGTERM (it
- * needs the group SIGKILL). And when the host itself is killed outright
- * (SIGKILL, run as its own process): the launchers notice and end their
- * groups. Linux (/proc).
+ * needs the group SIGKILL), and one whose helper leaves the process group
+ * and session with `setsid` (found by the launcher's tree marker). And when
+ * the host itself is killed outright (SIGKILL, run as its own process): the
+ * launchers notice and end their trees. Linux (/proc).
  */
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { spawn } from 'node:child_process'
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { after, test } from 'node:test'
 import { STDIO_FIXTURE, waitFor } from '../support/host.ts'
-import { reapAll } from '../support/procs.ts'
+import { reapAll, taggedPids } from '../support/procs.ts'
 import { friendly, projectWith, type RuntimeWorld, startWorld } from '../support/runtime.ts'
 import { cleanupAll, makeTempDir } from '../support/tmp.ts'
 
-/** Pids whose argv or environment holds `tag`. */
-function tagged(tag: string): number[] {
-  const out: number[] = []
-  for (const e of readdirSync('/proc')) {
-    if (!/^\d+$/.test(e) || Number(e) === process.pid) continue
-    try {
-      const text = readFileSync(`/proc/${e}/cmdline`, 'latin1') + readFileSync(`/proc/${e}/environ`, 'latin1')
-      if (text.includes(tag)) out.push(Number(e))
-    } catch {}
-  }
-  return out
-}
+const tagged = taggedPids
 
 const fixture = (name: string, more = '') => `"${process.execPath}" --no-warnings ${STDIO_FIXTURE} --name ${name} --tools t ${more}`
 /** The three ways to outlive a server; every process carries the tag in its env. */
@@ -42,10 +32,12 @@ function servers(tag: string, more = ''): Record<string, unknown> {
     noexec: { command: 'sh', args: ['-c', `${fixture('noexec', more)}; echo after`], env },
     helper: { command: 'sh', args: ['-c', `sleep 1000 & exec ${fixture('helper', more)}`], env },
     stubborn: { command: 'sh', args: ['-c', `(trap '' TERM; while :; do sleep 1; done) & exec ${fixture('stubborn', more)}`], env },
+    // Leaves the process group and the session: only the launcher's tree marker finds it.
+    escapee: { command: 'sh', args: ['-c', `setsid sleep 1000 & exec ${fixture('escapee', more)}`], env },
   }
 }
-/** launcher + sh + fixture (noexec), launcher + sleep + fixture (helper), launcher + subshell + sleep + fixture (stubborn). */
-const AT_LEAST = 8
+/** launcher + sh + fixture (noexec), launcher + sleep + fixture (helper), launcher + subshell + sleep + fixture (stubborn), launcher + setsid sleep + fixture (escapee). */
+const AT_LEAST = 11
 
 const worlds: RuntimeWorld[] = []
 after(async () => {
@@ -72,7 +64,7 @@ test('unmount: removing the entries ends every process of their trees', async ()
   await w.host.createAgent({ cwd: p.path })
   await w.mcp.whenIdle()
   const states = w.mcp.snapshot().projects.find((x) => x.root === p.path)?.servers.map((s) => s.state)
-  assert.deepEqual(states, ['mounted', 'mounted', 'mounted'])
+  assert.deepEqual(states, ['mounted', 'mounted', 'mounted', 'mounted'])
   await waitFor(() => tagged(tag).length >= AT_LEAST, { timeoutMs: 30_000, message: 'every tree is running' })
   writeFileSync(p.join('.dsh', 'mcp.yml'), friendly({}))
   await gone(tag, 'after unmount')

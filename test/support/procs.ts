@@ -60,3 +60,27 @@ export function readMarker(file: string): number[] {
   if (!existsSync(file)) return []
   return markerPids(readFileSync(file, 'utf8'))
 }
+
+/** Live (not zombie) pids, other than this process, whose argv or environment holds `tag` (Linux /proc). */
+export function taggedPids(tag: string): number[] {
+  const out: number[] = []
+  for (const e of readdirSync('/proc')) {
+    if (!/^\d+$/.test(e) || Number(e) === process.pid) continue
+    try {
+      const stat = readFileSync(`/proc/${e}/stat`, 'latin1')
+      if (/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2))) continue
+      const text = readFileSync(`/proc/${e}/cmdline`, 'latin1') + readFileSync(`/proc/${e}/environ`, 'latin1')
+      if (text.includes(tag)) out.push(Number(e))
+    } catch {}
+  }
+  return out
+}
+
+/** SIGKILL every process `taggedPids(tag)` finds (clean-up after a test that failed). */
+export function killTagged(tag: string): void {
+  for (const pid of taggedPids(tag)) {
+    try {
+      process.kill(pid, 'SIGKILL')
+    } catch {}
+  }
+}

@@ -11,8 +11,10 @@
  * - Prints the last N lines (default 50) of the backup and the live file
  *   together. Every secret value of the server as configured now (env and
  *   header values, the variables they use — config/redact.ts) is replaced
- *   with `***` once more on display; the host already redacted them before
- *   writing.
+ *   with `***` once more on display, and so are free-text secret shapes
+ *   (`Authorization: …`, `token=…`, `"password": "…"`, URL userinfo, a PEM
+ *   block's body lines — config/redact-shapes.ts, redact-pem.ts); the host
+ *   already redacted them before writing.
  * - `-f`: then keeps printing what is appended, across rotation (the live
  *   file renamed to `.1` and a new one started: the rest of the old file is
  *   read first), until interrupted.
@@ -26,6 +28,7 @@ import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'n
 import { expandEntry } from '../../config/expand.ts'
 import { transportOf } from '../../config/entry.ts'
 import { redact, secretValues } from '../../config/redact.ts'
+import { maskPemLine, type PemState } from '../../config/redact-pem.ts'
 import { loadProject } from '../../files/project.ts'
 import { ownedByOther } from '../../files/private-dir.ts'
 import { serverLogFile } from '../../launch/spec.ts'
@@ -84,7 +87,9 @@ export async function run(cli: CliContext, name: string, opts: LogsOptions = {})
   if (row.entry && transportOf(row.entry) === 'streamable-http') throw failure(`"${name}" is an HTTP server: it has no stderr, so there is no log`)
   const expanded = row.entry ? expandEntry(row.entry, cli.env) : undefined
   const secrets = row.entry ? secretValues(row.entry, expanded && 'entry' in expanded ? expanded.entry : undefined, cli.env) : []
-  const show = (text: string) => redact(text, secrets)
+  // Line by line: a PEM block's body stays hidden between its BEGIN and END lines.
+  const pem: PemState = { inside: false }
+  const show = (text: string) => maskPemLine(redact(text, secrets), pem)
   const file = serverLogFile(cli.loc.dshHome, row.scope === 'user' ? cli.loc.dshHome : root, name)
 
   const backup = openLog(`${file}.1`)

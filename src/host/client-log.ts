@@ -1,0 +1,87 @@
+/**
+ * The official client's log records, redacted before anyone sees them.
+ *
+ * `@deepseek-ai/dsh-mcp-client` logs connection trouble through `ctx.logger`
+ * as it came: an HTTP error body (which a server or proxy may fill with the
+ * request it got — the `Authorization` header, the `?token=` URL), a spawn
+ * error. Cordis hands one record to every exporter in registration order,
+ * and every exporter gets the same `args` array.
+ *
+ * Contract: `watchClientLogs(ctx, secretsByUid, onRecord)` registers one
+ * exporter (at every level) and moves it to the front of the logger's
+ * exporters, so it runs before the host's terminal, its log file and the
+ * logger's own buffer — also before exporters registered earlier. For a
+ * record whose fiber is one of our client forks (`secretsByUid` holds that
+ * server's secret values, keyed by fiber uid), it rewrites `args` in place
+ * with the one redaction (config/redact.ts: the server's secret values, then URL
+ * userinfo and query values, secret flags, `Bearer`/`Basic` credentials):
+ * strings redacted, an Error replaced by one of the same name whose message
+ * and stack are redacted, any other object by its redacted inspection when
+ * that differs. Every later exporter formats redacted arguments. It then
+ * calls `onRecord(uid, message, text)` with the redacted text (attribution:
+ * mounts.ts). Records of other fibers are left untouched. Never throws.
+ *
+ * @module
+ */
+import { inspect } from 'node:util'
+import type { Context } from '@deepseek-ai/cordis'
+import { redact } from '../config/redact.ts'
+
+export interface ClientRecord {
+  type: string
+  args: unknown[]
+}
+
+type Exporter = Parameters<Context['logger']['exporter']>[0]
+type Message = Parameters<Exporter['export']>[0]
+
+function redactArg(arg: unknown, secrets: readonly string[]): unknown {
+  if (typeof arg === 'string') return redact(arg, secrets)
+  if (arg instanceof Error) {
+    const message = redact(arg.message, secrets)
+    const stack = arg.stack === undefined ? undefined : redact(arg.stack, secrets)
+    const cause = arg.cause === undefined ? undefined : redactArg(arg.cause, secrets)
+    if (message === arg.message && stack === arg.stack && cause === arg.cause) return arg
+    const copy = new Error(message, cause === undefined ? undefined : { cause })
+    copy.name = arg.name
+    if (stack !== undefined) copy.stack = stack
+    return copy
+  }
+  if (arg !== null && typeof arg === 'object') {
+    const shown = inspect(arg, { depth: 4, breakLength: Number.POSITIVE_INFINITY })
+    const clean = redact(shown, secrets)
+    return clean === shown ? arg : clean
+  }
+  return arg
+}
+
+/** Move `exporter` to the front of the logger's exporter map (ids kept, so every disposer still works). */
+function putFirst(ctx: Context, exporter: Exporter): void {
+  const map = (ctx.logger as unknown as { exporters?: unknown }).exporters
+  if (!(map instanceof Map)) return
+  const entries = [...(map as Map<unknown, unknown>)]
+  const mine = entries.find(([, e]) => e === exporter)
+  if (!mine || entries[0] === mine) return
+  map.clear()
+  map.set(mine[0], mine[1])
+  for (const [id, e] of entries) if (e !== exporter) map.set(id, e)
+}
+
+export function watchClientLogs(ctx: Context, secretsByUid: ReadonlyMap<number, readonly string[]>, onRecord: (uid: number, message: ClientRecord, text: string) => void): void {
+  const exporter: Exporter = {
+    levels: { default: 3 },
+    export(message: Message) {
+      try {
+        const uid = message.fiber?.deref()?.uid
+        if (typeof uid !== 'number') return
+        const secrets = secretsByUid.get(uid)
+        if (!secrets) return
+        for (let i = 0; i < message.args.length; i++) message.args[i] = redactArg(message.args[i], secrets)
+        const text = message.args.map((a) => (a instanceof Error ? a.message : String(a))).join(' ')
+        onRecord(uid, message, text)
+      } catch {}
+    },
+  }
+  ctx.logger.exporter(exporter)
+  putFirst(ctx, exporter)
+}

@@ -6,7 +6,7 @@
  * header literal, `Authorization: Bearer <literal>`, a `${VAR}` header, a
  * whole `Authorization` from a `${VAR}`, URL query tokens and URL userinfo
  * (sent as `Authorization: Basic`). A real host runs in a child process
- * (test/security/canary-host.ts): its terminal (stdout and stderr), the
+ * (test/fixtures/hosts/canary-host.ts): its terminal (stdout and stderr), the
  * lines its log exporter wrote to its log file, the status files and the
  * plugin's snapshot hold 0 canaries (nor any 8-character piece of one, nor
  * the Basic credential). The echo really reached the host's log (control:
@@ -19,13 +19,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
-import { ensureBuilt, runCli } from '../cli/read-support.ts'
+import { ensureBuilt, runCli } from '../support/cli.ts'
 import { type HttpServerHandle, startHttpServer } from '../fixtures/servers/http-server.ts'
 import { friendly } from '../support/runtime.ts'
 import { cleanupAll, makeProject, makeTempDir } from '../support/tmp.ts'
 import { settles, waitFor } from '../support/wait.ts'
 
-const HOST_SCRIPT = fileURLToPath(new URL('./canary-host.ts', import.meta.url))
+const HOST_SCRIPT = fileURLToPath(new URL('../fixtures/hosts/canary-host.ts', import.meta.url))
 const canary = (tag: string) => `${randomBytes(9).toString('base64url')}${tag}`
 const C = {
   headerLiteral: canary('hlit'),

@@ -19,12 +19,12 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { after, before, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { serverLogFile } from '../../src/launch/spec.ts'
-import { ensureBuilt, runCli } from '../cli/read-support.ts'
+import { ensureBuilt, runCli } from '../support/cli.ts'
 import { STDIO_FIXTURE, waitFor } from '../support/host.ts'
 import { friendly } from '../support/runtime.ts'
 import { makeProject, makeTempDir } from '../support/tmp.ts'
 
-const CHILD = fileURLToPath(new URL('./process-host-child.ts', import.meta.url))
+const CHILD = fileURLToPath(new URL('../fixtures/hosts/process-host-child.ts', import.meta.url))
 const c = (tag: string) => `${randomBytes(9).toString('hex')}${tag}`
 const S = { bearer: c('bear'), token: c('tokh'), apiKey: c('akey'), query: c('qtok'), json: c('json'), yaml: c('yaml'), flag: c('flag'), user: c('user'), access: c('accs'), pem1: c('pem1'), pem2: c('pem2') }
 const ALL = Object.values(S)

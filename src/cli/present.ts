@@ -37,6 +37,7 @@ import { unpinnedRunner } from '../config/runners.ts'
 import { contributors, type LayerInput, type Row, type RowState, type Scope } from '../config/layers.ts'
 import { type Verdict, type VerdictView, verdictOf, verdictView } from '../plan/verdict.ts'
 import { displayArgs, displayUrl } from '../config/redact.ts'
+import { redactShapesIn } from '../config/redact-shapes.ts'
 import { cacheFingerprint } from '../config/fingerprint.ts'
 import { shellWord } from '../trust/command.ts'
 import { canonicalRoot, loadTrustStore } from '../trust/store.ts'
@@ -275,7 +276,8 @@ export function reviewWarnings(row: Row, display: (file: string) => string): str
   if (!e) return []
   const lines: string[] = []
   for (const [key, value] of Object.entries(e.env ?? {})) {
-    if (isCodeEnv(key)) lines.push(`  ! env ${oneLine(key)}=${oneLine(shellWord(value))}  (can load or redirect code: shown in full)`)
+    // Shown in full but for what is a secret in any value (a proxy URL's userinfo, a `--token=` inside NODE_OPTIONS).
+    if (isCodeEnv(key)) lines.push(`  ! env ${oneLine(key)}=${oneLine(shellWord(redactShapesIn(value)))}  (can load or redirect code: shown in full)`)
   }
   const from = contributors(row)
   if (from.length > 1) lines.push(`  ! merged from ${from.map((s) => `${display(s.file)} (${s.scope})`).join(' + ')}`)

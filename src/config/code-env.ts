@@ -3,8 +3,12 @@
  * where traffic or downloads go: the trust review shows them in full and
  * flagged (every other env value stays redacted).
  *
- * Contract: pure. `isCodeEnv(name)` is true for a name in `CODE_ENV_NAMES`
- * or starting with one of `CODE_ENV_PREFIXES`, compared case-insensitively
+ * Contract: pure. `isCodeEnv(name)` is true for a name in `CODE_ENV_NAMES`,
+ * starting with one of `CODE_ENV_PREFIXES` or ending with one of
+ * `CODE_ENV_SUFFIXES` (the naming conventions tools use for options,
+ * toolchains, search paths and hooks: `MAVEN_OPTS`, `RUSTUP_TOOLCHAIN`,
+ * `TS_NODE_COMPILER`, `GOROOT` — a list of exact names always misses
+ * the next tool), compared case-insensitively
  * (Windows names are case-insensitive, and npm reads `npm_config_*` in any
  * case): flagging one name too many is harmless, one too few hides what
  * runs. A secret-shaped name (`GIT_TOKEN`) is never flagged: the review
@@ -52,7 +56,28 @@ export const CODE_ENV_PREFIXES: readonly string[] = [
   'DOTNET_', // DOTNET_STARTUP_HOOKS, …
   'CORECLR_',
   'OPENSSL_', // OPENSSL_CONF (providers load shared objects), OPENSSL_ENGINES, OPENSSL_MODULES
+  'GO', // GOENV, GOROOT, GOPATH, GOFLAGS, GOPROXY, GOTOOLCHAIN, …
+  'RUSTUP_', // RUSTUP_TOOLCHAIN, RUSTUP_HOME, …
+  'MAVEN_', // MAVEN_OPTS, MAVEN_ARGS, …
+  'GRADLE_', // GRADLE_OPTS, GRADLE_USER_HOME, …
+  'SBT_',
+  'TS_NODE_', // TS_NODE_COMPILER, TS_NODE_PROJECT, …
+  'CONDA_',
+  'DENO_',
+  'BUN_',
+  'ELECTRON_',
+  'JAVA', // JAVA_HOME, JAVA_OPTS, JAVACMD, …
+  'R_', // R_PROFILE, R_LIBS, …
 ]
+
+/** Name suffixes (upper case): options, toolchains, interpreters, search paths, hooks and configs of any tool. */
+export const CODE_ENV_SUFFIXES: readonly string[] = [
+  '_OPTS', '_OPTIONS', '_ARGS', '_FLAGS', '_TOOLCHAIN', '_COMPILER', '_INTERPRETER', '_WRAPPER', '_LAUNCHER', '_LOADER', '_PRELOAD', '_HOOK', '_HOOKS',
+  '_PLUGIN', '_PLUGINS', '_EXTENSIONS', '_PATH', '_HOME', '_ROOT', '_LIB', '_LIBS', '_BIN', '_CMD', '_COMMAND', '_EXEC', '_SHELL', '_STARTUP', '_INIT',
+  '_RC', '_CONF', '_CONFIG', '_PROFILE', '_REGISTRY', '_PROXY', '_INDEX_URL', '_ENDPOINT',
+]
+
+import { isSecretName } from './redact-shapes.ts'
 
 const NAMES = new Set(CODE_ENV_NAMES)
 
@@ -62,6 +87,6 @@ const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|ACCESS_KEY|API_KEY|PRIVATE_KEY
 /** Whether an env var of this name can load or redirect code (or traffic); a secret-shaped name never is (its value is never shown). */
 export function isCodeEnv(name: string): boolean {
   const upper = name.toUpperCase()
-  if (SECRET_NAME.test(upper)) return false
-  return NAMES.has(upper) || CODE_ENV_PREFIXES.some((p) => upper.startsWith(p))
+  if (SECRET_NAME.test(upper) || isSecretName(name)) return false
+  return NAMES.has(upper) || CODE_ENV_PREFIXES.some((p) => upper.startsWith(p)) || CODE_ENV_SUFFIXES.some((x) => upper.endsWith(x))
 }

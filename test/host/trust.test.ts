@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict'
 import { chmodSync, copyFileSync, existsSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs'
-import { after, before, test } from 'node:test'
+import { after, test } from 'node:test'
 import * as plugin from '../../src/index.ts'
 import type { ProjectMcp } from '../../src/index.ts'
 import { runCli } from '../support/cli.ts'
@@ -16,9 +16,7 @@ import { createHost, mcpToolNames } from '../support/host.ts'
 import { readMarker, reapAll } from '../support/procs.ts'
 import { friendly, projectWith, startWorld, stdioEntry } from '../support/runtime.ts'
 import { makeProject, makeTempDir, cleanupAll } from '../support/tmp.ts'
-import { cli, ensureBuilt, serverOf, statusStates, statusText, trustAll, untilTools, warnings, reconcileTimes } from '../support/trust.ts'
-
-before(ensureBuilt)
+import { cli, serverOf, statusStates, statusText, trustAll, untilTools, warnings, reconcileTimes } from '../support/trust.ts'
 after(() => cleanupAll())
 
 const marks = makeTempDir('dsh-mcp-marks-')

@@ -3,11 +3,11 @@
  * cleaned, marker files (a fixture server appends its pid when it starts, so
  * an empty marker proves it never ran) and the fixture entry that writes one.
  */
-import { after, before } from 'node:test'
+import { after, } from 'node:test'
 import { reapAll } from './procs.ts'
 import { stdioEntry } from './runtime.ts'
 import { cleanupAll, makeTempDir } from './tmp.ts'
-import { ensureBuilt } from './trust.ts'
+
 
 /** Tests run as root; "another user" is any uid other than process.getuid(). */
 export const asRoot = process.getuid?.() === 0
@@ -15,7 +15,6 @@ export const OTHER = 65534
 
 /** Register the hooks and return `marker(name)` (a fresh marker path) and `entry(name, marker)` (a fixture with one tool `t`). */
 export function markerRig(): { marker: (name: string) => string; entry: (name: string, marker: string) => Record<string, unknown> } {
-  before(ensureBuilt)
   after(() => cleanupAll())
   const marks = makeTempDir('dsh-mcp-marks-')
   const pids = marks.mkdir('pids')

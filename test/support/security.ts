@@ -3,10 +3,10 @@
  * marker files (one line per spawn, see the stdio fixture's `--marker`) and
  * pidfiles, reaped and removed after the file's tests.
  */
-import { after, before } from 'node:test'
+import { after, } from 'node:test'
 import { reapAll } from './procs.ts'
 import { cleanupAll, makeTempDir, type TempDir } from './tmp.ts'
-import { ensureBuilt } from './trust.ts'
+
 
 export interface Marks {
   dir: TempDir
@@ -18,7 +18,6 @@ export interface Marks {
 
 /** Register the file's hooks (build the CLI first; reap children and clean up after) and return its marker factory. */
 export function securitySetup(prefix: string): Marks {
-  before(ensureBuilt)
   after(() => cleanupAll())
   const dir = makeTempDir(`dsh-mcp-sec-${prefix}-`)
   const pids = dir.mkdir('pids')

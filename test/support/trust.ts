@@ -12,7 +12,6 @@ import { type CliRun, runCli } from './cli.ts'
 import { mcpToolNames, waitFor } from './host.ts'
 import type { RuntimeWorld } from './runtime.ts'
 
-export { ensureBuilt } from './cli.ts'
 
 /** `dsh-mcp <args> -C <root>` with the world's DSH_HOME (HOME: the world's home too); asserts exit 0 unless `expectFail`. */
 export async function cli(w: RuntimeWorld, root: string, args: string[], o: { expectFail?: boolean } = {}): Promise<CliRun> {

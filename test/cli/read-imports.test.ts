@@ -16,7 +16,7 @@ import { builtinModules } from 'node:module'
 import { basename, dirname, join, resolve } from 'node:path'
 import { after, describe, test } from 'node:test'
 import { cleanupAll, makeTempDir } from '../support/tmp.ts'
-import { REPO, } from '../support/cli.ts'
+import { REPO } from '../support/cli.ts'
 after(cleanupAll)
 
 const STATIC = /^[ \t]*(?:import|export)\s+(?:[\w$*{}\s,]+?\s*from\s*)?['"]([^'"\n]+)['"]/gm

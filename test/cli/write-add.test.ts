@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: config text holds literal ${VAR} templates
 /**
- * `dsh-mcp add` / `add-json` end to end (built CLI, child processes): what
+ * `dsh-mcp add` / `add-json` end to end (the CLI in process): what
  * is written where, `--` handling, scopes (.gitignore, 0600), --force, trust
  * of what was written, notes — and every bad input exits 2 or 1 with one line
  * and not a byte changed.

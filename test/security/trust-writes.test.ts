@@ -12,7 +12,8 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { STDIO_FIXTURE, mcpToolNames } from '../support/host.ts'
+import { mcpToolNames } from '../support/host.ts'
+import { stdioFixtureArgs } from '../support/fixture-config.ts'
 import { readMarker } from '../support/procs.ts'
 import { friendly, startWorld, stdioEntry } from '../support/runtime.ts'
 import { makeProject } from '../support/tmp.ts'
@@ -21,7 +22,7 @@ import { cli, reconcileTimes, serverOf, untilTools } from '../support/trust.ts'
 import { securitySetup } from '../support/security.ts'
 
 const { dir: marks, pids, marker } = securitySetup('writes')
-const fixtureArgs = (name: string, m: string) => ['--no-warnings', STDIO_FIXTURE, '--name', name, '--tools', 't', '--marker', m, '--pidfile-dir', pids]
+const fixtureArgs = (name: string, m: string) => stdioFixtureArgs({ name, tools: ['t'], marker: m, pidfileDir: pids })
 const mcpServers = (name: string, m: string) => JSON.stringify({ mcpServers: { [name]: { command: process.execPath, args: fixtureArgs(name, m) } } })
 
 /** `dsh-mcp -C <root> <args>` (the root first: `add … -- <command…>` takes every word after `--`), asserting exit 0. */

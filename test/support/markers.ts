@@ -1,13 +1,12 @@
 /**
- * Shared rig of the `files-*` security tests: the CLI built once, temp dirs
- * cleaned, marker files (a fixture server appends its pid when it starts, so
- * an empty marker proves it never ran) and the fixture entry that writes one.
+ * Shared rig of the `files-*` security tests: temp dirs cleaned, marker
+ * files (a fixture server appends its pid when it starts, so an empty marker
+ * proves it never ran) and the fixture entry that writes one.
  */
-import { after, } from 'node:test'
+import { after } from 'node:test'
 import { reapAll } from './procs.ts'
 import { stdioEntry } from './runtime.ts'
 import { cleanupAll, makeTempDir } from './tmp.ts'
-
 
 /** Tests run as root; "another user" is any uid other than process.getuid(). */
 export const asRoot = process.getuid?.() === 0

@@ -3,10 +3,9 @@
  * marker files (one line per spawn, see the stdio fixture's `--marker`) and
  * pidfiles, reaped and removed after the file's tests.
  */
-import { after, } from 'node:test'
+import { after } from 'node:test'
 import { reapAll } from './procs.ts'
 import { cleanupAll, makeTempDir, type TempDir } from './tmp.ts'
-
 
 export interface Marks {
   dir: TempDir
@@ -16,7 +15,7 @@ export interface Marks {
   marker(name: string): string
 }
 
-/** Register the file's hooks (build the CLI first; reap children and clean up after) and return its marker factory. */
+/** Register the file's hooks (reap children and clean up after) and return its marker factory. */
 export function securitySetup(prefix: string): Marks {
   after(() => cleanupAll())
   const dir = makeTempDir(`dsh-mcp-sec-${prefix}-`)

@@ -1,6 +1,6 @@
 /**
- * Helpers for the trust-gate tests on a real host: run the real `dsh-mcp`
- * CLI (built `bin/dsh-mcp.js`, child process) against a world's DSH_HOME,
+ * Helpers for the trust-gate tests on a real host: run `dsh-mcp` (in
+ * process, support/cli.ts) against a world's DSH_HOME,
  * read what the plugin reports, and wait for an agent's MCP tools.
  */
 import assert from 'node:assert/strict'
@@ -11,7 +11,6 @@ import { statusFilePath } from '../../src/host/status-path.ts'
 import { type CliRun, runCli } from './cli.ts'
 import { mcpToolNames, waitFor } from './host.ts'
 import type { RuntimeWorld } from './runtime.ts'
-
 
 /** `dsh-mcp <args> -C <root>` with the world's DSH_HOME (HOME: the world's home too); asserts exit 0 unless `expectFail`. */
 export async function cli(w: RuntimeWorld, root: string, args: string[], o: { expectFail?: boolean } = {}): Promise<CliRun> {

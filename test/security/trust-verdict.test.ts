@@ -19,9 +19,9 @@ import { readMarker } from '../support/procs.ts'
 import { friendly, projectWith, startWorld, stdioEntry } from '../support/runtime.ts'
 import { cli, serverOf, trustAll } from '../support/trust.ts'
 import { runCli } from '../support/cli.ts'
-import { securitySetup } from '../support/security.ts'
+import { markerRig } from '../support/markers.ts'
 
-const { pids, marker } = securitySetup('verdict')
+const { pids, marker } = markerRig('verdict')
 
 const ROOT = '/p'
 function rows(files: { scope: 'local' | 'project' | 'user'; file: string; text: string }[]): Row[] {

@@ -14,27 +14,6 @@ export const STDIO_FIXTURE = here('../fixtures/servers/stdio-server.ts')
 /** Absolute path of the streamable-HTTP MCP fixture (child-process mode). */
 export const HTTP_FIXTURE = here('../fixtures/servers/http-server.ts')
 
-export interface StdioFixtureOptions {
-  /** mcp-client serverName and fixture `--name`. */
-  readonly serverName: string
-  /** Tools to expose; default `['echo']`. */
-  readonly tools?: readonly string[]
-  /** Child cwd (set it: the default `""` means the host's cwd). Default `process.cwd()`. */
-  readonly cwd?: string
-  readonly marker?: string
-  readonly pidfileDir?: string
-  readonly initDelayMs?: number
-  readonly hang?: boolean
-  readonly crash?: boolean
-  readonly echoEnv?: string
-  readonly exitAfterMs?: number
-  /** Extra env for the child (mcp-client scrubs KEY/TOKEN/SECRET/PASSWORD/DSH_* from the inherited env). */
-  readonly env?: Record<string, string>
-  readonly toolCallTimeoutMs?: number
-  readonly failOnStartupError?: boolean
-  readonly reconnect?: StdioConfig['reconnect']
-}
-
 /** What the stdio fixture is told on its command line (its flags: test/fixtures/servers/stdio-server.ts). */
 export interface StdioFixtureFlags {
   /** Fixture `--name`. */
@@ -50,6 +29,21 @@ export interface StdioFixtureFlags {
   readonly exitAfterMs?: number
   /** Further flags, verbatim, after these. */
   readonly flags?: readonly string[]
+}
+
+/** A client config of the fixture: its flags (but `name`) and the client's own keys. */
+export interface StdioFixtureOptions extends Omit<StdioFixtureFlags, 'name' | 'flags'> {
+  /** mcp-client serverName and fixture `--name`. */
+  readonly serverName: string
+  /** Tools to expose; default `['echo']`. */
+  readonly tools?: readonly string[]
+  /** Child cwd (set it: the default `""` means the host's cwd). Default `process.cwd()`. */
+  readonly cwd?: string
+  /** Extra env for the child (mcp-client scrubs KEY/TOKEN/SECRET/PASSWORD/DSH_* from the inherited env). */
+  readonly env?: Record<string, string>
+  readonly toolCallTimeoutMs?: number
+  readonly failOnStartupError?: boolean
+  readonly reconnect?: StdioConfig['reconnect']
 }
 
 /** Fixture argv (after the node binary): `--no-warnings <stdio-server.ts> --name <name> …` */

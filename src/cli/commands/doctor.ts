@@ -174,6 +174,7 @@ export async function runChecks(
   const progress = createProgress(cli.stderr, { enabled: Boolean(cli.stderr.isTTY) && cli.env.TERM !== 'dumb' })
   const ac = new AbortController()
   let signalled: number | undefined
+  let backstop: NodeJS.Timeout | undefined
   const onSignal = (sig: NodeJS.Signals) => {
     const code = sig === 'SIGTERM' ? 143 : 130
     if (signalled) {
@@ -185,8 +186,8 @@ export async function runChecks(
     progress.stop()
     cli.out.err('dsh-mcp: interrupted: stopping the servers it started…')
     ac.abort()
-    // Backstop: whatever happens, the children die and the process exits.
-    setTimeout(() => {
+    // Backstop: should the stop itself hang, the children die and the run ends. Cleared once the run is over.
+    backstop = setTimeout(() => {
       killLiveChildren()
       cli.exit(code)
     }, 5000).unref()
@@ -210,6 +211,7 @@ export async function runChecks(
     })
     return { results, signalled }
   } finally {
+    clearTimeout(backstop)
     progress.stop()
     cli.signals.off('SIGINT', onSignal)
     cli.signals.off('SIGTERM', onSignal)

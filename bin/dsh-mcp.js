@@ -18,4 +18,4 @@ for (const stream of [process.stdout, process.stderr]) {
 
 const { runCli } = await import('../lib/cli-bundle/program.js')
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
-process.exitCode = await runCli({ argv: process.argv.slice(2), version: pkg.version })
+process.exitCode = await runCli({ argv: process.argv.slice(2), version: pkg.version, exit: (code) => process.exit(code) })

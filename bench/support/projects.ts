@@ -21,7 +21,7 @@ export interface FixtureEntryOptions {
 
 /** A friendly entry that runs the stdio fixture named `name`. */
 export function fixtureEntry(name: string, o: FixtureEntryOptions = {}): Record<string, unknown> {
-  const args = stdioFixtureArgs({ serverName: name, ...o })
+  const args = stdioFixtureArgs({ name, tools: ['echo'], ...o })
   return { command: process.execPath, args }
 }
 

@@ -18,6 +18,12 @@ import { defaultLocations, type Locations } from '../files/locations.ts'
 import { CliError } from './errors.ts'
 import { createOutput, type Output } from './output.ts'
 
+/** Where interrupts come from (`process` by default; an embedder passes its own emitter). */
+export interface SignalSource {
+  on(signal: 'SIGINT' | 'SIGTERM', listener: (signal: NodeJS.Signals) => void): unknown
+  off(signal: 'SIGINT' | 'SIGTERM', listener: (signal: NodeJS.Signals) => void): unknown
+}
+
 export interface CliContext {
   /** The project directory (`-C/--dir`, default cwd), absolute. */
   dir: string
@@ -29,6 +35,13 @@ export interface CliContext {
   platform: NodeJS.Platform
   /** Whether stdin is an interactive terminal (confirmation prompts). */
   interactive: boolean
+  /** Where prompts read their answer. */
+  stdin: NodeJS.ReadableStream
+  /** The raw stderr stream (the live progress line draws on it when it is a terminal). */
+  stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number }
+  signals: SignalSource
+  /** End the run at once with `code` (a second Ctrl-C): the process when `RunOptions.exit` says so. */
+  exit(code: number): void
 }
 
 export interface RunOptions {
@@ -37,6 +50,16 @@ export interface RunOptions {
   cwd?: string
   stdout?: NodeJS.WritableStream & { isTTY?: boolean }
   stderr?: NodeJS.WritableStream & { isTTY?: boolean }
+  /** Default `process.stdin`. */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean }
+  /** Default `process`. */
+  signals?: SignalSource
+  /**
+   * Called when a command ends the run at once (the bin passes `process.exit`);
+   * `runCli` then resolves with that code either way, leaving behind whatever
+   * the command abandoned.
+   */
+  exit?: (code: number) => void
   version: string
   /** Platform the commands reason about (default `process.platform`; tests pass `win32`). */
   platform?: NodeJS.Platform
@@ -58,7 +81,7 @@ function collect(value: string, previous: string[] = []): string[] {
 }
 
 /** Build the program. `load(name)` returns a command's handler (lazy import by default). */
-function buildProgram(opts: RunOptions, result: { code: number; command?: string }): Command {
+function buildProgram(opts: RunOptions, result: { code: number; command?: string }, exit: (code: number) => void): Command {
   const program = new Command('dsh-mcp')
   const env = opts.env ?? process.env
   let out: Output | undefined
@@ -66,6 +89,7 @@ function buildProgram(opts: RunOptions, result: { code: number; command?: string
     const g = cmd.optsWithGlobals() as { dir?: string; color?: boolean }
     out ??= createOutput({ color: g.color !== false, env, ...(opts.stdout ? { stdout: opts.stdout } : {}), ...(opts.stderr ? { stderr: opts.stderr } : {}) })
     const cwd = opts.cwd ?? process.cwd()
+    const stdin = opts.stdin ?? process.stdin
     return {
       dir: path.resolve(cwd, g.dir ?? '.'),
       cwd: path.resolve(cwd),
@@ -73,7 +97,11 @@ function buildProgram(opts: RunOptions, result: { code: number; command?: string
       env,
       out,
       platform: opts.platform ?? process.platform,
-      interactive: Boolean(process.stdin.isTTY) && !env.CI,
+      interactive: Boolean(stdin.isTTY) && !env.CI,
+      stdin,
+      stderr: opts.stderr ?? process.stderr,
+      signals: opts.signals ?? process,
+      exit,
     }
   }
   const action =
@@ -209,10 +237,26 @@ function buildProgram(opts: RunOptions, result: { code: number; command?: string
   return program
 }
 
-/** Run the CLI; returns the exit code (never calls process.exit). */
+/**
+ * Run the CLI; returns the exit code. Never calls process.exit itself, and
+ * reads the process (env, cwd, streams, signals) only where `opts` leaves a
+ * value out.
+ */
 export async function runCli(opts: RunOptions): Promise<number> {
+  let exited: (code: number) => void = () => {}
+  const abandoned = new Promise<number>((resolve) => {
+    exited = resolve
+  })
+  const exit = (code: number) => {
+    opts.exit?.(code)
+    exited(code)
+  }
+  return Promise.race([run(opts, exit), abandoned])
+}
+
+async function run(opts: RunOptions, exit: (code: number) => void): Promise<number> {
   const result: { code: number; command?: string } = { code: 0 }
-  const program = buildProgram(opts, result)
+  const program = buildProgram(opts, result, exit)
   const stderr = opts.stderr ?? process.stderr
   try {
     await program.parseAsync(opts.argv, { from: 'user' })

@@ -53,6 +53,9 @@ export interface GuardContext {
   /** The project root of a project layer file; undefined for the user file. */
   root?: string
   dshHome: string
+  /** The user's home directory (a home kept as a repository is the user's own); default the OS's answer. */
+  home?: string
+  /** Where `$DSH_MCP_SAFE_ROOTS` is read; absent: no allow list from the environment. */
   env?: Readonly<Record<string, string | undefined>>
 }
 
@@ -155,8 +158,8 @@ export function homeProblem(dshHome: string): string | undefined {
  * `.svn`), or undefined. The user's home directory and above never count: a
  * home kept as a dotfiles repository is the user's own.
  */
-export function repositoryOf(real: string): string | undefined {
-  const home = realPath(homedir())
+export function repositoryOf(real: string, homeDir: string = homedir()): string | undefined {
+  const home = realPath(homeDir)
   for (let d = path.dirname(real); ; d = path.dirname(d)) {
     if (d === home || isInside(home, d)) return undefined
     if (['.git', '.hg', '.svn'].some((m) => tryStat(path.join(d, m), false))) return d
@@ -165,10 +168,10 @@ export function repositoryOf(real: string): string | undefined {
 }
 
 /** The roots the user allowed explicitly (`$DSH_MCP_SAFE_ROOTS`, `$DSH_HOME/mcp-safe-roots`; with `fileOnlyOutside`, that file only when it lies outside every repository). */
-export function safeRoots(dshHome: string, env: Readonly<Record<string, string | undefined>> = process.env, opts: { fileOnlyOutside?: boolean } = {}): string[] {
-  const out = (env[SAFE_ROOTS_ENV] ?? '').split(path.delimiter).filter(Boolean)
+export function safeRoots(dshHome: string, env: Readonly<Record<string, string | undefined>> | undefined, opts: { fileOnlyOutside?: boolean; home?: string } = {}): string[] {
+  const out = (env?.[SAFE_ROOTS_ENV] ?? '').split(path.delimiter).filter(Boolean)
   const file = path.join(dshHome, SAFE_ROOTS_FILE)
-  if (opts.fileOnlyOutside && repositoryOf(realPath(file))) return out
+  if (opts.fileOnlyOutside && repositoryOf(realPath(file), opts.home)) return out
   const st = tryStat(file, false)
   // The allow list itself must be the user's own regular file.
   if (st?.isFile() && !ownedByOther(st) && writableBy(st) === undefined) {
@@ -202,8 +205,8 @@ export function fileRefusal(layer: Pick<LayerFile, 'file'>, ctx: GuardContext): 
     }
   }
   if (root === undefined) {
-    const repo = repositoryOf(realPath(layer.file))
-    if (repo && !safeRoots(ctx.dshHome, ctx.env, { fileOnlyOutside: true }).some((r) => r === '*' || (path.isAbsolute(r) && realPath(r) === repo))) {
+    const repo = repositoryOf(realPath(layer.file), ctx.home)
+    if (repo && !safeRoots(ctx.dshHome, ctx.env, { fileOnlyOutside: true, ...(ctx.home ? { home: ctx.home } : {}) }).some((r) => r === '*' || (path.isAbsolute(r) && realPath(r) === repo))) {
       return {
         reason: 'symlink-out',
         message: `refused: the user file ${layer.file} lies inside the repository ${repo} (its real path is ${realPath(layer.file)}), so whoever commits there would decide what runs in every project; nothing from it is mounted. Keep DSH_HOME outside repositories, or, if that repository is your own, add ${repo} to ${SAFE_ROOTS_ENV}`,

@@ -1,6 +1,8 @@
 /**
- * The user's locations as this process sees them: `$DSH_HOME` and the home
- * directory that bounds project-root discovery.
+ * The user's locations as an environment names them: `$DSH_HOME`, the home
+ * directory that bounds project-root discovery (`$HOME`, else the OS's
+ * answer; `%USERPROFILE%` on Windows), and that environment itself (the
+ * guard's allow list, `$DSH_MCP_SAFE_ROOTS`, is read from it).
  *
  * Contract: imports only node builtins and the pure `config/home.ts`, so the
  * CLI's command tree builds a command's context without loading the config
@@ -17,9 +19,11 @@ export interface Locations {
   dshHome: string
   /** The user's home directory (root discovery never goes above it). */
   home: string
+  /** The environment these were read from; absent: none (no allow list from the environment). */
+  env?: Readonly<Record<string, string | undefined>>
 }
 
-export function defaultLocations(env: NodeJS.ProcessEnv = process.env, override?: { dshHome?: string }): Locations {
-  const home = os.homedir()
-  return { home, dshHome: override?.dshHome ? override.dshHome : dshHome(env, home) }
+export function defaultLocations(env: Readonly<Record<string, string | undefined>>, override?: { dshHome?: string }): Locations {
+  const home = (process.platform === 'win32' ? env.USERPROFILE : env.HOME) || os.homedir()
+  return { home, dshHome: override?.dshHome ? override.dshHome : dshHome(env, home), env }
 }

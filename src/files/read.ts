@@ -114,8 +114,9 @@ export function readLayers(root: string | undefined, loc: Locations, opts: ReadL
 }
 
 /** The guard of a layer file: a project file is judged against its root (`.mcp.json`'s directory, `.dsh/`'s parent), the user file alone. */
-export function guardFor(layer: Pick<LayerFile, 'scope' | 'file'>, loc: Pick<Locations, 'dshHome'>): GuardContext {
-  if (layer.scope === 'user') return { dshHome: loc.dshHome }
+export function guardFor(layer: Pick<LayerFile, 'scope' | 'file'>, loc: Pick<Locations, 'dshHome'> & Partial<Pick<Locations, 'home' | 'env'>>): GuardContext {
+  const ctx: GuardContext = { dshHome: loc.dshHome, ...(loc.home ? { home: loc.home } : {}), ...(loc.env ? { env: loc.env } : {}) }
+  if (layer.scope === 'user') return ctx
   const dir = path.dirname(layer.file)
-  return { root: layer.scope === 'legacy' ? dir : path.dirname(dir), dshHome: loc.dshHome }
+  return { ...ctx, root: layer.scope === 'legacy' ? dir : path.dirname(dir) }
 }

@@ -7,12 +7,10 @@
  * server that shadows a committed one are each tried, in every format.
  */
 import assert from 'node:assert/strict'
-import { after, before, test } from 'node:test'
+import { after, test } from 'node:test'
 import { cleanupAll } from '../support/tmp.ts'
-import { ensureBuilt } from '../support/cli.ts'
-import { makeEnv } from '../support/cli-env.ts'
 
-before(ensureBuilt)
+import { makeEnv } from '../support/cli-env.ts'
 after(cleanupAll)
 
 const SECRET = 'sk-local-SECRET-1234'

@@ -7,14 +7,12 @@
  */
 import assert from 'node:assert/strict'
 import { existsSync, readFileSync } from 'node:fs'
-import { after, before, describe, test } from 'node:test'
+import { after, describe, test } from 'node:test'
 import { parse } from 'yaml'
 import { desktopConfig } from '../../src/cli/importers/sources.ts'
 import { cleanupAll, makeTempDir } from '../support/tmp.ts'
-import { ensureBuilt } from '../support/cli.ts'
-import { makeEnv } from '../support/cli-env.ts'
 
-before(ensureBuilt)
+import { makeEnv } from '../support/cli-env.ts'
 after(cleanupAll)
 
 const names = (text: string) => Object.keys((parse(text) as { servers: Record<string, unknown> }).servers)

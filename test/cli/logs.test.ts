@@ -1,5 +1,5 @@
 /**
- * `dsh-mcp logs` (the built CLI bundle) against logs written by the real log
+ * `dsh-mcp logs` against logs written by the real log
  * writer: the last N lines across the backup and the live file, a secret
  * redacted again on display (a log written before the value was known),
  * `-f` across rotation, and the errors: unknown name (did you mean), an
@@ -7,19 +7,16 @@
  * (refused, its target not shown), a bad `-n`.
  */
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
 import { appendFileSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { after, before, test } from 'node:test'
+import { after, test } from 'node:test'
 import { openServerLog } from '../../src/launch/log-writer.ts'
 import { serverLogFile } from '../../src/launch/spec.ts'
 import { canonicalRoot } from '../../src/trust/store.ts'
-import { cleanEnv, sandbox } from '../support/sandbox.ts'
+import { sandbox } from '../support/sandbox.ts'
 import { waitFor } from '../support/wait.ts'
 import { cleanupAll } from '../support/tmp.ts'
-import { BIN, ensureBuilt, runCli } from '../support/cli.ts'
-
-before(async () => ensureBuilt())
+import { runCli, startCli } from '../support/cli.ts'
 after(() => cleanupAll())
 
 const SECRET = 'sk-live-0a1b2c3d4e5f6789'
@@ -35,7 +32,8 @@ const s = sandbox(
 after(() => s.cleanup())
 const root = canonicalRoot(s.project.path)
 const logOf = (name: string, origin = root) => serverLogFile(s.dshHome, origin, name)
-const logs = (args: string[]) => runCli(['logs', ...args], { cwd: s.project.path, dshHome: s.dshHome, home: s.home })
+const where = { cwd: s.project.path, dshHome: s.dshHome, home: s.home }
+const logs = (args: string[]) => runCli(['logs', ...args], where)
 
 test('prints the last lines of the backup and the live log, redacted again on display', async () => {
   const w = openServerLog(logOf('git'), { secrets: [], maxBytes: 400 })
@@ -84,21 +82,18 @@ test('errors say why: unknown name, an HTTP server, no log yet, a planted link, 
 test('-f follows what is appended, across rotation, until interrupted', async () => {
   const file = logOf('git')
   appendFileSync(file, 'T first\n')
-  const child = spawn(process.execPath, [BIN, 'logs', 'git', '-f'], { cwd: s.project.path, env: cleanEnv(s), stdio: ['ignore', 'pipe', 'pipe'] })
-  let out = ''
-  child.stdout.setEncoding('utf8').on('data', (c: string) => {
-    out += c
-  })
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)))
-  await waitFor(() => out.includes('T first'), { timeoutMs: 30_000, message: 'the existing line is printed' })
+  const run = startCli(['logs', 'git', '-f'], where)
+  const out = () => run.stdout()
+  await waitFor(() => out().includes('T first'), { timeoutMs: 30_000, message: 'the existing line is printed' })
   appendFileSync(file, `T appended ${SECRET}\n`)
-  await waitFor(() => out.includes('T appended ***'), { timeoutMs: 30_000, message: 'an appended line is printed, redacted' })
+  await waitFor(() => out().includes('T appended ***'), { timeoutMs: 30_000, message: 'an appended line is printed, redacted' })
   appendFileSync(file, 'T last of the old file\n')
   renameSync(file, `${file}.1`)
   writeFileSync(file, 'T new file\n')
-  await waitFor(() => out.includes('T new file'), { timeoutMs: 30_000, message: 'the new file after rotation is followed' })
-  assert.ok(out.indexOf('T last of the old file') >= 0 && out.indexOf('T last of the old file') < out.indexOf('T new file'), `the old file is finished first:\n${out}`)
-  child.kill('SIGINT')
-  assert.equal(await exited, 0)
-  assert.doesNotMatch(out, /sk-live/)
+  await waitFor(() => out().includes('T new file'), { timeoutMs: 30_000, message: 'the new file after rotation is followed' })
+  assert.ok(out().indexOf('T last of the old file') >= 0 && out().indexOf('T last of the old file') < out().indexOf('T new file'), `the old file is finished first:\n${out()}`)
+  run.interrupt('SIGINT')
+  const r = await run.done
+  assert.equal(r.code, 0, r.stderr)
+  assert.doesNotMatch(r.stdout, /sk-live/)
 })

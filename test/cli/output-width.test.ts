@@ -2,16 +2,14 @@
  * `list`-style tables fit the terminal the way gh's do: on a TTY every line
  * stays within `columns` (else `COLUMNS`, else 80), the widest columns
  * narrowed and cut with `…`; piped, every cell is kept whole. Also through
- * the real CLI on a pseudo-terminal (`script`) of 70 columns.
+ * the CLI on a terminal of 70 columns (the bin on a real pseudo-terminal:
+ * test/e2e/cli-binary.test.ts).
  */
 import assert from 'node:assert/strict'
-import { execFileSync } from 'node:child_process'
-import { after, before, test } from 'node:test'
+import { after, test } from 'node:test'
 import { createOutput, fitWidths } from '../../src/cli/output.ts'
 import { cleanupAll, makeProject, makeTempDir } from '../support/tmp.ts'
-import { ensureBuilt, REPO } from '../support/cli.ts'
-
-before(ensureBuilt)
+import { runCli } from '../support/cli.ts'
 after(cleanupAll)
 
 function capture(isTTY: boolean, columns?: number, env: NodeJS.ProcessEnv = {}): { out: ReturnType<typeof createOutput>; lines: () => string[] } {
@@ -62,11 +60,10 @@ test('fitWidths narrows the widest first and stops at the floors', () => {
   assert.deepEqual(fitWidths([10, 10], [8, 8], 5), [8, 8])
 })
 
-test('the real CLI on a 70-column pseudo-terminal', () => {
+test('the CLI on a 70-column terminal', async () => {
   const project = makeProject({ '.dsh/mcp.yml': `servers:\n  github:\n    command: npx\n    args: [-y, "@modelcontextprotocol/server-github", "${'y'.repeat(60)}"]\n    bogus: 1\n` })
-  const inner = `stty cols 70 2>/dev/null; node ${REPO}/bin/dsh-mcp.js -C ${project.path} list --no-color`
-  const out = execFileSync('script', ['-qec', inner, '/dev/null'], { encoding: 'utf8', env: { ...process.env, DSH_HOME: makeTempDir().path } })
-  const lines = out.replace(/\r/g, '').trimEnd().split('\n')
+  const r = await runCli(['list', '--no-color'], { cwd: project.path, dshHome: makeTempDir().path, tty: { columns: 70 } })
+  const lines = r.stdout.trimEnd().split('\n')
   assert.match(lines[0]!, /NAME/)
   for (const line of lines) assert.ok(line.length <= 70, `${line.length} > 70: ${line}`)
 })

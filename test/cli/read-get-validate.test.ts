@@ -4,11 +4,9 @@
  * (every diagnostic as file:line:col, exit 1 on errors only, quiet success).
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
+import { after, describe, test } from 'node:test'
 import { cleanupAll, makeProject, makeTempDir } from '../support/tmp.ts'
-import { ensureBuilt, runCli } from '../support/cli.ts'
-
-before(ensureBuilt)
+import { runCli } from '../support/cli.ts'
 after(cleanupAll)
 
 function setup(files: Record<string, string>, user?: string) {

@@ -2,8 +2,8 @@
 /**
  * The CLI runs from a plain global install: its import graph — including the
  * lazy `import()` of every command — reaches no host package
- * (`@deepseek-ai/*`) and only runtime dependencies; and it runs on the
- * system's Node 20 from the built `lib/`. Both graphs are walked: the tsc
+ * (`@deepseek-ai/*`) and only runtime dependencies (the bin on the system's
+ * Node 20: test/e2e/cli-binary.test.ts). Both graphs are walked: the tsc
  * output (`lib/cli/program.js`, what the bundle is built from, where every
  * dependency is still a bare import) and what `bin/dsh-mcp.js` really loads
  * (`lib/cli-bundle/`, where dependencies are inlined, so a host package
@@ -11,15 +11,12 @@
  * `node_modules/@deepseek-ai/` module).
  */
 import assert from 'node:assert/strict'
-import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { builtinModules } from 'node:module'
 import { basename, dirname, join, resolve } from 'node:path'
-import { after, before, describe, test } from 'node:test'
-import { cleanupAll, makeProject, makeTempDir } from '../support/tmp.ts'
-import { ensureBuilt, REPO, runCli } from '../support/cli.ts'
-
-before(ensureBuilt)
+import { after, describe, test } from 'node:test'
+import { cleanupAll, makeTempDir } from '../support/tmp.ts'
+import { REPO } from '../support/cli.ts'
 after(cleanupAll)
 
 const STATIC = /^[ \t]*(?:import|export)\s+(?:[\w$*{}\s,]+?\s*from\s*)?['"]([^'"\n]+)['"]/gm
@@ -118,35 +115,5 @@ describe('the CLI import graph', () => {
     assert.deepEqual(notBuiltin, [], 'the bundle imports packages instead of inlining them')
     const inlined = chunks.filter((c) => readFileSync(join(bundle, c), 'utf8').includes('node_modules/@deepseek-ai/'))
     assert.deepEqual(inlined, [], 'chunks with host package code inlined')
-  })
-})
-
-describe('Node 20', () => {
-  const cleanEnv = ['-i', 'PATH=/usr/local/bin:/usr/bin:/bin']
-  const node20 = () => execFileSync('/usr/bin/env', [...cleanEnv, 'sh', '-c', 'command -v node'], { encoding: 'utf8' }).trim()
-
-  test('the system node is Node 20, not the Node 22 of node_modules', () => {
-    const bin = node20()
-    assert.notEqual(resolve(bin), resolve(process.execPath))
-    assert.match(execFileSync(bin, ['--version'], { encoding: 'utf8' }), /^v20\./)
-  })
-
-  test('dsh-mcp --version works under it', () => {
-    const version = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).version
-    const out = execFileSync('/usr/bin/env', [...cleanEnv, 'node', 'bin/dsh-mcp.js', '--version'], { cwd: REPO, encoding: 'utf8' })
-    assert.equal(out.trim(), version)
-  })
-
-  test('list, validate and trust work under it', async () => {
-    const project = makeProject({ '.dsh/mcp.yml': 'servers:\n  a: {command: node, args: [a.js]}\n' })
-    const home = makeTempDir()
-    const o = { cwd: project.path, dshHome: home.join('.dsh'), node: node20() }
-    const list = await runCli(['list', '--json'], o)
-    assert.equal(list.code, 0, list.stderr)
-    assert.equal(JSON.parse(list.stdout)[0].state, 'untrusted')
-    assert.deepEqual(await runCli(['validate'], o), { code: 0, stdout: '', stderr: '' })
-    const trust = await runCli(['trust', '--all', '--yes'], o)
-    assert.equal(trust.code, 0, trust.stderr)
-    assert.equal(JSON.parse((await runCli(['list', '--json'], o)).stdout)[0].state, 'active')
   })
 })

@@ -5,13 +5,11 @@
  * on stderr, the scope filter — and no env/header value in any output.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
+import { after, describe, test } from 'node:test'
 import { cleanupAll, makeProject, makeTempDir, type TempDir } from '../support/tmp.ts'
-import { ensureBuilt, listJson, rowOf, runCli } from '../support/cli.ts'
+import { listJson, rowOf, runCli } from '../support/cli.ts'
 
 const CANARY = 'canary-Zq81-secret-value'
-
-before(ensureBuilt)
 after(cleanupAll)
 
 function fiveFileProject(): { project: TempDir; dshHome: string } {

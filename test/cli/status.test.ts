@@ -7,14 +7,12 @@ import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { after, before, describe, test } from 'node:test'
+import { after, describe, test } from 'node:test'
 import { statusFilePath } from '../../src/host/status-path.ts'
 import { canonicalRoot } from '../../src/trust/store.ts'
 import { type Sandbox, sandbox } from '../support/sandbox.ts'
 import { cleanupAll, makeTempDir } from '../support/tmp.ts'
-import { ensureBuilt, runCli } from '../support/cli.ts'
-
-before(async () => ensureBuilt())
+import { runCli } from '../support/cli.ts'
 after(() => cleanupAll())
 
 const status = (s: Sandbox, args: string[] = [], cwd = s.project.path) => runCli(['status', ...args], { cwd, dshHome: s.dshHome, home: s.home })

@@ -1,19 +1,17 @@
 /**
- * Confirmation: `confirm()` on plain streams, and `dsh-mcp trust` on a real
- * pseudo-terminal (util-linux `script`): "y" trusts, "n" (or anything else)
- * trusts nothing and exits 1.
+ * Confirmation: `confirm()` on plain streams, and `dsh-mcp trust` asking on
+ * a terminal: "y" trusts, "n" (or anything else) trusts nothing and exits 1;
+ * no terminal, no question. The bin on a real pseudo-terminal:
+ * test/e2e/cli-binary.test.ts.
  */
 import assert from 'node:assert/strict'
-import { execFile } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
-import { after, before, describe, test } from 'node:test'
+import { after, describe, test } from 'node:test'
 import { confirm } from '../../src/cli/prompt.ts'
 import { cleanupAll, makeProject, makeTempDir } from '../support/tmp.ts'
-import { BIN, ensureBuilt } from '../support/cli.ts'
-
-before(ensureBuilt)
+import { runCli } from '../support/cli.ts'
 after(cleanupAll)
 
 describe('confirm()', () => {
@@ -41,15 +39,6 @@ describe('confirm()', () => {
   }
 })
 
-function onTty(command: string, cwd: string, env: Record<string, string>, answer: string): Promise<{ code: number; out: string }> {
-  return new Promise((resolve) => {
-    const p = execFile('script', ['-qec', command, '/dev/null'], { cwd, env, timeout: 30_000 }, (err, stdout) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, out: stdout })
-    })
-    p.stdin?.end(answer)
-  })
-}
-
 describe('trust on a terminal', () => {
   for (const [answer, code] of [
     ['y\n', 0],
@@ -58,8 +47,8 @@ describe('trust on a terminal', () => {
     test(`answering ${JSON.stringify(answer.trim())} exits ${code}`, async () => {
       const project = makeProject({ '.dsh/mcp.yml': 'servers:\n  tool: {command: node, args: [t.js]}\n' })
       const home = makeTempDir()
-      const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home.path, DSH_HOME: home.join('.dsh'), TERM: 'dumb' }
-      const r = await onTty(`'${process.execPath}' '${BIN}' trust tool`, project.path, env, answer)
+      const run = await runCli(['trust', 'tool'], { cwd: project.path, dshHome: home.join('.dsh'), home: home.path, env: { TERM: 'dumb' }, stdin: answer, tty: {} })
+      const r = { code: run.code, out: run.stdout + run.stderr }
       assert.equal(r.code, code, r.out)
       assert.match(r.out, /command: +node t\.js/)
       assert.match(r.out, /Trust this server\? \[y\/N\]/)
@@ -71,4 +60,14 @@ describe('trust on a terminal', () => {
       }
     })
   }
+})
+
+test('no terminal on stdin: no question, exit 1, nothing trusted', async () => {
+  const project = makeProject({ '.dsh/mcp.yml': 'servers:\n  tool: {command: node, args: [t.js]}\n' })
+  const home = makeTempDir()
+  const r = await runCli(['trust', 'tool'], { cwd: project.path, dshHome: home.join('.dsh'), home: home.path, stdin: 'y\n' })
+  assert.equal(r.code, 1)
+  assert.match(r.stderr, /no terminal to ask on; pass --yes/)
+  assert.doesNotMatch(r.stderr, /\[y\/N\]/)
+  assert.ok(!existsSync(join(home.join('.dsh'), 'mcp-trust.json')))
 })

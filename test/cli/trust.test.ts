@@ -7,11 +7,9 @@
 import assert from 'node:assert/strict'
 import { copyFileSync, existsSync, readFileSync, statSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
-import { after, before, describe, test } from 'node:test'
+import { after, describe, test } from 'node:test'
 import { cleanupAll, makeProject, makeTempDir, type TempDir } from '../support/tmp.ts'
-import { ensureBuilt, type ListRow, listJson, rowOf, runCli } from '../support/cli.ts'
-
-before(ensureBuilt)
+import { type ListRow, listJson, rowOf, runCli } from '../support/cli.ts'
 after(cleanupAll)
 
 const MCP_YML = 'servers:\n  tool:\n    command: node\n    args: [server.js, --port, "1"]\n    toolCallTimeoutMs: 1000\n  web:\n    url: http://127.0.0.1:9/mcp\n'

@@ -6,12 +6,10 @@
  * stays for an unknown option of `add`, where it is the likely cause).
  */
 import assert from 'node:assert/strict'
-import { after, before, test } from 'node:test'
+import { after, test } from 'node:test'
 import { cleanupAll } from '../support/tmp.ts'
-import { ensureBuilt } from '../support/cli.ts'
-import { makeEnv } from '../support/cli-env.ts'
 
-before(ensureBuilt)
+import { makeEnv } from '../support/cli-env.ts'
 after(cleanupAll)
 
 test('validate reports every problem of an entry, each once', async () => {

@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: config text holds literal ${VAR} templates
 /**
- * `dsh-mcp add` / `add-json` end to end (built CLI, child processes): what
+ * `dsh-mcp add` / `add-json` end to end (the CLI in process): what
  * is written where, `--` handling, scopes (.gitignore, 0600), --force, trust
  * of what was written, notes — and every bad input exits 2 or 1 with one line
  * and not a byte changed.
@@ -8,19 +8,17 @@
 import assert from 'node:assert/strict'
 import { mkdirSync, statSync, symlinkSync } from 'node:fs'
 import { Writable } from 'node:stream'
-import { after, before, describe, test } from 'node:test'
+import { after, describe, test } from 'node:test'
 import { runCli as runInProcess } from '../../src/cli/program.ts'
 import { trustFingerprint } from '../../src/config/fingerprint.ts'
 import { readTrustStore, canonicalRoot } from '../../src/trust/store.ts'
 import { parseConfigText } from '../../src/config/parse.ts'
 import { cleanupAll } from '../support/tmp.ts'
-import { ensureBuilt } from '../support/cli.ts'
+
 import { changed, makeEnv } from '../support/cli-env.ts'
 
 const SECRET = 'sekret-Qm4-never-printed'
 const HEADER = '# yaml-language-server: $schema=mcp.schema.json'
-
-before(ensureBuilt)
 after(cleanupAll)
 
 describe('add', () => {

@@ -6,13 +6,11 @@
  */
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
-import { after, before, describe, test } from 'node:test'
+import { after, describe, test } from 'node:test'
 import { parse } from 'yaml'
 import { cleanupAll } from '../support/tmp.ts'
-import { ensureBuilt } from '../support/cli.ts'
-import { changed, makeEnv } from '../support/cli-env.ts'
 
-before(ensureBuilt)
+import { changed, makeEnv } from '../support/cli-env.ts'
 after(cleanupAll)
 
 const CURSOR = JSON.stringify({

@@ -25,7 +25,6 @@ import { countLive, reapAll, readMarker } from '../support/procs.ts'
 import {
   type DshCli,
   NODE22,
-  REPO_ROOT,
   type RunResult,
   describeRun,
   ensureDshCli,
@@ -38,9 +37,9 @@ import {
 } from '../support/dsh-cli.ts'
 import { type FakeModel, type ModelRequest, type Responder, messageText, startFakeModel, toolResults } from '../support/fake-model.ts'
 import { type TempDir, cleanupAll, makeProject, makeTempDir } from '../support/tmp.ts'
+import { stdioFixtureArgs } from '../support/fixture-config.ts'
 import { type Tarball, packTarball } from '../support/tarball.ts'
 
-const FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'servers', 'stdio-server.ts')
 
 interface Project {
   readonly dir: TempDir
@@ -62,7 +61,7 @@ const projects: Record<'A' | 'B' | 'C' | 'D', Project> = {} as Record<'A' | 'B' 
 
 function makeMcpProject(server: string, tools: string[], extra = ''): Project {
   const marker = work.join('markers', `${server}.marker`)
-  const args = ['--no-warnings', FIXTURE, '--name', server, '--tools', tools.join(','), '--marker', marker, '--pidfile-dir', pidDir]
+  const args = stdioFixtureArgs({ name: server, tools, marker, pidfileDir: pidDir })
   const yml = `servers:\n  ${server}:\n    command: ${JSON.stringify(NODE22)}\n    args: ${JSON.stringify(args)}\n${extra}`
   const dir = makeProject({ '.dsh/mcp.yml': yml, 'README.md': `project with MCP server ${server}\n` }, `dsh-e2e-${server}-`)
   return { dir, server, tools, marker, publicTools: tools.map((t) => `mcp__${server}__${t}`) }

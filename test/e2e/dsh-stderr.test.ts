@@ -9,15 +9,14 @@
  */
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { after, before, test } from 'node:test'
 import { serverLogFile } from '../../src/launch/spec.ts'
-import { type DshCli, describeRun, NODE22, REPO_ROOT, runDsh, runIsolated } from '../support/dsh-cli.ts'
+import { type DshCli, describeRun, NODE22, runDsh, runIsolated } from '../support/dsh-cli.ts'
 import type { FakeModel } from '../support/fake-model.ts'
 import { installPackedPlugin, type PackedPlugin } from '../support/packed-plugin.ts'
 import { makeProject, type TempDir } from '../support/tmp.ts'
+import { stdioFixtureShell } from '../support/fixture-config.ts'
 
-const FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'servers', 'stdio-server.ts')
 const LITERAL = 'e2eLiteral-5f4e3d2c1b0a9988'
 const FROM_ENV = 'e2eFromEnv-00aa11bb22cc33dd'
 
@@ -34,7 +33,7 @@ let work: TempDir
 before(async () => {
   e2e = await installPackedPlugin({ prefix: 'dsh-e2e-stderr-' })
   ;({ cli, model, env: baseEnv, hostPatch, shippedCli, pidDir, work } = e2e)
-  const fixture = `exec ${JSON.stringify(NODE22)} --no-warnings ${FIXTURE} --name leaky --tools echo --pidfile-dir ${pidDir}`
+  const fixture = `exec ${stdioFixtureShell({ name: 'leaky', tools: ['echo'], pidfileDir: pidDir }, NODE22)}`
   const servers = {
     leaky: { command: 'sh', args: ['-c', `echo "connecting with $LEAKY_TOKEN" >&2; ${fixture}`], env: { LEAKY_TOKEN: LITERAL } },
     dying: { command: NODE22, args: ['-e', "console.error('fatal: bad credential ' + process.env.DYING_KEY); process.exit(1)"], env: { DYING_KEY: `$\{E2E_STDERR_SECRET}` }, reconnect: { maxAttempts: 1, initialDelayMs: 50 } },

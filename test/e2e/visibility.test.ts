@@ -12,24 +12,22 @@
  */
 import assert from 'node:assert/strict'
 import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { after, before, test } from 'node:test'
 import { statusFilePath } from '../../src/host/status-path.ts'
 import { canonicalRoot } from '../../src/trust/store.ts'
 import {
   type DshCli,
   NODE22,
-  REPO_ROOT,
   describeRun,
   runDsh,
   runIsolated,
 } from '../support/dsh-cli.ts'
 import { type FakeModel, type ModelRequest, type Responder, messageText } from '../support/fake-model.ts'
 import { type TempDir, makeProject } from '../support/tmp.ts'
+import { stdioFixtureArgs } from '../support/fixture-config.ts'
 import { waitFor } from '../support/wait.ts'
 import { installPackedPlugin, type PackedPlugin } from '../support/packed-plugin.ts'
 
-const FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'servers', 'stdio-server.ts')
 
 let e2e: PackedPlugin
 let cli: DshCli
@@ -41,7 +39,7 @@ let pidDir: string
 let shippedCli: string
 
 function mcpProject(server: string, tools: string[]): TempDir {
-  const args = ['--no-warnings', FIXTURE, '--name', server, '--tools', tools.join(','), '--pidfile-dir', pidDir]
+  const args = stdioFixtureArgs({ name: server, tools, pidfileDir: pidDir })
   const yml = `servers:\n  ${server}:\n    command: ${JSON.stringify(NODE22)}\n    args: ${JSON.stringify(args)}\n`
   return makeProject({ '.dsh/mcp.yml': yml }, `dsh-e2e-vis-${server}-`)
 }

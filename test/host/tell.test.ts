@@ -11,16 +11,14 @@
  */
 import assert from 'node:assert/strict'
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
-import { after, before, test } from 'node:test'
+import { after, test } from 'node:test'
 import { statusFilePath } from '../../src/host/status-path.ts'
 import { PROMPT_MAX_BYTES, PROMPT_MAX_LINES } from '../../src/host/tell.ts'
 import { installStubModel, userMessage } from '../support/host.ts'
 import { reapAll } from '../support/procs.ts'
 import { friendly, projectWith, startWorld, stdioEntry } from '../support/runtime.ts'
 import { cleanupAll, makeTempDir } from '../support/tmp.ts'
-import { cli, ensureBuilt, untilTools } from '../support/trust.ts'
-
-before(ensureBuilt)
+import { cli, untilTools } from '../support/trust.ts'
 after(() => cleanupAll())
 
 const pids = makeTempDir('dsh-mcp-tell-').mkdir('pids')

@@ -9,14 +9,12 @@
  */
 import assert from 'node:assert/strict'
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs'
-import { after, before, test } from 'node:test'
+import { after, test } from 'node:test'
 import { startHttpServer } from '../fixtures/servers/http-server.ts'
 import { readMarker, reapAll } from '../support/procs.ts'
 import { friendly, projectWith, type RuntimeWorld, startWorld, stdioEntry } from '../support/runtime.ts'
 import { cleanupAll, makeTempDir } from '../support/tmp.ts'
-import { ensureBuilt, reconcileTimes, serverOf, statusStates, trustAll, untilTools, warnings } from '../support/trust.ts'
-
-before(ensureBuilt)
+import { reconcileTimes, serverOf, statusStates, trustAll, untilTools, warnings } from '../support/trust.ts'
 after(() => cleanupAll())
 
 const marks = makeTempDir('dsh-mcp-marks-')

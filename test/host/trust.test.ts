@@ -8,35 +8,27 @@
  */
 import assert from 'node:assert/strict'
 import { chmodSync, copyFileSync, existsSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs'
-import { after, before, test } from 'node:test'
+import { test } from 'node:test'
 import * as plugin from '../../src/index.ts'
 import type { ProjectMcp } from '../../src/index.ts'
 import { runCli } from '../support/cli.ts'
 import { createHost, mcpToolNames } from '../support/host.ts'
-import { readMarker, reapAll } from '../support/procs.ts'
-import { friendly, projectWith, startWorld, stdioEntry } from '../support/runtime.ts'
-import { makeProject, makeTempDir, cleanupAll } from '../support/tmp.ts'
-import { cli, ensureBuilt, serverOf, statusStates, statusText, trustAll, untilTools, warnings, reconcileTimes } from '../support/trust.ts'
-
-before(ensureBuilt)
-after(() => cleanupAll())
-
-const marks = makeTempDir('dsh-mcp-marks-')
-const pids = marks.mkdir('pids')
-after(() => reapAll(pids))
-let seq = 0
-const marker = (n: string) => marks.join(`${n}-${++seq}.log`)
-const entry = (n: string, tools: string[], m: string) => stdioEntry(n, { tools, marker: m, pidfileDir: pids })
+import { markerRig } from '../support/markers.ts'
+import { readMarker } from '../support/procs.ts'
+import { friendly, projectWith, startWorld } from '../support/runtime.ts'
+import { makeProject, makeTempDir } from '../support/tmp.ts'
+import { assertHeldBack, cli, serverOf, statusStates, statusText, trustAll, untilTools, warnings, reconcileTimes } from '../support/trust.ts'
+const { marker, entry } = markerRig()
 
 test('a fresh project spawns nothing until trusted through the CLI; then it mounts live; untrust and a deleted store take it down live', async (t) => {
   const m = { alpha: marker('alpha'), loc: marker('loc'), leg: marker('leg'), u: marker('u') }
-  const w = await startWorld({ trust: 'require', debounceMs: 20, userFile: friendly({ u: entry('u', ['u1'], m.u) }) })
+  const w = await startWorld({ trust: 'require', debounceMs: 20, userFile: friendly({ u: entry('u', m.u, ['u1']) }) })
   t.after(() => w.dispose())
-  const legacy = entry('leg', ['g1'], m.leg)
+  const legacy = entry('leg', m.leg, ['g1'])
   const p = makeProject(
     {
-      '.dsh/mcp.yml': friendly({ alpha: entry('alpha', ['a1'], m.alpha) }),
-      '.dsh/mcp.local.yml': friendly({ loc: entry('loc', ['l1'], m.loc) }),
+      '.dsh/mcp.yml': friendly({ alpha: entry('alpha', m.alpha, ['a1']) }),
+      '.dsh/mcp.local.yml': friendly({ loc: entry('loc', m.loc, ['l1']) }),
       '.mcp.json': JSON.stringify({ mcpServers: { leg: { command: legacy.command, args: legacy.args } } }),
     },
     'dsh mcp project ',
@@ -100,7 +92,7 @@ async function bootAt(dshHome: string, cwd: string): Promise<{ mcp: ProjectMcp; 
 
 test('a repository cannot trust itself: a valid store anywhere inside it, even as DSH_HOME, is never read as trust', async (t) => {
   const m = marker('self')
-  const p = projectWith({ s: entry('s', ['t'], m) })
+  const p = projectWith({ s: entry('s', m) })
   // A genuine store for this project, made outside it by the real CLI …
   const outside = makeTempDir('dsh-mcp-home-')
   const made = await runCli(['trust', '--all', '--yes', '-C', p.path], { cwd: p.path, dshHome: outside.path, home: outside.path })
@@ -140,19 +132,14 @@ test('a symlink at $DSH_HOME/mcp-trust.json pointing into the repository is neve
   const m = marker('link')
   const w = await startWorld({ trust: 'require', debounceMs: 20 })
   t.after(() => w.dispose())
-  const p = projectWith({ s: entry('s', ['t'], m) })
+  const p = projectWith({ s: entry('s', m) })
   await trustAll(w, p.path)
   const store = w.home.join('mcp-trust.json')
   const planted = p.join('.dsh', 'mcp-trust.json')
   renameSync(store, planted)
   symlinkSync(planted, store)
 
-  const agent = (await w.host.createAgent({ cwd: p.path })).agent
-  await w.mcp.whenIdle()
-  await reconcileTimes(w, 2)
-  assert.deepEqual(readMarker(m), [], 'never spawned')
-  assert.deepEqual(mcpToolNames(w.host.ctx, agent), [])
-  assert.equal(serverOf(w, p.path, 's').state, 'untrusted')
+  const agent = await assertHeldBack(w, p.path, 's', m)
   assert.equal(w.host.logsMatching('is a symbolic link').length, 1)
   const refused = await cli(w, p.path, ['trust', '--all', '--yes'], { expectFail: true })
   assert.notEqual(refused.code, 0, 'the CLI will not write through the link either')
@@ -175,7 +162,7 @@ for (const gateOff of ['env DSH_MCP_TRUST_ALL=1', "plugin option trust: 'all'"] 
     const m = marker(byEnv ? 'env' : 'all')
     const w = await startWorld({ trust: byEnv ? 'require' : 'all' })
     t.after(() => w.dispose())
-    const p = projectWith({ s: entry('s', ['t'], m) })
+    const p = projectWith({ s: entry('s', m) })
     const agent = (await w.host.createAgent({ cwd: p.path })).agent
     await w.mcp.whenIdle()
     assert.deepEqual(mcpToolNames(w.host.ctx, agent), ['mcp__s__t'])

@@ -12,7 +12,8 @@ import { after, test } from 'node:test'
 import { trustFingerprint } from '../../src/config/fingerprint.ts'
 import { EntrySchema } from '../../src/config/schema.ts'
 import { trustServers } from '../../src/trust/store.ts'
-import { execTool, mcpToolNames, resultText, STDIO_FIXTURE } from '../support/host.ts'
+import { execTool, mcpToolNames, resultText} from '../support/host.ts'
+import { stdioFixtureArgs } from '../support/fixture-config.ts'
 import { readMarker, reapAll } from '../support/procs.ts'
 import { friendly, projectWith, stdioEntry } from '../support/runtime.ts'
 import { cleanupAll, makeTempDir } from '../support/tmp.ts'
@@ -34,7 +35,7 @@ const lazyStdio = (tools: string[]) => (marker: string, pids: string) => stdioEn
 /** An entry whose tools (and crash) come from env values: equal env names keep the cache key. */
 const envDriven = (marker: string, pids: string, env: Record<string, string>) => ({
   command: process.execPath,
-  args: ['--no-warnings', STDIO_FIXTURE, '--name', 'lz', '--marker', marker, '--pidfile-dir', pids],
+  args: stdioFixtureArgs({ name: 'lz', marker, pidfileDir: pids }),
   env,
   lifecycle: 'lazy',
   toolCallTimeoutMs: 10_000,

@@ -5,16 +5,14 @@
  * usage errors that write nothing.
  */
 import assert from 'node:assert/strict'
-import { before, after, test } from 'node:test'
+import { after, test } from 'node:test'
 import { cacheFingerprint } from '../../src/config/fingerprint.ts'
 import { EntrySchema } from '../../src/config/schema.ts'
 import { CACHE_VERSION, writeCache } from '../../src/lazy/cache.ts'
 import { canonicalRoot } from '../../src/trust/store.ts'
-import { ensureBuilt } from '../support/cli.ts'
+
 import { makeEnv } from '../support/cli-env.ts'
 import { cleanupAll } from '../support/tmp.ts'
-
-before(() => ensureBuilt())
 after(() => cleanupAll())
 
 test('add --lifecycle lazy --idle-timeout; get and list show the lifecycle and the tool cache', async () => {

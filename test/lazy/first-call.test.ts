@@ -10,7 +10,8 @@ import assert from 'node:assert/strict'
 import { statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { after, test } from 'node:test'
-import { execTool, installStubModel, resultText, STDIO_FIXTURE, toolCallResponse, userMessage, waitFor } from '../support/host.ts'
+import { execTool, installStubModel, resultText, toolCallResponse, userMessage, waitFor } from '../support/host.ts'
+import { stdioFixtureArgs } from '../support/fixture-config.ts'
 import { isAlive, readMarker, reapAll } from '../support/procs.ts'
 import { friendly, projectWith, stdioEntry } from '../support/runtime.ts'
 import { cleanupAll, makeTempDir } from '../support/tmp.ts'
@@ -134,7 +135,7 @@ test("a step that arrives while a lazy server starts waits for it: the tools are
   const pids = home.mkdir('pids')
   const entryWith = (delay: string) => ({
     command: process.execPath,
-    args: ['--no-warnings', STDIO_FIXTURE, '--name', 'lz', '--tools', 'echo', '--pidfile-dir', pids],
+    args: stdioFixtureArgs({ name: 'lz', tools: ['echo'], pidfileDir: pids }),
     env: { MCP_FIXTURE_INIT_DELAY_MS: delay },
     lifecycle: 'lazy',
     toolCallTimeoutMs: 10_000,

@@ -8,7 +8,6 @@
  * (no "does not parse" line) and ends on what the file says.
  */
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { after, before, test } from 'node:test'
 import { parseConfigText } from '../../src/config/parse.ts'
@@ -16,7 +15,7 @@ import { waitFor } from '../support/host.ts'
 import { reapAll } from '../support/procs.ts'
 import { type RuntimeWorld, startWorld } from '../support/runtime.ts'
 import { cleanupAll } from '../support/tmp.ts'
-import { BIN, ensureBuilt } from '../support/cli.ts'
+import { spawnBin } from '../support/cli.ts'
 import { type Env, makeEnv } from '../support/cli-env.ts'
 import { prng, statesOf } from '../support/faults.ts'
 
@@ -25,7 +24,6 @@ const KILLS_PER_LANE = 25
 
 let w: RuntimeWorld
 before(async () => {
-  await ensureBuilt()
   w = await startWorld({ trust: 'all', debounceMs: 20 })
 })
 after(async () => {
@@ -35,12 +33,8 @@ after(async () => {
 })
 
 function run(env: Env, args: string[]): { exited: Promise<NodeJS.Signals | null>; kill(): void } {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: env.project.path,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: env.home.path, DSH_HOME: env.dshHome },
-    stdio: 'ignore',
-  })
-  return { exited: new Promise((resolve) => child.on('exit', (_code, signal) => resolve(signal))), kill: () => child.kill('SIGKILL') }
+  const child = spawnBin(args, { cwd: env.project.path, dshHome: env.dshHome, home: env.home.path })
+  return { exited: child.exited.then((e) => e.signal), kill: () => child.kill() }
 }
 
 function names(text: string, file: string): string[] {

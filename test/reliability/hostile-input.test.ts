@@ -19,9 +19,9 @@ import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
 import { execTool, mcpToolNames, resultText, waitFor } from '../support/host.ts'
-import { readMarker, } from '../support/procs.ts'
+import { readMarker } from '../support/procs.ts'
 import { friendly, projectWith, type RuntimeWorld, stdioEntry } from '../support/runtime.ts'
-import { ensureBuilt, runCli } from '../support/cli.ts'
+import { runCli } from '../support/cli.ts'
 import { cpuMsOf, statesOf, untilTools, useFaultWorld } from '../support/faults.ts'
 
 let w: RuntimeWorld
@@ -188,7 +188,6 @@ test('server and tool names that collide once normalised stay distinct: each cal
 })
 
 test('cwd: ../../.. is resolved against the project root, runs there, and get shows where', async () => {
-  await ensureBuilt()
   const a = projectWith({ up: stdioEntry('up', { tools: ['cwd'], pidfileDir: w.pids, extra: { cwd: '../../..' } }) })
   const agent = (await w.host.createAgent({ cwd: a.path })).agent
   await untilTools(w, agent, ['mcp__up__cwd'], 'mounts')

@@ -10,16 +10,14 @@
  */
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { after, before, test } from 'node:test'
+import { after, test } from 'node:test'
 import { startHttpServer } from '../fixtures/servers/http-server.ts'
-import { ensureBuilt, runCli } from '../support/cli.ts'
+import { runBin } from '../support/cli.ts'
 import { reapAll } from '../support/procs.ts'
 import { friendly, projectWith, startWorld, stdioEntry } from '../support/runtime.ts'
 import { cleanupAll, makeProject, makeTempDir } from '../support/tmp.ts'
 import { watchFiles } from '../../src/watch/files.ts'
 import { waitFor } from '../support/wait.ts'
-
-before(ensureBuilt)
 
 /** The system Node (20 here: the CLI's floor), where AbortSignal still warns past 10 listeners; else this Node. */
 const NODE20 = (() => {
@@ -105,7 +103,7 @@ test('doctor and list --check over 20 servers (real CLI bundle): no MaxListeners
     ['doctor', '--json', '--timeout', '60000'],
     ['list', '--check', '--timeout', '60000'],
   ]) {
-    const r = await runCli(args, { ...opts, node: NODE20 })
+    const r = await runBin(args, { ...opts, node: NODE20 })
     assert.equal(r.code, 0, `${args.join(' ')}: ${r.stdout}\n${r.stderr}`)
     assert.doesNotMatch(r.stderr, /MaxListenersExceeded|memory leak/, `${args.join(' ')} printed a listener warning:\n${r.stderr}`)
     if (args[1] === '--json') assert.equal((JSON.parse(r.stdout) as { state: string }[]).filter((x) => x.state === 'ok').length, 20, 'all 20 were really probed')

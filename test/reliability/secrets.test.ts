@@ -16,7 +16,7 @@ import { waitFor } from '../support/host.ts'
 import { reapAll } from '../support/procs.ts'
 import { friendly, projectWith, type RuntimeWorld, startWorld, stdioEntry } from '../support/runtime.ts'
 import { cleanupAll, type TempDir } from '../support/tmp.ts'
-import { ensureBuilt, runCli } from '../support/cli.ts'
+import { runCli } from '../support/cli.ts'
 import { statesOf } from '../support/faults.ts'
 
 const CANARIES = {
@@ -89,7 +89,6 @@ test('no canary in any host log line or status file, with every failure mode exe
 })
 
 test('no canary in the output of list, get, doctor, status and validate (text and --json)', async () => {
-  await ensureBuilt()
   const opts = { cwd: project.path, dshHome: w.home.path, env: { [VAR]: CANARIES.variable } }
   const commands = [
     ['list'],

@@ -12,15 +12,13 @@
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { copyFileSync, rmSync, writeFileSync } from 'node:fs'
-import { after, before, describe, test } from 'node:test'
+import { after, describe, test } from 'node:test'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { reapAll } from '../support/procs.ts'
 import { friendly, projectWith, type RuntimeWorld, startWorld, stdioEntry } from '../support/runtime.ts'
 import { cleanupAll, makeTempDir } from '../support/tmp.ts'
-import { cli, ensureBuilt, trustAll } from '../support/trust.ts'
+import { cli, trustAll } from '../support/trust.ts'
 import { mcpToolNames, waitFor } from '../support/host.ts'
-
-before(ensureBuilt)
 after(() => cleanupAll())
 
 const scratch = makeTempDir('dsh-mcp-watch-replace-')
@@ -117,6 +115,8 @@ describe('the trust store replaced at once is still watched after', () => {
       })
       const p = projectWith({ s: stdioEntry('s', { tools: ['t'], pidfileDir: pids }) })
       const agent = (await w.host.createAgent({ cwd: p.path })).agent
+      // The store's first write comes once the project is known and watched: what is tested here is the replace.
+      await w.mcp.whenIdle()
       const up = ['mcp__s__t']
       await trustAll(w, p.path)
       await untilTools(w, agent, up, 'trusted')

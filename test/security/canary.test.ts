@@ -7,25 +7,25 @@
  * arguments, an argument built from `${VAR}`, a PEM key in env (every body
  * line its own canary), a server that prints its secret to stderr (once on
  * a line long enough to be cut at 300 characters) and dies, and a file that
- * does not parse with a secret in it — then every read command of the real
- * CLI bundle and a real host in a child process, and every output channel
+ * does not parse with a secret in it — then every read command of the CLI
+ * and a real host in a child process, and every output channel
  * is searched: 0 hits of any canary, nor of any 8-character piece of one.
  *
  * Channels are a list (`channels`): stdout and stderr of each command, the
- * prompt text of a declined `trust` on a real terminal, the status files
+ * prompt text of a declined `trust` asked on a terminal, the status files
  * under `$DSH_HOME/mcp-status/`, every file under `$DSH_HOME/mcp-logs/`
  * (when present), the host's log file and its terminal (stdout, stderr).
  * The `logs` command joins the command list when the CLI has it.
  */
 import assert from 'node:assert/strict'
-import { execFile, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { startHttpServer } from '../fixtures/servers/http-server.ts'
-import { BIN, type CliRun, ensureBuilt, runCli } from '../support/cli.ts'
+import { type CliRun, runCli } from '../support/cli.ts'
 import { STDIO_FIXTURE } from '../support/host.ts'
 import { reapAll } from '../support/procs.ts'
 import { friendly, stdioEntry } from '../support/runtime.ts'
@@ -100,7 +100,6 @@ let broken: ReturnType<typeof makeProject>
 const cliEnv = { ...VARS, TERM: 'dumb' }
 
 before(async () => {
-  await ensureBuilt()
   http = await startHttpServer({ name: 'guarded', tools: ['q'], requireBearer: C.bearer })
   user = await startHttpServer({ name: 'usr', tools: ['u'] })
   const port = new URL(http.url).port
@@ -142,15 +141,10 @@ async function cliRun(args: string[], cwd: string): Promise<Run> {
   return { label: `dsh-mcp ${args.join(' ')}${cwd === broken.path ? ' (broken project)' : ''}`, ...r }
 }
 
-/** `dsh-mcp trust <name>` on a real pseudo-terminal (util-linux `script`), answering "n": the review and the prompt. */
-function declinedTrust(name: string): Promise<Run> {
-  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, DSH_HOME: dshHome, ...cliEnv }
-  return new Promise((resolve) => {
-    const p = execFile('script', ['-qec', `'${process.execPath}' '${BIN}' trust ${name}`, '/dev/null'], { cwd: project.path, env, timeout: 30_000 }, (err, stdout, stderr) => {
-      resolve({ label: `dsh-mcp trust ${name} (terminal, declined)`, code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout, stderr })
-    })
-    p.stdin?.end('n\n')
-  })
+/** `dsh-mcp trust <name>` asking on a terminal, answered "n": the review and the prompt. */
+async function declinedTrust(name: string): Promise<Run> {
+  const r = await runCli(['trust', name], { ...opts(project.path), stdin: 'n\n', tty: {} })
+  return { label: `dsh-mcp trust ${name} (terminal, declined)`, ...r }
 }
 
 test('no canary, nor any 8-character piece of one, in any output channel of the CLI or a real host', { timeout: 300_000 }, async () => {
@@ -158,8 +152,8 @@ test('no canary, nor any 8-character piece of one, in any output channel of the 
   // The trust review, declined on a terminal: nothing trusted, the prompt shown.
   for (const name of ['argtok', 'creds', 'query', 'good']) {
     const r = await declinedTrust(name)
-    assert.equal(r.code, 1, `${r.label}: ${r.stdout}`)
-    assert.match(r.stdout, /Trust this server\? \[y\/N\]/)
+    assert.equal(r.code, 1, `${r.label}: ${r.stdout}${r.stderr}`)
+    assert.match(r.stderr, /Trust this server\? \[y\/N\]/)
     runs.push(r)
   }
   const trusted = await cliRun(['trust', '--all', '--yes'], project.path)

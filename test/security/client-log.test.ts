@@ -17,9 +17,9 @@ import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { after, before, test } from 'node:test'
+import { after, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
-import { ensureBuilt, runCli } from '../support/cli.ts'
+import { runCli } from '../support/cli.ts'
 import { type HttpServerHandle, startHttpServer } from '../fixtures/servers/http-server.ts'
 import { friendly } from '../support/runtime.ts'
 import { cleanupAll, makeProject, makeTempDir } from '../support/tmp.ts'
@@ -53,7 +53,6 @@ function hits(channel: string, text: string): string[] {
 }
 
 const servers: HttpServerHandle[] = []
-before(ensureBuilt)
 after(async () => {
   for (const s of servers) await s.close()
   cleanupAll()

@@ -12,15 +12,13 @@
 import assert from 'node:assert/strict'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { after, before, test } from 'node:test'
+import { after, test } from 'node:test'
 import { jsonTerminalSafe, terminalSafe } from '../../src/config/terminal-safe.ts'
 import { runCli } from '../support/cli.ts'
 import { readMarker, reapAll } from '../support/procs.ts'
 import { friendly, startWorld, stdioEntry } from '../support/runtime.ts'
 import { cleanupAll, makeTempDir } from '../support/tmp.ts'
-import { ensureBuilt } from '../support/trust.ts'
 
-before(ensureBuilt)
 after(() => cleanupAll())
 
 const ERASE = '\u001b[2K\r'

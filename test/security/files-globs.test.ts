@@ -12,7 +12,7 @@
 import assert from 'node:assert/strict'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { after, before, test } from 'node:test'
+import { after, test } from 'node:test'
 import { compileGlob, globProblem, MAX_ALTERNATIVES, MAX_GLOB_LENGTH } from '../../src/config/glob.ts'
 import { admits } from '../../src/plan/filter.ts'
 import { runCli } from '../support/cli.ts'
@@ -20,9 +20,7 @@ import { mcpToolNames } from '../support/host.ts'
 import { readMarker, reapAll } from '../support/procs.ts'
 import { friendly, startWorld, stdioEntry } from '../support/runtime.ts'
 import { cleanupAll, makeProject, makeTempDir } from '../support/tmp.ts'
-import { ensureBuilt } from '../support/trust.ts'
 
-before(ensureBuilt)
 after(() => cleanupAll())
 
 /** Run `work` and return the largest event-loop delay seen, in ms. */

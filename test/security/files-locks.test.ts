@@ -11,12 +11,11 @@
  */
 import assert from 'node:assert/strict'
 import { lstatSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs'
-import { before, test } from 'node:test'
-import { ensureBuilt, runCli } from '../support/cli.ts'
+import { test } from 'node:test'
+import { runCli } from '../support/cli.ts'
 import { friendly } from '../support/runtime.ts'
 import { makeProject, makeTempDir, type TempDir } from '../support/tmp.ts'
 
-before(ensureBuilt)
 
 interface Planted {
   name: string

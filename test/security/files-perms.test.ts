@@ -7,12 +7,11 @@
  * host writes nothing into it, `status` and `trust` refuse it, saying why).
  */
 import assert from 'node:assert/strict'
-import { execFile } from 'node:child_process'
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { statusFilePath } from '../../src/host/status-path.ts'
-import { BIN, runCli } from '../support/cli.ts'
+import { runBin, runCli } from '../support/cli.ts'
 import { mcpToolNames } from '../support/host.ts'
 import { friendly, startWorld } from '../support/runtime.ts'
 import { makeProject, makeTempDir } from '../support/tmp.ts'
@@ -24,14 +23,7 @@ const { marker, entry } = markerRig()
 const mode = (p: string) => statSync(p).mode & 0o777
 
 /** The real CLI in a child whose umask is 000. */
-function cliUmask0(args: string[], dshHome: string, cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dshHome, DSH_HOME: dshHome }
-  return new Promise((resolve) => {
-    execFile('/bin/sh', ['-c', 'umask 000; exec "$0" "$@"', process.execPath, BIN, ...args], { cwd, env, timeout: 30_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? Number((err as { code?: unknown }).code ?? -1) : 0, stdout, stderr })
-    })
-  })
-}
+const cliUmask0 = (args: string[], dshHome: string, cwd: string) => runBin(args, { cwd, dshHome, home: dshHome, umask: '000' })
 
 test('the host under umask 000: mcp-status/ 0700, its status file 0600', async (t) => {
   // The project is written first: under umask 000 its own files would be world-writable, and refused (files-ownership).

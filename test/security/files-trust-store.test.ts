@@ -8,13 +8,11 @@
  */
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
-import { after, before, test } from 'node:test'
+import { after, test } from 'node:test'
 import { runCli } from '../support/cli.ts'
 import { friendly } from '../support/runtime.ts'
 import { cleanupAll, makeProject, makeTempDir } from '../support/tmp.ts'
-import { ensureBuilt } from '../support/trust.ts'
 
-before(ensureBuilt)
 after(() => cleanupAll())
 
 const GOOD = {

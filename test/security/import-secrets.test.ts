@@ -10,13 +10,11 @@
  */
 import assert from 'node:assert/strict'
 import { existsSync } from 'node:fs'
-import { after, before, describe, test } from 'node:test'
+import { after, describe, test } from 'node:test'
 import { parse } from 'yaml'
-import { ensureBuilt } from '../support/cli.ts'
+
 import { makeEnv } from '../support/cli-env.ts'
 import { cleanupAll } from '../support/tmp.ts'
-
-before(ensureBuilt)
 after(cleanupAll)
 
 const CANARY = 'ghp_CANARY7f3a9c2e51d04b8'

@@ -10,7 +10,8 @@ import assert from 'node:assert/strict'
 import { writeFileSync } from 'node:fs'
 import { after, test } from 'node:test'
 import type { Agent } from '@deepseek-ai/dsh-agent'
-import { execTool, mcpToolNames, STDIO_FIXTURE } from '../support/host.ts'
+import { execTool, mcpToolNames} from '../support/host.ts'
+import { stdioFixtureArgs } from '../support/fixture-config.ts'
 import { readMarker, reapAll } from '../support/procs.ts'
 import { friendly, projectWith } from '../support/runtime.ts'
 import { cleanupAll, makeTempDir } from '../support/tmp.ts'
@@ -29,7 +30,7 @@ function watchForeign(w: LazyWorld, stranger: Agent): string[] {
 
 const entry = (marker: string, pids: string, env: Record<string, string>, extra: Record<string, unknown> = {}) => ({
   command: process.execPath,
-  args: ['--no-warnings', STDIO_FIXTURE, '--name', 'lz', '--tools', 'echo,add', '--marker', marker, '--pidfile-dir', pids],
+  args: stdioFixtureArgs({ name: 'lz', tools: ['echo', 'add'], marker, pidfileDir: pids }),
   env,
   lifecycle: 'lazy',
   toolCallTimeoutMs: 10_000,

@@ -12,8 +12,8 @@
  */
 import assert from 'node:assert/strict'
 import { chmodSync, existsSync, readFileSync } from 'node:fs'
-import { after, before, test } from 'node:test'
-import { ensureBuilt, runCli } from '../support/cli.ts'
+import { after, test } from 'node:test'
+import { runCli } from '../support/cli.ts'
 import { sandbox } from '../support/sandbox.ts'
 import { friendly, projectWith, type RuntimeWorld, startWorld } from '../support/runtime.ts'
 import { cleanupAll, makeTempDir } from '../support/tmp.ts'
@@ -24,7 +24,6 @@ const RELATIVE = ['.:/usr/bin:/bin', ':/usr/bin:/bin', '/usr/bin:/bin:', '/usr/b
 
 const marks = makeTempDir('dsh-mcp-path-marks-')
 const worlds: RuntimeWorld[] = []
-before(ensureBuilt)
 after(async () => {
   for (const w of worlds) await w.dispose()
   cleanupAll()

@@ -11,15 +11,14 @@
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { after, before, test } from 'node:test'
-import { BIN, ensureBuilt, runCli } from '../support/cli.ts'
+import { after, test } from 'node:test'
+import { BIN, runCli } from '../support/cli.ts'
 import { cleanEnv, fixtureServer, type Sandbox, sandbox } from '../support/sandbox.ts'
 import { killTagged, taggedPids } from '../support/procs.ts'
 import { cleanupAll } from '../support/tmp.ts'
 import { settles, waitFor } from '../support/wait.ts'
 
 const tags: string[] = []
-before(ensureBuilt)
 after(() => {
   for (const t of tags) killTagged(t)
   cleanupAll()

@@ -16,10 +16,10 @@ import assert from 'node:assert/strict'
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
-import { after, before, test } from 'node:test'
+import { after, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { serverLogFile } from '../../src/launch/spec.ts'
-import { ensureBuilt, runCli } from '../support/cli.ts'
+import { runCli } from '../support/cli.ts'
 import { STDIO_FIXTURE, waitFor } from '../support/host.ts'
 import { friendly } from '../support/runtime.ts'
 import { makeProject, makeTempDir } from '../support/tmp.ts'
@@ -55,7 +55,6 @@ const logOf = (name: string) => serverLogFile(home.path, project.path, name)
 const read = (f: string) => (existsSync(f) ? readFileSync(f, 'utf8') : '')
 
 let child: ChildProcess | undefined
-before(ensureBuilt)
 after(() => {
   child?.kill('SIGKILL')
   project.cleanup()

@@ -17,7 +17,8 @@ import path from 'node:path'
 import { after, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { serverLogFile } from '../../src/launch/spec.ts'
-import { STDIO_FIXTURE, waitFor } from '../support/host.ts'
+import { waitFor } from '../support/host.ts'
+import { stdioFixtureShell } from '../support/fixture-config.ts'
 import { friendly } from '../support/runtime.ts'
 import { makeProject, makeTempDir } from '../support/tmp.ts'
 
@@ -29,18 +30,18 @@ const PEM = `-----BEGIN PRIVATE KEY-----\n${PEM_LINES.join('\n')}\n-----END PRIV
 const D = 'canaryD-0123456789abcdef'
 const E = 'canaryE-fedcba9876543210'
 const ALL = [A, B, D, E, ...PEM_LINES]
-const fixture = ['--no-warnings', STDIO_FIXTURE, '--tools', 'echo']
+const fixture = (name: string) => stdioFixtureShell({ name, tools: ['echo'] })
 
 const home = makeTempDir('dsh-mcp-stderr-home-')
 const victim = home.join('victim.txt')
 writeFileSync(victim, 'untouched\n')
 const project = makeProject({
   '.dsh/mcp.yml': friendly({
-    start: { command: 'sh', args: ['-c', `echo "starting with token $API_TOKEN" >&2; exec "${process.execPath}" ${fixture.join(' ')} --name start`], env: { API_TOKEN: A } },
+    start: { command: 'sh', args: ['-c', `echo "starting with token $API_TOKEN" >&2; exec ${fixture('start')}`], env: { API_TOKEN: A } },
     crash: { command: process.execPath, args: ['-e', "throw new Error('auth failed for ' + process.env.SVC_KEY)"], env: { SVC_KEY: `$\{STDERR_CANARY_B}` }, reconnect: { maxAttempts: 1, initialDelayMs: 50 } },
-    pem: { command: 'sh', args: ['-c', `printf 'key: %s\\n' "$PEM_KEY" >&2; exec "${process.execPath}" ${fixture.join(' ')} --name pem`], env: { PEM_KEY: PEM } },
-    split: { command: 'sh', args: ['-c', `printf 'half: %s' "$\${SPLIT%????????}" >&2; sleep 0.2; printf '%s :done\\n' "$\${SPLIT#"$\${SPLIT%????????}"}" >&2; exec "${process.execPath}" ${fixture.join(' ')} --name split`], env: { SPLIT: D } },
-    planted: { command: 'sh', args: ['-c', `echo "planted $P_TOKEN" >&2; exec "${process.execPath}" ${fixture.join(' ')} --name planted`], env: { P_TOKEN: E } },
+    pem: { command: 'sh', args: ['-c', `printf 'key: %s\\n' "$PEM_KEY" >&2; exec ${fixture('pem')}`], env: { PEM_KEY: PEM } },
+    split: { command: 'sh', args: ['-c', `printf 'half: %s' "$\${SPLIT%????????}" >&2; sleep 0.2; printf '%s :done\\n' "$\${SPLIT#"$\${SPLIT%????????}"}" >&2; exec ${fixture('split')}`], env: { SPLIT: D } },
+    planted: { command: 'sh', args: ['-c', `echo "planted $P_TOKEN" >&2; exec ${fixture('planted')}`], env: { P_TOKEN: E } },
   }),
 })
 const logOf = (name: string) => serverLogFile(home.path, project.path, name)

@@ -17,23 +17,24 @@ import { spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { after, test } from 'node:test'
-import { STDIO_FIXTURE, waitFor } from '../support/host.ts'
+import { waitFor } from '../support/host.ts'
+import { stdioFixtureShell } from '../support/fixture-config.ts'
 import { reapAll, taggedPids } from '../support/procs.ts'
 import { friendly, projectWith, type RuntimeWorld, startWorld } from '../support/runtime.ts'
 import { cleanupAll, makeTempDir } from '../support/tmp.ts'
 
 const tagged = taggedPids
 
-const fixture = (name: string, more = '') => `"${process.execPath}" --no-warnings ${STDIO_FIXTURE} --name ${name} --tools t ${more}`
+const fixture = (name: string, hang: boolean) => stdioFixtureShell({ name, tools: ['t'], hang })
 /** The three ways to outlive a server; every process carries the tag in its env. */
-function servers(tag: string, more = ''): Record<string, unknown> {
+function servers(tag: string, hang = false): Record<string, unknown> {
   const env = { PROC_TAG: tag }
   return {
-    noexec: { command: 'sh', args: ['-c', `${fixture('noexec', more)}; echo after`], env },
-    helper: { command: 'sh', args: ['-c', `sleep 1000 & exec ${fixture('helper', more)}`], env },
-    stubborn: { command: 'sh', args: ['-c', `(trap '' TERM; while :; do sleep 1; done) & exec ${fixture('stubborn', more)}`], env },
+    noexec: { command: 'sh', args: ['-c', `${fixture('noexec', hang)}; echo after`], env },
+    helper: { command: 'sh', args: ['-c', `sleep 1000 & exec ${fixture('helper', hang)}`], env },
+    stubborn: { command: 'sh', args: ['-c', `(trap '' TERM; while :; do sleep 1; done) & exec ${fixture('stubborn', hang)}`], env },
     // Leaves the process group and the session: only the launcher's tree marker finds it.
-    escapee: { command: 'sh', args: ['-c', `setsid sleep 1000 & exec ${fixture('escapee', more)}`], env },
+    escapee: { command: 'sh', args: ['-c', `setsid sleep 1000 & exec ${fixture('escapee', hang)}`], env },
   }
 }
 /** launcher + sh + fixture (noexec), launcher + sleep + fixture (helper), launcher + subshell + sleep + fixture (stubborn), launcher + setsid sleep + fixture (escapee). */
@@ -84,7 +85,7 @@ test('dispose: the plugin going away ends every process of every tree', async ()
 test('hang-kill: a server that never answers is ended with its whole tree, at the timeout and when removed mid-mount', async () => {
   const w = await world(2000)
   const tag = `tree-hang-${randomBytes(6).toString('hex')}`
-  const p = projectWith(servers(tag, '--hang'))
+  const p = projectWith(servers(tag, true))
   await w.host.createAgent({ cwd: p.path })
   await w.mcp.whenIdle()
   const rows = w.mcp.snapshot().projects.find((x) => x.root === p.path)?.servers ?? []
@@ -94,7 +95,7 @@ test('hang-kill: a server that never answers is ended with its whole tree, at th
   // Removed while still mounting: a bound long enough that only the removal can end them.
   const v = await world(120_000)
   const tag2 = `tree-hang2-${randomBytes(6).toString('hex')}`
-  const q = projectWith(servers(tag2, '--hang'))
+  const q = projectWith(servers(tag2, true))
   await v.host.createAgent({ cwd: q.path })
   await waitFor(() => tagged(tag2).length >= AT_LEAST, { timeoutMs: 30_000, message: 'every hung tree is running' })
   writeFileSync(q.join('.dsh', 'mcp.yml'), friendly({}))

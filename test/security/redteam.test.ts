@@ -8,7 +8,7 @@
  * config, line breaks forging lines of the trust review, camelCase secret
  * flags and `${VAR:-default}` defaults in displays, and repository files
  * created under umask 000. Real host (marker files prove nothing ran) and the
- * real CLI bundle.
+ * real CLI (in process).
  */
 import assert from 'node:assert/strict'
 import { chmodSync, lchownSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'

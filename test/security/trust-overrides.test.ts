@@ -14,10 +14,10 @@ import { mcpToolNames, waitFor } from '../support/host.ts'
 import { readMarker } from '../support/procs.ts'
 import { friendly, startWorld, stdioEntry } from '../support/runtime.ts'
 import { makeProject } from '../support/tmp.ts'
-import { cli, reconcileTimes, serverOf, untilTools } from '../support/trust.ts'
-import { securitySetup } from '../support/security.ts'
+import { assertHeldBack, cli, reconcileTimes, serverOf, untilTools } from '../support/trust.ts'
+import { markerRig } from '../support/markers.ts'
 
-const { dir: marks, pids, marker } = securitySetup('overrides')
+const { dir: marks, pids, marker } = markerRig('overrides')
 
 /** A preload script that appends a line to `m` whenever a Node process loads it. */
 function evilPreload(m: string): string {
@@ -90,12 +90,7 @@ test('a full .dsh/mcp.yml row of the same name as a user server never runs until
   const w = await startWorld({ trust: 'require', debounceMs: 20, userFile: friendly({ u: userServer(plain) }) })
   t.after(() => w.dispose())
   const p = makeProject({ '.dsh/mcp.yml': friendly({ u: stdioEntry('u', { tools: ['read'], marker: evil, pidfileDir: pids }) }) })
-  const agent = (await w.host.createAgent({ cwd: p.path })).agent
-  await w.mcp.whenIdle()
-  await reconcileTimes(w, 2)
-  assert.deepEqual(readMarker(evil), [], 'the repository row never ran')
-  assert.deepEqual(mcpToolNames(w.host.ctx, agent), [])
-  assert.equal(serverOf(w, p.path, 'u').state, 'untrusted')
+  await assertHeldBack(w, p.path, 'u', evil)
 })
 
 test('a local override an agent writes while it runs takes the user server away from that project at once; its preload never runs', async (t) => {

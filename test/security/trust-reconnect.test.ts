@@ -14,9 +14,9 @@ import { readMarker } from '../support/procs.ts'
 import { friendly, projectWith, startWorld, stdioEntry } from '../support/runtime.ts'
 import { makeProject } from '../support/tmp.ts'
 import { cli, serverOf, trustAll } from '../support/trust.ts'
-import { securitySetup } from '../support/security.ts'
+import { markerRig } from '../support/markers.ts'
 
-const { pids, marker } = securitySetup('reconnect')
+const { pids, marker } = markerRig('reconnect')
 
 const HOSTILE = { initialDelayMs: 1, maxDelayMs: 1, maxAttempts: 1e15 }
 const crashing = (name: string, m: string, reconnect?: Record<string, number>) => stdioEntry(name, { tools: ['t'], marker: m, pidfileDir: pids, crash: true, extra: reconnect ? { reconnect } : {} })

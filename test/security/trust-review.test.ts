@@ -16,9 +16,9 @@ import { mcpToolNames } from '../support/host.ts'
 import { readMarker } from '../support/procs.ts'
 import { projectWith, startWorld, stdioEntry } from '../support/runtime.ts'
 import { cli, reconcileTimes, serverOf, untilTools } from '../support/trust.ts'
-import { securitySetup } from '../support/security.ts'
+import { markerRig } from '../support/markers.ts'
 
-const { pids, marker } = securitySetup('review')
+const { pids, marker } = markerRig('review')
 
 test('the code-loading env list: every name the issue lists (and the researched ones) is flagged; ordinary names are not', () => {
   const flagged = [

@@ -13,9 +13,9 @@ import { test } from 'node:test'
 import { readMarker } from '../support/procs.ts'
 import { startWorld, stdioEntry, projectWith } from '../support/runtime.ts'
 import { cli, reconcileTimes, serverOf, trustAll, untilTools } from '../support/trust.ts'
-import { securitySetup } from '../support/security.ts'
+import { markerRig } from '../support/markers.ts'
 
-const { pids, marker } = securitySetup('store')
+const { pids, marker } = markerRig('store')
 
 interface Breakage {
   name: string

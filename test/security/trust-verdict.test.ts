@@ -13,14 +13,15 @@ import { test } from 'node:test'
 import { type LayerInput, mergeLayers, type Row } from '../../src/config/layers.ts'
 import { parseConfigText } from '../../src/config/parse.ts'
 import { type FileRefusal, verdictOf, type VerdictInput } from '../../src/plan/verdict.ts'
-import { STDIO_FIXTURE, waitFor } from '../support/host.ts'
+import { waitFor } from '../support/host.ts'
+import { stdioFixtureArgs } from '../support/fixture-config.ts'
 import { readMarker } from '../support/procs.ts'
 import { friendly, projectWith, startWorld, stdioEntry } from '../support/runtime.ts'
 import { cli, serverOf, trustAll } from '../support/trust.ts'
 import { runCli } from '../support/cli.ts'
-import { securitySetup } from '../support/security.ts'
+import { markerRig } from '../support/markers.ts'
 
-const { pids, marker } = securitySetup('verdict')
+const { pids, marker } = markerRig('verdict')
 
 const ROOT = '/p'
 function rows(files: { scope: 'local' | 'project' | 'user'; file: string; text: string }[]): Row[] {
@@ -113,7 +114,7 @@ test('doctor never starts an untrusted server, even when every variable it uses 
   const m = marker('doc')
   const w = await startWorld({ trust: 'require' })
   t.after(() => w.dispose())
-  const p = projectWith({ evil: { command: '${EVIL_NODE}', args: ['--no-warnings', STDIO_FIXTURE, '--name', 'evil', '--tools', 't', '--marker', m, '--pidfile-dir', pids] } })
+  const p = projectWith({ evil: { command: '${EVIL_NODE}', args: stdioFixtureArgs({ name: 'evil', tools: ['t'], marker: m, pidfileDir: pids }) } })
   const env = { EVIL_NODE: process.execPath }
   const r = await runCli(['doctor', '--json', '-C', p.path], { cwd: p.path, dshHome: w.home.path, home: w.home.path, env })
   const results = JSON.parse(r.stdout) as { name: string; state: string; hint: string }[]

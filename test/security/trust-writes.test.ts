@@ -12,16 +12,17 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { STDIO_FIXTURE, mcpToolNames } from '../support/host.ts'
+import { mcpToolNames } from '../support/host.ts'
+import { stdioFixtureArgs } from '../support/fixture-config.ts'
 import { readMarker } from '../support/procs.ts'
 import { friendly, startWorld, stdioEntry } from '../support/runtime.ts'
 import { makeProject } from '../support/tmp.ts'
 import { runCli } from '../support/cli.ts'
-import { cli, reconcileTimes, serverOf, untilTools } from '../support/trust.ts'
-import { securitySetup } from '../support/security.ts'
+import { assertHeldBack, cli, reconcileTimes, serverOf, untilTools } from '../support/trust.ts'
+import { markerRig } from '../support/markers.ts'
 
-const { dir: marks, pids, marker } = securitySetup('writes')
-const fixtureArgs = (name: string, m: string) => ['--no-warnings', STDIO_FIXTURE, '--name', name, '--tools', 't', '--marker', m, '--pidfile-dir', pids]
+const { dir: marks, pids, marker } = markerRig('writes')
+const fixtureArgs = (name: string, m: string) => stdioFixtureArgs({ name, tools: ['t'], marker: m, pidfileDir: pids })
 const mcpServers = (name: string, m: string) => JSON.stringify({ mcpServers: { [name]: { command: process.execPath, args: fixtureArgs(name, m) } } })
 
 /** `dsh-mcp -C <root> <args>` (the root first: `add … -- <command…>` takes every word after `--`), asserting exit 0. */
@@ -50,12 +51,7 @@ for (const [client, rel, text] of CLIENT_FILES) {
     assert.match(r.stderr, /not trusted \(from a file inside a repository or not yours\): evil;/)
     const list = JSON.parse((await cli(w, p.path, ['list', '--json'])).stdout) as { name: string; state: string }[]
     assert.equal(list.find((x) => x.name === 'evil')?.state, 'untrusted')
-    const agent = (await w.host.createAgent({ cwd: p.path })).agent
-    await w.mcp.whenIdle()
-    await reconcileTimes(w, 2)
-    assert.deepEqual(readMarker(m), [], 'never spawned')
-    assert.deepEqual(mcpToolNames(w.host.ctx, agent), [])
-    assert.equal(serverOf(w, p.path, 'evil').state, 'untrusted')
+    await assertHeldBack(w, p.path, 'evil', m)
   })
 }
 

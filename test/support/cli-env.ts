@@ -1,7 +1,7 @@
 /**
  * Helpers for the write-command tests: a temp project plus a separate home
  * (`$HOME` and `$DSH_HOME = $HOME/.dsh`, outside the project), a runner for
- * the built CLI in that environment, and byte snapshots of both trees so a
+ * the CLI in that environment (in process, support/cli.ts), and byte snapshots of both trees so a
  * test can prove a failed command changed nothing.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'

@@ -1,88 +1,32 @@
 /**
- * Helpers for the CLI tests of list/get/validate/trust: run the built
- * `bin/dsh-mcp.js` as a child process in a clean environment, and rebuild
- * `lib/` first when any `src/` file is newer (tsc in place, then the CLI
- * bundle the bin runs, `lib/cli-bundle/`, swapped in whole). Parallel test
- * files of one `node --test` run (same parent pid) decide once, under a
- * lock: the first one builds if needed, the others never rebuild under a
- * running test.
+ * Running `dsh-mcp` in a test, in a clean environment (only PATH, HOME,
+ * DSH_HOME and what the test adds).
+ *
+ * Contract:
+ * - `runCli` / `startCli` run the CLI in this process: `runCli` of
+ *   `src/cli/program.ts` with that environment as its whole env, the given
+ *   cwd, captured stdout/stderr (not terminals unless `tty`), a stdin that
+ *   holds `stdin` (default: nothing), and a private signal source (`interrupt`
+ *   sends it SIGINT/SIGTERM; the test process's own signals never reach the
+ *   run). Nothing of the test process leaks in: not its env, cwd, stdin or
+ *   terminal.
+ * - `runBin` spawns `bin/dsh-mcp.js` (the built bundle) for the tests whose
+ *   point is the process: signals, umask, crashes, pipes, another Node.
+ *
+ * @module
  */
-import { execFile, execFileSync } from 'node:child_process'
-import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { execFile, spawn } from 'node:child_process'
+import { EventEmitter } from 'node:events'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { Readable, Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
-import lockfile from 'proper-lockfile'
 import type { ServerView } from '../../src/cli/present.ts'
+import { runCli as runProgram } from '../../src/cli/program.ts'
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url))
 export const BIN = join(REPO, 'bin', 'dsh-mcp.js')
-const PROGRAM = join(REPO, 'lib', 'cli', 'program.js')
-const BUNDLE = join(REPO, 'lib', 'cli-bundle')
-
-function newestSource(dir: string): number {
-  let newest = 0
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name)
-    newest = Math.max(newest, e.isDirectory() ? newestSource(p) : statSync(p).mtimeMs)
-  }
-  return newest
-}
-
-function olderThan(file: string, newest: number): boolean {
-  return !existsSync(file) || statSync(file).mtimeMs < newest
-}
-
-/** Bundle the CLI into a fresh directory and swap it in as `lib/cli-bundle/`. */
-async function rebundle(): Promise<void> {
-  const { bundleCli } = (await import(join(REPO, 'scripts', 'bundle-cli.mjs'))) as { bundleCli: (outdir: string) => Promise<unknown> }
-  const next = join(REPO, 'lib', `.cli-bundle-next-${process.pid}`)
-  const old = join(REPO, 'lib', `.cli-bundle-old-${process.pid}`)
-  await bundleCli(next)
-  if (existsSync(BUNDLE)) renameSync(BUNDLE, old)
-  renameSync(next, BUNDLE)
-  rmSync(old, { recursive: true, force: true })
-}
-
-/** Stamps of runs whose runner is gone, or older than 30 minutes (a recycled pid), are removed. */
-function forgetOldRuns(lockDir: string): void {
-  for (const f of readdirSync(lockDir)) {
-    const m = /^run-(\d+)$/.exec(f)
-    if (!m) continue
-    let alive = true
-    try {
-      process.kill(Number(m[1]), 0)
-    } catch (err) {
-      alive = (err as NodeJS.ErrnoException).code === 'EPERM'
-    }
-    if (!alive || statSync(join(lockDir, f)).mtimeMs < Date.now() - 30 * 60_000) rmSync(join(lockDir, f), { force: true })
-  }
-}
-
-/** Compile `lib/` when it is missing or older than `src/`. tsc errors in other files do not stop emission. */
-export async function ensureBuilt(): Promise<void> {
-  const lockDir = join(tmpdir(), `dsh-mcp-build-${createHash('sha256').update(REPO).digest('hex').slice(0, 12)}`)
-  mkdirSync(lockDir, { recursive: true })
-  const release = await lockfile.lock(lockDir, { realpath: false, stale: 120_000, retries: { retries: 600, minTimeout: 100, maxTimeout: 500 } })
-  const stamp = join(lockDir, `run-${process.ppid}`)
-  try {
-    forgetOldRuns(lockDir)
-    if (existsSync(stamp)) return
-    const newest = newestSource(join(REPO, 'src'))
-    if (olderThan(PROGRAM, newest)) {
-      try {
-        // tsc alone rewrites lib/ in place (scripts/build.mjs swaps in a new lib/, which would pull it away from CLI tests of other runs).
-        execFileSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: REPO, stdio: 'ignore' })
-      } catch {}
-      if (!existsSync(PROGRAM)) throw new Error('build did not produce lib/cli/program.js')
-    }
-    if (olderThan(join(BUNDLE, 'program.js'), newest)) await rebundle()
-    writeFileSync(stamp, '')
-  } finally {
-    await release()
-  }
-}
+const VERSION = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version
 
 export interface CliRun {
   code: number
@@ -96,18 +40,93 @@ export interface RunCliOptions {
   dshHome: string
   home?: string
   env?: Record<string, string>
-  node?: string
+  /** What stdin holds (in-process runs; default nothing). */
+  stdin?: string
+  /** Stdin, stdout and stderr claim to be a terminal of `columns` (in-process runs; default: not a terminal). */
+  tty?: { columns?: number }
 }
 
-/** Run `dsh-mcp <args>` with a clean environment (only PATH, HOME, DSH_HOME and `env`). */
+/** The whole environment of a run: PATH, HOME, DSH_HOME and `env`. */
+export function cliEnv(opts: Pick<RunCliOptions, 'dshHome' | 'home' | 'env'>): Record<string, string> {
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: opts.home ?? join(opts.dshHome, '..'), DSH_HOME: opts.dshHome, ...opts.env }
+}
+
+/** A writable that keeps what it is given, optionally claiming to be a terminal. */
+function capture(tty: RunCliOptions['tty']): Writable & { text: string; isTTY: boolean; columns?: number } {
+  const chunks: string[] = []
+  const stream = new Writable({
+    decodeStrings: false,
+    write(chunk: string | Buffer, _enc, done) {
+      chunks.push(String(chunk))
+      done()
+    },
+  })
+  return Object.defineProperties(stream, {
+    text: { get: () => chunks.join('') },
+    isTTY: { value: tty !== undefined },
+    ...(tty?.columns ? { columns: { value: tty.columns } } : {}),
+  }) as Writable & { text: string; isTTY: boolean; columns?: number }
+}
+
+export interface StartedCli {
+  /** What it printed so far. */
+  stdout(): string
+  stderr(): string
+  /** Deliver SIGINT (default) or SIGTERM to the run. */
+  interrupt(signal?: 'SIGINT' | 'SIGTERM'): void
+  done: Promise<CliRun>
+}
+
+/** Start `dsh-mcp <args>` in this process (see the module contract). */
+export function startCli(args: string[], opts: RunCliOptions): StartedCli {
+  const stdout = capture(opts.tty)
+  const stderr = capture(opts.tty)
+  const stdin = Object.assign(Readable.from(opts.stdin === undefined ? [] : [opts.stdin]), { isTTY: opts.tty !== undefined })
+  const signals = new EventEmitter()
+  const done = runProgram({ argv: args, env: cliEnv(opts), cwd: opts.cwd, stdout, stderr, stdin, signals, version: VERSION }).then((code) => ({
+    code,
+    stdout: stdout.text,
+    stderr: stderr.text,
+  }))
+  return { stdout: () => stdout.text, stderr: () => stderr.text, interrupt: (signal = 'SIGINT') => void signals.emit(signal, signal), done }
+}
+
+/** Run `dsh-mcp <args>` in this process and collect its exit code and output. */
 export function runCli(args: string[], opts: RunCliOptions): Promise<CliRun> {
-  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: opts.home ?? join(opts.dshHome, '..'), DSH_HOME: opts.dshHome, ...opts.env }
+  return startCli(args, opts).done
+}
+
+export interface RunBinOptions extends Omit<RunCliOptions, 'stdin' | 'tty'> {
+  /** The Node binary (default this one). */
+  node?: string
+  /** The child's umask, as `sh`'s `umask` takes it (`'000'`). */
+  umask?: string
+}
+
+/** Run the built `bin/dsh-mcp.js` as a child process. */
+export function runBin(args: string[], opts: RunBinOptions): Promise<CliRun> {
+  const node = opts.node ?? process.execPath
+  const [file, argv] = opts.umask === undefined ? [node, [BIN, ...args]] : ['/bin/sh', ['-c', `umask ${opts.umask}; exec "$0" "$@"`, node, BIN, ...args]]
   return new Promise((resolve) => {
-    execFile(opts.node ?? process.execPath, [BIN, ...args], { cwd: opts.cwd, env, timeout: 30_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : -1) : 0
+    execFile(file, argv, { cwd: opts.cwd, env: cliEnv(opts), timeout: 30_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0
       resolve({ code, stdout, stderr })
     })
   })
+}
+
+export interface BinChild {
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+  kill(signal?: NodeJS.Signals): void
+}
+
+/** Start the built bin with its stdio ignored, to kill it (SIGKILL by default) or race it against others. */
+export function spawnBin(args: string[], opts: Omit<RunCliOptions, 'stdin' | 'tty'>): BinChild {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd, env: cliEnv(opts), stdio: 'ignore' })
+  return {
+    exited: new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal }))),
+    kill: (signal = 'SIGKILL') => void child.kill(signal),
+  }
 }
 
 /** `list --json`, parsed (asserting exit 0). */

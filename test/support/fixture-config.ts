@@ -1,6 +1,9 @@
 /**
- * Configs and argv that run the MCP fixture servers (stdio, streamable HTTP)
- * under this Node binary, for mounting directly with the official client.
+ * The one way to build the stdio MCP fixture's command line
+ * (`stdioFixtureArgs`, after the Node binary — every friendly entry, client
+ * config and spawned fixture in the tests uses it), and configs that run the
+ * fixtures (stdio, streamable HTTP) under this Node binary for mounting
+ * directly with the official client.
  */
 import { fileURLToPath } from 'node:url'
 import type { StdioConfig, StreamableHttpConfig } from '@deepseek-ai/dsh-mcp-client'
@@ -11,13 +14,12 @@ export const STDIO_FIXTURE = here('../fixtures/servers/stdio-server.ts')
 /** Absolute path of the streamable-HTTP MCP fixture (child-process mode). */
 export const HTTP_FIXTURE = here('../fixtures/servers/http-server.ts')
 
-export interface StdioFixtureOptions {
-  /** mcp-client serverName and fixture `--name`. */
-  readonly serverName: string
-  /** Tools to expose; default `['echo']`. */
+/** What the stdio fixture is told on its command line (its flags: test/fixtures/servers/stdio-server.ts). */
+export interface StdioFixtureFlags {
+  /** Fixture `--name`. */
+  readonly name: string
+  /** `--tools`; absent: the fixture's default (`$MCP_FIXTURE_TOOLS`, else `echo`). */
   readonly tools?: readonly string[]
-  /** Child cwd (set it: the default `""` means the host's cwd). Default `process.cwd()`. */
-  readonly cwd?: string
   readonly marker?: string
   readonly pidfileDir?: string
   readonly initDelayMs?: number
@@ -25,6 +27,18 @@ export interface StdioFixtureOptions {
   readonly crash?: boolean
   readonly echoEnv?: string
   readonly exitAfterMs?: number
+  /** Further flags, verbatim, after these. */
+  readonly flags?: readonly string[]
+}
+
+/** A client config of the fixture: its flags (but `name`) and the client's own keys. */
+export interface StdioFixtureOptions extends Omit<StdioFixtureFlags, 'name' | 'flags'> {
+  /** mcp-client serverName and fixture `--name`. */
+  readonly serverName: string
+  /** Tools to expose; default `['echo']`. */
+  readonly tools?: readonly string[]
+  /** Child cwd (set it: the default `""` means the host's cwd). Default `process.cwd()`. */
+  readonly cwd?: string
   /** Extra env for the child (mcp-client scrubs KEY/TOKEN/SECRET/PASSWORD/DSH_* from the inherited env). */
   readonly env?: Record<string, string>
   readonly toolCallTimeoutMs?: number
@@ -32,9 +46,10 @@ export interface StdioFixtureOptions {
   readonly reconnect?: StdioConfig['reconnect']
 }
 
-/** Fixture argv (after the node binary): `--no-warnings <fixture> --name … ` */
-export function stdioFixtureArgs(o: Omit<StdioFixtureOptions, 'cwd' | 'env' | 'toolCallTimeoutMs' | 'failOnStartupError' | 'reconnect'>): string[] {
-  const args = ['--no-warnings', STDIO_FIXTURE, '--name', o.serverName, '--tools', (o.tools ?? ['echo']).join(',')]
+/** Fixture argv (after the node binary): `--no-warnings <stdio-server.ts> --name <name> …` */
+export function stdioFixtureArgs(o: StdioFixtureFlags): string[] {
+  const args = ['--no-warnings', STDIO_FIXTURE, '--name', o.name]
+  if (o.tools !== undefined) args.push('--tools', o.tools.join(','))
   if (o.marker !== undefined) args.push('--marker', o.marker)
   if (o.pidfileDir !== undefined) args.push('--pidfile-dir', o.pidfileDir)
   if (o.initDelayMs !== undefined) args.push('--init-delay-ms', String(o.initDelayMs))
@@ -42,7 +57,13 @@ export function stdioFixtureArgs(o: Omit<StdioFixtureOptions, 'cwd' | 'env' | 't
   if (o.crash) args.push('--crash')
   if (o.echoEnv !== undefined) args.push('--echo-env', o.echoEnv)
   if (o.exitAfterMs !== undefined) args.push('--exit-after-ms', String(o.exitAfterMs))
+  if (o.flags) args.push(...o.flags)
   return args
+}
+
+/** The same command line as one `sh -c` word list, each word single-quoted (the fixture under `node`). */
+export function stdioFixtureShell(o: StdioFixtureFlags, node: string = process.execPath): string {
+  return [node, ...stdioFixtureArgs(o)].map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(' ')
 }
 
 /** A complete mcp-client stdio config that runs the fixture with this Node binary. */
@@ -51,7 +72,7 @@ export function stdioFixtureConfig(o: StdioFixtureOptions): StdioConfig {
     transport: 'stdio',
     serverName: o.serverName,
     command: process.execPath,
-    args: stdioFixtureArgs(o),
+    args: stdioFixtureArgs({ ...o, name: o.serverName, tools: o.tools ?? ['echo'] }),
     env: o.env ?? {},
     cwd: o.cwd ?? process.cwd(),
     toolCallTimeoutMs: o.toolCallTimeoutMs ?? 10_000,

@@ -5,7 +5,8 @@
 import type { Fiber } from '@deepseek-ai/cordis'
 import * as plugin from '../../src/index.ts'
 import type { OptionsInput, ProjectMcp } from '../../src/index.ts'
-import { createHost, STDIO_FIXTURE, type TestHost } from './host.ts'
+import { stdioFixtureArgs } from './fixture-config.ts'
+import { createHost, type TestHost } from './host.ts'
 import { makeProject, makeTempDir, type TempDir } from './tmp.ts'
 
 export { plugin }
@@ -27,13 +28,7 @@ export interface StdioEntry {
 
 /** A friendly-format entry that runs the stdio fixture with this Node binary. */
 export function stdioEntry(name: string, o: StdioEntry = {}): Record<string, unknown> {
-  const args = ['--no-warnings', STDIO_FIXTURE, '--name', o.label ?? name, '--tools', (o.tools ?? ['echo']).join(',')]
-  if (o.marker) args.push('--marker', o.marker)
-  if (o.pidfileDir) args.push('--pidfile-dir', o.pidfileDir)
-  if (o.initDelayMs !== undefined) args.push('--init-delay-ms', String(o.initDelayMs))
-  if (o.hang) args.push('--hang')
-  if (o.crash) args.push('--crash')
-  if (o.extraArgs) args.push(...o.extraArgs)
+  const args = stdioFixtureArgs({ ...o, name: o.label ?? name, tools: o.tools ?? ['echo'], ...(o.extraArgs ? { flags: o.extraArgs } : {}) })
   return { command: process.execPath, args, ...(o.env ? { env: o.env } : {}), toolCallTimeoutMs: 10_000, ...o.extra }
 }
 

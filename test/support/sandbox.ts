@@ -5,17 +5,17 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { stdioFixtureArgs } from './fixture-config.ts'
 import { makeProject, makeTempDir, type TempDir } from './tmp.ts'
 
 export const NODE = process.execPath
-export const STDIO_SERVER = fileURLToPath(new URL('../fixtures/servers/stdio-server.ts', import.meta.url))
 export const DOCTOR_FIXTURES = fileURLToPath(new URL('../fixtures/doctor/', import.meta.url))
 
 export type ServerEntry = Record<string, unknown>
 
-/** A stdio entry running the shared MCP fixture with Node 22. */
+/** A stdio entry running the shared MCP fixture with Node 22 (`flags`: its own, verbatim). */
 export function fixtureServer(name: string, flags: string[] = [], extra: ServerEntry = {}): ServerEntry {
-  return { command: NODE, args: ['--no-warnings', STDIO_SERVER, '--name', name, ...flags], ...extra }
+  return { command: NODE, args: stdioFixtureArgs({ name, flags }), ...extra }
 }
 
 /** A stdio entry running one of test/fixtures/doctor/*.ts. */

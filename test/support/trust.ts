@@ -1,6 +1,6 @@
 /**
- * Helpers for the trust-gate tests on a real host: run the real `dsh-mcp`
- * CLI (built `bin/dsh-mcp.js`, child process) against a world's DSH_HOME,
+ * Helpers for the trust-gate tests on a real host: run `dsh-mcp` (in
+ * process, support/cli.ts) against a world's DSH_HOME,
  * read what the plugin reports, and wait for an agent's MCP tools.
  */
 import assert from 'node:assert/strict'
@@ -10,9 +10,8 @@ import type { ServerSnapshot } from '../../src/index.ts'
 import { statusFilePath } from '../../src/host/status-path.ts'
 import { type CliRun, runCli } from './cli.ts'
 import { mcpToolNames, waitFor } from './host.ts'
+import { readMarker } from './procs.ts'
 import type { RuntimeWorld } from './runtime.ts'
-
-export { ensureBuilt } from './cli.ts'
 
 /** `dsh-mcp <args> -C <root>` with the world's DSH_HOME (HOME: the world's home too); asserts exit 0 unless `expectFail`. */
 export async function cli(w: RuntimeWorld, root: string, args: string[], o: { expectFail?: boolean } = {}): Promise<CliRun> {
@@ -69,4 +68,15 @@ export async function reconcileTimes(w: RuntimeWorld, n: number): Promise<void> 
 /** Warning lines of the plugin that contain `needle`. */
 export function warnings(w: RuntimeWorld, needle: string): string[] {
   return w.host.logs.filter((l) => l.name === 'dsh-project-mcp' && l.type === 'warn' && l.text.includes(needle)).map((l) => l.text)
+}
+
+/** An agent starts in `root` and two more reconciles pass: `name` never spawned (its marker is empty), offers no tools, and reads `untrusted`. */
+export async function assertHeldBack(w: RuntimeWorld, root: string, name: string, marker: string): Promise<Agent> {
+  const agent = (await w.host.createAgent({ cwd: root })).agent
+  await w.mcp.whenIdle()
+  await reconcileTimes(w, 2)
+  assert.deepEqual(readMarker(marker), [], `${name} never spawned`)
+  assert.deepEqual(mcpToolNames(w.host.ctx, agent), [])
+  assert.equal(serverOf(w, root, name).state, 'untrusted')
+  return agent
 }

@@ -31,13 +31,13 @@ import {
 } from '../support/dsh-cli.ts'
 import type { FakeModel } from '../support/fake-model.ts'
 import { type TempDir, makeProject, makeTempDir } from '../support/tmp.ts'
+import { stdioFixtureArgs } from '../support/fixture-config.ts'
 import { waitFor } from '../support/wait.ts'
 import { installPackedPlugin, type PackedPlugin } from '../support/packed-plugin.ts'
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium'
 const HAVE_BROWSER = existsSync(CHROMIUM)
 if (!HAVE_BROWSER) console.log(`# SKIP test/web/panel.test.ts: no browser at ${CHROMIUM} (install Debian's chromium, or set $CHROMIUM)`)
-const FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'servers', 'stdio-server.ts')
 const IMAGES = join(REPO_ROOT, 'docs', 'guide', 'images')
 const SECRET = 'sk-web-panel-secret-4711'
 
@@ -55,7 +55,7 @@ let web: Promise<RunResult> | undefined
 let base = ''
 
 function project(server: string, tools: string[], extra: string): TempDir {
-  const args = ['--no-warnings', FIXTURE, '--name', server, '--tools', tools.join(','), '--pidfile-dir', pidDir, ...(server === 'alpha' ? ['--marker', markerA] : [])]
+  const args = stdioFixtureArgs({ name: server, tools, pidfileDir: pidDir, ...(server === 'alpha' ? { marker: markerA } : {}) })
   const yml = `servers:\n  ${server}:\n    command: ${JSON.stringify(NODE22)}\n    args: ${JSON.stringify(args)}\n${extra}`
   return makeProject({ '.dsh/mcp.yml': yml, '.git/HEAD': 'ref: refs/heads/main\n' }, `dsh-web-${server}-`)
 }

@@ -158,7 +158,9 @@ export interface ChecksRun {
  * Run the doctor engine with what a terminal user expects around it: the
  * live progress line on stderr (TTY only) and signal handling — the first
  * SIGINT/SIGTERM stops every probe and reaps its children (the run then
- * resolves with `signalled`), a second one kills them at once and exits.
+ * resolves with `signalled`), a second one kills them at once and ends the
+ * run (`cli.exit`). Signals come from `cli.signals`, the progress line goes
+ * to `cli.stderr`.
  * Shared by `doctor` and `list --check`.
  */
 export async function runChecks(
@@ -169,27 +171,29 @@ export async function runChecks(
   // The engine (and the MCP SDK) load only when a check runs: `list` without --check stays light.
   const { diagnoseProject, killLiveChildren } = await import('../../doctor/index.ts')
   const pending = winners(view.rows).filter((r) => !opts.names?.length || opts.names.includes(r.name)).map((r) => r.name)
-  const progress = createProgress(process.stderr, { enabled: Boolean(process.stderr.isTTY) && cli.env.TERM !== 'dumb' })
+  const progress = createProgress(cli.stderr, { enabled: Boolean(cli.stderr.isTTY) && cli.env.TERM !== 'dumb' })
   const ac = new AbortController()
   let signalled: number | undefined
+  let backstop: NodeJS.Timeout | undefined
   const onSignal = (sig: NodeJS.Signals) => {
     const code = sig === 'SIGTERM' ? 143 : 130
     if (signalled) {
       killLiveChildren()
-      process.exit(code)
+      cli.exit(code)
+      return
     }
     signalled = code
     progress.stop()
     cli.out.err('dsh-mcp: interrupted: stopping the servers it started…')
     ac.abort()
-    // Backstop: whatever happens, the children die and the process exits.
-    setTimeout(() => {
+    // Backstop: should the stop itself hang, the children die and the run ends. Cleared once the run is over.
+    backstop = setTimeout(() => {
       killLiveChildren()
-      process.exit(code)
+      cli.exit(code)
     }, 5000).unref()
   }
-  process.on('SIGINT', onSignal)
-  process.on('SIGTERM', onSignal)
+  cli.signals.on('SIGINT', onSignal)
+  cli.signals.on('SIGTERM', onSignal)
   try {
     progress.start(pending)
     const results = await diagnoseProject(view, {
@@ -207,8 +211,9 @@ export async function runChecks(
     })
     return { results, signalled }
   } finally {
+    clearTimeout(backstop)
     progress.stop()
-    process.off('SIGINT', onSignal)
-    process.off('SIGTERM', onSignal)
+    cli.signals.off('SIGINT', onSignal)
+    cli.signals.off('SIGTERM', onSignal)
   }
 }

@@ -129,12 +129,14 @@ export async function run(cli: CliContext, name: string, opts: LogsOptions = {})
   }
   await new Promise<void>((resolve) => {
     const stop = () => {
+      cli.signals.off('SIGINT', stop)
+      cli.signals.off('SIGTERM', stop)
       clearInterval(timer)
       if (fd !== undefined) closeSync(fd)
       resolve()
     }
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
+    cli.signals.on('SIGINT', stop)
+    cli.signals.on('SIGTERM', stop)
     const timer = setInterval(() => {
       try {
         if (fd !== undefined) {

@@ -69,7 +69,7 @@ export async function run(cli: CliContext, opts: StatusOptions = {}): Promise<nu
   const root = canonicalRoot(found)
   for (const m of ROOT_MARKERS) {
     const file = path.join(found, m)
-    const refused = fileRefusal({ file }, { root: found, dshHome: cli.loc.dshHome })
+    const refused = fileRefusal({ file }, { root: found, dshHome: cli.loc.dshHome, home: cli.loc.home, env: cli.env })
     if (refused && existsAt(file)) cli.out.err(`dsh-mcp: ${file}: ${refused.message}`)
   }
   const read = readProjectStatus(cli.loc.dshHome, root)

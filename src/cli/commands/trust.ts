@@ -73,7 +73,7 @@ export async function run(cli: CliContext, names: string[] = [], opts: TrustOpti
   if (!opts.yes) {
     if (!cli.interactive) throw failure('not trusting without confirmation: no terminal to ask on; pass --yes to confirm')
     const { confirm } = await import('../prompt.ts')
-    if (!(await confirm(`Trust ${targets.length === 1 ? 'this server' : `these ${targets.length} servers`}?`))) {
+    if (!(await confirm(`Trust ${targets.length === 1 ? 'this server' : `these ${targets.length} servers`}?`, { input: cli.stdin, output: cli.stderr }))) {
       cli.out.err('nothing trusted')
       return 1
     }

@@ -5,33 +5,15 @@
  * behind by a killed writer is taken over once stale.
  */
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync, utimesSync } from 'node:fs'
-import { after, before, describe, test } from 'node:test'
+import { after, describe, test } from 'node:test'
 import { parseConfigText } from '../../src/config/parse.ts'
 import { cleanupAll } from '../support/tmp.ts'
-import { BIN, ensureBuilt } from '../support/cli.ts'
+import { spawnBin } from '../support/cli.ts'
 import { type Env, makeEnv } from '../support/cli-env.ts'
-
-before(ensureBuilt)
 after(cleanupAll)
 
-interface Child {
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
-  kill(): void
-}
-
-function start(env: Env, args: string[]): Child {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: env.project.path,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: env.home.path, DSH_HOME: env.dshHome },
-    stdio: 'ignore',
-  })
-  return {
-    exited: new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal }))),
-    kill: () => child.kill('SIGKILL'),
-  }
-}
+const start = (env: Env, args: string[]) => spawnBin(args, { cwd: env.project.path, dshHome: env.dshHome, home: env.home.path })
 
 function names(text: string): string[] {
   const parsed = parseConfigText(text, { file: 'mcp.yml', format: 'friendly' })
@@ -110,7 +92,7 @@ describe('atomic, locked writes', () => {
     mkdirSync(lock)
     const old = new Date(Date.now() - 60_000)
     utimesSync(lock, old, old)
-    const r = await start(env, ['add', 'after', 'node']).exited
+    const r = await env.run(['add', 'after', 'node'])
     assert.equal(r.code, 0)
     assert.deepEqual(names(env.read('.dsh/mcp.yml')), ['after'])
     assert.equal(existsSync(lock), false)

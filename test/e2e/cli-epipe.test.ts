@@ -6,11 +6,9 @@
  */
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { after, before, describe, test } from 'node:test'
+import { after, describe, test } from 'node:test'
 import { cleanupAll, makeProject, makeTempDir, type TempDir } from '../support/tmp.ts'
-import { BIN, ensureBuilt } from '../support/cli.ts'
-
-before(ensureBuilt)
+import { BIN } from '../support/cli.ts'
 after(cleanupAll)
 
 interface Closed {

@@ -9,8 +9,9 @@
  * spec.origin, spec.name)`, the spec's secrets, and `forward` when the
  * installed client captures stderr itself (`stderrCapturedByClient`, asked
  * once), and a fresh tree marker per mount (launch/tree.ts: what the
- * hang-kill looks for). The launcher runs on this process's node
- * (launch/where.ts).
+ * hang-kill looks for), and `unset`: the names of `opts.projectEnv` (what
+ * the host took from the repository's `.env`) the entry's own `env` does not
+ * set. The launcher runs on this process's node (launch/where.ts).
  *
  * @module
  */
@@ -25,6 +26,8 @@ export interface LaunchOptions {
   dshHome: string
   /** Rotation size of the server logs (default spec.ts LOG_MAX_BYTES). */
   logMaxBytes?: number
+  /** Names the host took from the repository's `.env` (project-env.ts): unset for the server unless its entry sets them. */
+  projectEnv?: readonly string[]
 }
 
 let captured: boolean | undefined
@@ -38,6 +41,10 @@ export function mountedConfig(spec: MountSpec, effectiveName: string, opts: Laun
   const config = { ...spec.config, serverName: effectiveName }
   if (config.transport !== 'stdio') return config
   const log = serverLogFile(opts.dshHome, spec.origin, spec.name)
-  const launch = { log, secrets: spec.secrets, forward: stderrCapturedByClient(), ...(opts.logMaxBytes ? { maxBytes: opts.logMaxBytes } : {}) }
-  return launchedConfig(config, launch, launcher(), newTreeMarker())
+  const own = config.env ?? {}
+  const unset = (opts.projectEnv ?? []).filter((name) => !Object.hasOwn(own, name))
+  const launch = { log, secrets: spec.secrets, forward: stderrCapturedByClient(), ...(opts.logMaxBytes ? { maxBytes: opts.logMaxBytes } : {}), ...(unset.length > 0 ? { unset } : {}) }
+  // Blank them for the launcher's own start too (NODE_OPTIONS, LD_PRELOAD act on the node that runs it); it then removes them.
+  const blanked = unset.length > 0 ? { ...config, env: { ...own, ...Object.fromEntries(unset.map((name) => [name, ''])) } } : config
+  return launchedConfig(blanked, launch, launcher(), newTreeMarker())
 }

@@ -32,6 +32,7 @@ import { redact } from '../config/redact.ts'
 import type { OfficialConfig } from '../config/official.ts'
 import type { MountSpec } from '../plan/desired.ts'
 import { mountedConfig } from './launch.ts'
+import { projectEnvNames } from './project-env.ts'
 import { hostClientShape } from './client-shape.ts'
 import { watchClientLogs } from './client-log.ts'
 import type { Log } from './log.ts'
@@ -88,6 +89,8 @@ export interface MountTable {
 }
 
 export function createMountTable(ctx: Context, opts: MountTableOptions): MountTable {
+  /** Read once: the host's launch environment is fixed at boot. */
+  const projectEnv = projectEnvNames(ctx)
   const mounts = new Map<string, Mount>()
   const draining = new Map<symbol, string>()
   /** serverNames reserved by mcp-client instances that are not ours (learnt from rejections). */
@@ -141,7 +144,7 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
   }
 
   const mount = (spec: MountSpec, effectiveName: string): Mount => {
-    const config = mountedConfig(spec, effectiveName, { dshHome: opts.dshHome, ...(opts.logMaxBytes ? { logMaxBytes: opts.logMaxBytes } : {}) })
+    const config = mountedConfig(spec, effectiveName, { dshHome: opts.dshHome, projectEnv, ...(opts.logMaxBytes ? { logMaxBytes: opts.logMaxBytes } : {}) })
     let settle!: () => void
     const m: Mount = {
       key: spec.key,

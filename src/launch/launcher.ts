@@ -50,6 +50,8 @@ const [command, ...args] = process.argv.slice(2)
 if ('error' in read) fatal(read.error)
 const spec: LaunchSpec = read
 if (command === undefined) fatal('no command to start')
+// Before PATH is read or anything starts: the repository's `.env` is not the server's environment.
+for (const name of spec.unset ?? []) delete process.env[name]
 
 // The tree's marker: inherited by every process the server starts, in its group or not (tree.ts).
 const marker = /^[0-9a-f]{8,64}$/.test(process.env[TREE_ENV] ?? '') ? (process.env[TREE_ENV] as string) : newTreeMarker()

@@ -51,6 +51,8 @@ export interface LaunchSpec {
   forward: boolean
   /** Rotation size (default LOG_MAX_BYTES; tests pass less). */
   maxBytes?: number
+  /** Names the launcher removes from its environment before anything else: what the host took from the repository's `.env` and the entry does not set itself (host/project-env.ts). */
+  unset?: string[]
 }
 
 export type StdioConfig = Extract<OfficialConfig, { transport: 'stdio' }>
@@ -89,7 +91,14 @@ export function readLaunchSpec(env: Readonly<Record<string, string | undefined>>
   if (!v || (v.log !== undefined && typeof v.log !== 'string') || !Array.isArray(v.secrets) || v.secrets.some((s) => typeof s !== 'string') || typeof v.forward !== 'boolean') {
     return { error: `${LAUNCH_ENV} does not hold a launch spec` }
   }
-  return { ...(v.log !== undefined ? { log: v.log } : {}), secrets: v.secrets, forward: v.forward, ...(typeof v.maxBytes === 'number' && v.maxBytes > 0 ? { maxBytes: v.maxBytes } : {}) }
+  const unset = Array.isArray(v.unset) ? v.unset.filter((n): n is string => typeof n === 'string') : []
+  return {
+    ...(v.log !== undefined ? { log: v.log } : {}),
+    secrets: v.secrets,
+    forward: v.forward,
+    ...(typeof v.maxBytes === 'number' && v.maxBytes > 0 ? { maxBytes: v.maxBytes } : {}),
+    ...(unset.length > 0 ? { unset } : {}),
+  }
 }
 
 interface SchemaNode {

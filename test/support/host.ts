@@ -86,6 +86,8 @@ export interface CreateHostOptions {
   readonly agentLoop?: { maxParallelToolCalls?: number }
   /** Echo captured log lines to stderr as they arrive (debugging aid). */
   readonly echoLogs?: boolean
+  /** Provided as `launchEnvironment` before any plugin, as the real `dsh` CLI does (which layer supplied each variable). */
+  readonly launchEnvironment?: unknown
 }
 
 let agentSeq = 0
@@ -104,6 +106,7 @@ export async function createHost(options: CreateHostOptions = {}): Promise<TestH
     },
   }
   ctx.logger.exporter(exporter)
+  if (options.launchEnvironment !== undefined) ctx.provide('launchEnvironment', options.launchEnvironment)
   await ctx.plugin(LlmRuntime)
   await ctx.plugin(SessionStore)
   await ctx.plugin(SystemPrompt, {})

@@ -60,6 +60,8 @@ export interface WorldOptions extends Omit<OptionsInput, 'dshHome' | 'cwd'> {
   cwd?: string
   /** Use this `$DSH_HOME` (default: the world's own temp home). */
   dshHome?: string
+  /** The host's launch environment snapshot (host.ts `launchEnvironment`). */
+  launchEnvironment?: unknown
 }
 
 /** A real host with the plugin loaded; DSH_HOME and the host cwd are fresh temp dirs. */
@@ -68,8 +70,8 @@ export async function startWorld(options: WorldOptions = {}): Promise<RuntimeWor
   const hostDir = makeTempDir('dsh-mcp-hostcwd-')
   const pids = home.mkdir('pids')
   if (options.userFile !== undefined) home.write('mcp.yml', options.userFile)
-  const host = await createHost({ cwd: hostDir.path, echoLogs: process.env.ECHO_LOGS === "1" })
-  const { userFile: _u, cwd, dshHome, ...rest } = options
+  const host = await createHost({ cwd: hostDir.path, echoLogs: process.env.ECHO_LOGS === "1", ...(options.launchEnvironment === undefined ? {} : { launchEnvironment: options.launchEnvironment }) })
+  const { userFile: _u, cwd, dshHome, launchEnvironment: _l, ...rest } = options
   const fiber = host.ctx.plugin(plugin, { dshHome: dshHome ?? home.path, cwd: cwd ?? hostDir.path, trust: 'all', ...rest })
   await fiber
   const mcp = host.ctx.get('projectMcp') as ProjectMcp

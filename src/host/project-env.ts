@@ -1,0 +1,46 @@
+/**
+ * Variables the host took from the repository's `.env`.
+ *
+ * The real `dsh` CLI copies `<cwd>/.env` into `process.env` at boot (names
+ * the shell did not set) and records each value's layer in a launch
+ * environment snapshot it provides as `ctx.get('launchEnvironment')`
+ * (`process`, `project-env`, `user-env`). A server's inherited environment
+ * is the user's, not the checkout's: a `.env` line `npm_config_registry=…`,
+ * `NODE_OPTIONS=…` or `PATH=…` must not reach the user's own servers (which
+ * need no trust) or a trusted server after its review.
+ *
+ * Contract: `projectEnvNames(ctx)` lists the names of `process.env` whose
+ * value came from the `project-env` layer and not from the launching
+ * process; `[]` when the host provides no snapshot (an SDK host, a test
+ * host: nothing was read from a file). Never throws. An entry that sets a
+ * name in its own `env` (reviewed and fingerprinted, `${VAR}` included)
+ * keeps it: `launch.ts` removes only the others.
+ *
+ * @module
+ */
+import type { Context } from '@deepseek-ai/cordis'
+
+type Source = 'process' | 'project-env' | 'user-env'
+interface Snapshot {
+  getFrom(name: string, sources: readonly Source[]): { value: string } | undefined
+}
+
+export function projectEnvNames(ctx: Context, env: NodeJS.ProcessEnv = process.env): string[] {
+  let snapshot: Snapshot | undefined
+  try {
+    snapshot = (ctx as unknown as { get(key: string): unknown }).get('launchEnvironment') as Snapshot | undefined
+  } catch {
+    // a host without the slot (or a context that refuses the lookup) read no `.env`
+    return []
+  }
+  if (!snapshot || typeof snapshot.getFrom !== 'function') return []
+  const names: string[] = []
+  for (const name of Object.keys(env)) {
+    try {
+      if (snapshot.getFrom(name, ['process']) === undefined && snapshot.getFrom(name, ['project-env']) !== undefined) names.push(name)
+    } catch {
+      // a snapshot that cannot answer for one name says nothing about it
+    }
+  }
+  return names
+}

@@ -76,6 +76,7 @@ interface TrustView {
 
 function plan(row: Row, opts: DiagnoseOptions, root: string, trust: () => TrustView, trustAll: boolean): Plan {
   const r = base(row)
+  const { problem } = trust()
   const v = verdictOf(row, {
     root,
     env: opts.env,
@@ -83,7 +84,7 @@ function plan(row: Row, opts: DiagnoseOptions, root: string, trust: () => TrustV
     platform: opts.platform ?? process.platform,
     gateOff: trustAll,
     trust: (x) => trustAnswerOf(trust().store, trust().problem, trust().canonical, x),
-    ...(trust().problem ? { storeProblem: trust().problem } : {}),
+    ...(problem ? { storeProblem: problem } : {}),
   })
   switch (v.tag) {
     case 'runs': {

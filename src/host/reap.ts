@@ -21,8 +21,8 @@ import { readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs'
 
 export interface StdioIdentity {
   command: string
-  args?: readonly string[]
-  cwd?: string
+  args?: readonly string[] | undefined
+  cwd?: string | undefined
 }
 
 interface ProcStat {

@@ -17,6 +17,7 @@ import { type CheckOptions, checkEntry, kindOf, type Problem, unknownKeyProblem 
 import { checkJsonSyntax } from './json-check.ts'
 import { type At, flowDepthOffset, type Inspection, inspectDocument, positionAt, positionOf } from './yaml-doc.ts'
 import { type Entry, FRIENDLY_ROOT_KEYS, MCP_SERVERS_ROOT_KEYS, SERVER_NAME_PATTERN } from './schema.ts'
+import { isRecord } from './guards.ts'
 
 /** `friendly`: `servers:` (the .yml files); `mcpServers`: the JSON dialect (`.dsh/mcp.json`, `.mcp.json`). */
 export type FileFormat = 'friendly' | 'mcpServers'
@@ -145,11 +146,11 @@ function readDocument(doc: Document.Parsed, value: unknown, at: At, scoped: Insp
   const rootKeys = format === 'friendly' ? FRIENDLY_ROOT_KEYS : MCP_SERVERS_ROOT_KEYS
   const diagnostics: Diagnostic[] = []
   const base = { file, line: 1, col: 1 }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+  if (!isRecord(value)) {
     const expected = format === 'friendly' ? 'a mapping with "servers:"' : 'a JSON object with "mcpServers"'
     return { file, format, ok: false, entries: [], diagnostics: [{ ...base, severity: 'error', code: 'bad-root', message: `expected ${expected}, got ${kindOf(value)}`, path: '' }] }
   }
-  const root = value as Record<string, unknown>
+  const root = value
   const posOf = (path: (string | number)[], atKey = false) => positionOf(doc, path, atKey, at)
   for (const key of Object.keys(root)) {
     if ((rootKeys as readonly string[]).includes(key)) continue
@@ -165,7 +166,7 @@ function readDocument(doc: Document.Parsed, value: unknown, at: At, scoped: Insp
     if (servers === undefined) diagnostics.push({ ...base, severity: 'warning', code: 'bad-root', message: `no "${rootKey}" key: this file defines no servers`, path: '' })
     return { file, format, ok: true, entries: [], diagnostics }
   }
-  if (typeof servers !== 'object' || Array.isArray(servers)) {
+  if (!isRecord(servers)) {
     diagnostics.push({ file, ...posOf([rootKey]), severity: 'error', code: 'bad-root', message: `"${rootKey}" must be a mapping of server names to entries, got ${kindOf(servers)}`, path: rootKey })
     return { file, format, ok: false, entries: [], diagnostics }
   }

@@ -14,6 +14,7 @@
  */
 import { rowFingerprint } from '../config/fingerprint.ts'
 import { type Row, repositoryContribution } from '../config/layers.ts'
+import { isRecord } from '../config/guards.ts'
 
 export interface TrustRecord {
   fingerprint: string
@@ -85,9 +86,4 @@ export function sanitizeTrustStore(value: unknown): TrustStore {
     if (Object.keys(servers).length > 0) store.projects[root] = { servers }
   }
   return store
-}
-
-/** A plain object (not null, not an array): the one such guard of the package. */
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v)
 }

@@ -33,7 +33,8 @@ import { lstatSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { homeProblem, isInside, realPath } from '../files/guard.ts'
 import { ensurePrivateDir, ownedByOther, writePrivateFile } from '../files/private-dir.ts'
-import { dict, emptyTrustStore, isRecord, sanitizeTrustStore, type TrustRecord, type TrustStore } from './state.ts'
+import { dict, emptyTrustStore, sanitizeTrustStore, type TrustRecord, type TrustStore } from './state.ts'
+import { isRecord } from '../config/guards.ts'
 
 export type { TrustRecord, TrustStore } from './state.ts'
 

@@ -27,6 +27,7 @@ import { existsSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { checkEntry } from '../../config/entry.ts'
 import { canonicalJson } from '../../config/fingerprint.ts'
+import { isRecord } from '../../config/guards.ts'
 import { displayArgs, displayUrl } from '../../config/redact.ts'
 import { SERVER_NAME_PATTERN } from '../../config/schema.ts'
 import type { ConfigEditor } from '../../files/editor.ts'
@@ -234,7 +235,7 @@ async function writeLocalEnv(cli: CliContext, root: string, local: ReturnType<ty
   await editTarget(cli, root, local, (editor) => {
     for (const [name, m] of rows) {
       const existing = editor.has(name) ? (editor.get(name) as Record<string, unknown>) : {}
-      const env = typeof existing.env === 'object' && existing.env !== null ? (existing.env as Record<string, unknown>) : {}
+      const env = isRecord(existing.env) ? existing.env : {}
       editor.set(name, { ...existing, env: { ...env, ...m.localEnv } })
     }
   })

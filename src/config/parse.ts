@@ -16,7 +16,8 @@ import { type Diagnostic, formatPath } from './diagnostics.ts'
 import { type CheckOptions, checkEntry, kindOf, type Problem, unknownKeyProblem } from './entry.ts'
 import { checkJsonSyntax } from './json-check.ts'
 import { type At, flowDepthOffset, type Inspection, inspectDocument, positionAt, positionOf } from './yaml-doc.ts'
-import { type Entry, FRIENDLY_ROOT_KEYS, MCP_SERVERS_ROOT_KEYS, SERVER_NAME_PATTERN } from './schema.ts'
+import { type Entry, FRIENDLY_ROOT_KEYS, MCP_SERVERS_ROOT_KEYS } from './schema.ts'
+import { serverNameRefusal } from './server-name.ts'
 import { isRecord } from './guards.ts'
 
 /** `friendly`: `servers:` (the .yml files); `mcpServers`: the JSON dialect (`.dsh/mcp.json`, `.mcp.json`). */
@@ -178,11 +179,12 @@ function readDocument(doc: Document.Parsed, value: unknown, at: At, scoped: Insp
       const full = [rootKey, name, ...p.path]
       entryDiags.push({ file, ...posOf(full, p.atKey), severity: p.severity, code: p.code, message: p.message, path: formatPath(full), server: name })
     }
-    if (!SERVER_NAME_PATTERN.test(name)) {
+    const refusal = serverNameRefusal(name)
+    if (refusal !== undefined) {
       push({
         severity: 'error',
         code: 'bad-name',
-        message: `server name "${name}" is not allowed: use 1-32 letters, digits, "_" or "-"${name.length > 32 ? ` (it has ${name.length} characters)` : ''}`,
+        message: refusal,
         path: [],
         atKey: true,
       })

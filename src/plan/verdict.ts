@@ -32,7 +32,7 @@ import { credentialsAsHeader, type OfficialConfig, OfficialConfigSchema, toOffic
 import { redact, secretValues } from '../config/redact.ts'
 import { OFFICIAL_RECONNECT_DEFAULTS, type Entry } from '../config/schema.ts'
 import { trustCommand } from '../trust/command.ts'
-import { needsTrust, type TrustAnswer } from '../trust/state.ts'
+import { needsTrust, type TrustState } from '../trust/state.ts'
 
 export type NeedsTrustWhy = 'new' | 'changed' | 'repository-contribution' | 'store-problem'
 export type RefusedWhy = 'ownership' | 'invalid' | 'symlink-out'
@@ -62,7 +62,7 @@ export interface VerdictInput {
   dshHome: string
   platform: string
   /** The gate's answer, asked only for a row that needs trust (never when `gateOff`). */
-  trust: (row: Row) => TrustAnswer
+  trust: (row: Row) => TrustState
   gateOff?: boolean
   /** What is wrong with the trust store (for the `store-problem` reason). */
   storeProblem?: string

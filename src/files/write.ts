@@ -19,6 +19,9 @@
  *   (`.dsh/mcp.yml` → `~/.bashrc`, `.dsh` → elsewhere): checked before the
  *   lock or any directory is created, and again under the lock. An existing file keeps its mode and
  *   owner; a created file gets `createMode` (default 0644 minus umask).
+ * - With `private`, the replace is `writePrivateFile` (files/private-dir.ts):
+ *   mode 0600 whether created or not, and a link planted at the path is
+ *   replaced, never written through (the trust store).
  * - `writeFileSafely` is the same atomic replace without a read (exports).
  *
  * @module
@@ -28,6 +31,7 @@ import path from 'node:path'
 import lockfile from 'proper-lockfile'
 import writeFileAtomic from 'write-file-atomic'
 import { linkOutside } from './guard.ts'
+import { writePrivateFile } from './private-dir.ts'
 
 export class WriteError extends Error {
   readonly file: string
@@ -47,6 +51,8 @@ export interface UpdateOptions {
   lockWaitMs?: number
   /** The project root the file must stay in: a link on the way that leaves it is refused before anything is created or locked. */
   within?: string
+  /** Replace the file 0600 and never through a link (`writePrivateFile`); `createMode` does not apply. */
+  private?: boolean
 }
 
 export interface UpdateResult {
@@ -158,7 +164,8 @@ export async function updateFile(file: string, edit: Edit, opts: UpdateOptions =
     const after = await edit(before)
     if (after === undefined || after === before) return { created: false, changed: false, before, after: before }
     // A created file is 0644 unless told (0600 for secrets), whatever the umask.
-    await writeFileAtomic(file, after, before === undefined ? { mode: opts.createMode ?? 0o644 } : {})
+    if (opts.private) writePrivateFile(file, after)
+    else await writeFileAtomic(file, after, before === undefined ? { mode: opts.createMode ?? 0o644 } : {})
     wrote = true
     return { created: before === undefined, changed: true, before, after }
   } finally {

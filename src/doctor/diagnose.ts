@@ -116,7 +116,7 @@ function plan(row: Row, opts: DiagnoseOptions, root: string, trust: () => TrustV
       return { result: r }
     case 'skipped':
       r.state = 'skipped'
-      r.error = `not started: ${v.reason.replace(/^server "[^"]*": /, '').replace(/ \(set it, or write .*\)$/, '')}`
+      r.error = `not started: ${v.problems.join('; ')}`
       r.hint = v.variables.length
         ? `set ${v.variables.join(', ')} in the environment the host starts from, or give a default: \${${v.variables[0]}:-default}`
         : 'fix the variable reference (write $$ for a literal $)'

@@ -202,7 +202,9 @@ export function checkEntry(raw: unknown, opts: CheckOptions = {}): CheckedEntry 
     try {
       const u = new URL(entry.url)
       ok = u.protocol === 'http:' || u.protocol === 'https:'
-    } catch {}
+    } catch {
+      // not parseable as a URL: `ok` stays false
+    }
     if (!ok) problems.push({ severity: 'error', code: 'bad-value', message: 'must be an http:// or https:// URL', path: ['url'] })
   }
   problems.push(...unsafeValueProblems(entry))

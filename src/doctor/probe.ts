@@ -55,7 +55,9 @@ export function killLiveChildren(): number {
   for (const child of live) {
     try {
       if (child.kill('SIGKILL')) n++
-    } catch {}
+    } catch {
+      // already exited: nothing to kill
+    }
   }
   return n
 }
@@ -85,7 +87,9 @@ function waitExit(child: ChildProcess, ms: number): Promise<boolean> {
 async function reap(child: ChildProcess, graceMs: number): Promise<void> {
   try {
     child.stdin?.end()
-  } catch {}
+  } catch {
+    // stdin already closed or destroyed: the signals below still end it
+  }
   if (!(await waitExit(child, graceMs))) {
     child.kill('SIGTERM')
     if (!(await waitExit(child, 1000))) {

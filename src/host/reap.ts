@@ -49,7 +49,9 @@ function scanProc(pick: (pid: number, st: ProcStat) => boolean): number[] {
     if (!/^\d+$/.test(entry)) continue
     try {
       if (pick(Number(entry), procStat(entry))) found.push(Number(entry))
-    } catch {}
+    } catch {
+      // the process ended while being read: skipped
+    }
   }
   return found
 }
@@ -81,7 +83,9 @@ function findStdioChildren(id: StdioIdentity): number[] {
 function signal(target: number, sig: NodeJS.Signals): void {
   try {
     process.kill(target, sig)
-  } catch {}
+  } catch {
+    // already gone (ESRCH) or not ours to signal: nothing to end
+  }
 }
 
 export function reapStdioChild(id: StdioIdentity, graceMs = 2000): number[] {

@@ -81,7 +81,9 @@ export function terminalNotice(log: Pick<Log, 'info'>, stream: Pick<NodeJS.Write
     if (stdin.isTTY && stdin.isRaw) return
     try {
       stream.write(`${text}\n`)
-    } catch {}
+    } catch {
+      // a closed terminal only loses the notice; the agent is told through its prompt
+    }
   }
 }
 

@@ -108,7 +108,9 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
   try {
     if (POSIX) process.kill(-pid, signal)
     else child.kill(signal)
-  } catch {}
+  } catch {
+    // the group already exited (ESRCH): nothing to signal
+  }
 }
 
 let ending: Promise<void> | undefined

@@ -68,12 +68,16 @@ export function openServerLog(file: string, opts: ServerLogOptions): ServerLog {
     try {
       closeSync(fd)
       renameSync(file, `${file}.1`)
-    } catch {}
+    } catch {
+      // rotation is best effort: a failed close or rename leaves the log as it is
+    }
     fd = undefined
     try {
       fd = openPrivateAppend(file)
       size = fstatSync(fd).size
-    } catch {}
+    } catch {
+      // no log file to reopen: later lines are dropped (fd stays undefined), the server runs on
+    }
   }
 
   const put = (lines: string) => {
@@ -90,7 +94,9 @@ export function openServerLog(file: string, opts: ServerLogOptions): ServerLog {
       let off = 0
       while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off)
       size += buf.length
-    } catch {}
+    } catch {
+      // a full or broken log loses lines, never the server
+    }
   }
 
   const write = (chunk: string) => {
@@ -121,7 +127,9 @@ export function openServerLog(file: string, opts: ServerLogOptions): ServerLog {
       if (fd !== undefined) {
         try {
           closeSync(fd)
-        } catch {}
+        } catch {
+          // already closed: nothing to release
+        }
         fd = undefined
       }
     },

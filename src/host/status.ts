@@ -28,7 +28,6 @@
 import type { Scope } from '../config/layers.ts'
 import type { Lifecycle } from '../config/schema.ts'
 import type { Placement } from '../plan/desired.ts'
-import type { VerdictView } from '../plan/verdict.ts'
 import type { Log } from './log.ts'
 import type { Mount } from './mounts.ts'
 import { ensureHomeDir, writePrivateFile } from '../files/private-dir.ts'
@@ -59,21 +58,15 @@ export interface LazyView {
   info(key: string): LazyInfo | undefined
 }
 
-export interface ServerSnapshot {
-  name: string
-  effectiveName: string | null
-  layer: Scope
-  file: string
-  state: ServerState
-  toolCount: number
+/**
+ * One row as the host holds it: the written row (status/format.ts) without
+ * its stamp, the error as `lastError`. `verdict` is tag, kind of reason and
+ * reason — never a value; `toolSource` says where its tools come from (null:
+ * none registered); `lastUsedAt` is the last tool call through this host
+ * (ISO time), lazy servers only.
+ */
+export interface ServerSnapshot extends Omit<WrittenServer, 'error' | 'updatedAt'> {
   lastError: string | null
-  /** The row's verdict (plan/verdict.ts): tag, kind of reason, reason — never a value. */
-  verdict?: VerdictView
-  lifecycle: Lifecycle
-  /** Where its tools come from: the metadata cache (dormant) or the running server; null: none registered. */
-  toolSource: 'cache' | 'live' | null
-  /** Last tool call through this host (ISO time), lazy servers only. */
-  lastUsedAt: string | null
 }
 
 export interface ProjectSnapshot {

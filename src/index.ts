@@ -25,7 +25,8 @@ import { serveWeb, type WebServerLike } from './host/web.ts'
 export { Config } from './host/options.ts'
 export type { Options, OptionsInput } from './host/options.ts'
 export type { ProjectMcp } from './host/runtime.ts'
-export type { ProjectSnapshot, ServerSnapshot, ServerState, Snapshot } from './host/status.ts'
+export type { ProjectSnapshot, ServerSnapshot, Snapshot } from './host/status.ts'
+export type { ServerState } from './status/format.ts'
 
 declare module '@deepseek-ai/cordis' {
   interface Context {

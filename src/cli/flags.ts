@@ -6,14 +6,15 @@
  * format documents) or throws a usage error (exit 2) with a one-line
  * message. Messages name flags and keys, never an env or header value —
  * a malformed `-e`/`-H` is identified by its position, not echoed.
- * `firstEntryError` and `NAME_RULE` are the entry and name messages that
- * `add` and `import` share.
+ * `firstEntryError` is the entry message that `add` and `import` share; a
+ * name is refused with the one message of config/server-name.ts.
  *
  * @module
  */
 import { formatPath } from '../config/diagnostics.ts'
 import type { CheckedEntry } from '../config/entry.ts'
-import { MAX_TIMER_DELAY_MS, SERVER_NAME_PATTERN } from '../config/schema.ts'
+import { MAX_TIMER_DELAY_MS } from '../config/schema.ts'
+import { serverNameRefusal } from '../config/server-name.ts'
 import { WINDOWS_SHIMMED, windowsLaunch } from '../config/windows.ts'
 import { usage } from './errors.ts'
 
@@ -41,14 +42,10 @@ function isUrl(text: string): boolean {
   return /^https?:\/\//i.test(text)
 }
 
-/** What a server name may be, for messages. */
-export const NAME_RULE = 'use 1-32 letters, digits, "_" or "-"'
-
 /** Throws a usage error unless `name` is a valid server name. */
 export function checkName(name: string): void {
-  if (SERVER_NAME_PATTERN.test(name)) return
-  const why = name.length === 0 ? 'it is empty' : name.length > 32 ? `it has ${name.length} characters` : 'it has other characters'
-  throw usage(`server name "${name.length > 40 ? `${name.slice(0, 40)}…` : name}" is not allowed (${why}): ${NAME_RULE}`)
+  const refusal = serverNameRefusal(name)
+  if (refusal !== undefined) throw usage(refusal)
 }
 
 /** The first error of a `checkEntry` result as one line (`path: message`), or undefined when the entry is valid. */

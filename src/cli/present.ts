@@ -50,7 +50,7 @@ import type { CliContext } from './program.ts'
 export type ListState = RowState | 'untrusted'
 
 /** `not-required`: user layer; `off`: the gate is off (`DSH_MCP_TRUST_ALL=1`); null: no valid entry to judge. */
-export type TrustView = TrustState | 'not-required' | 'off' | null
+export type TrustView = Exclude<TrustState, 'store-problem'> | 'not-required' | 'off' | null
 
 /** A doctor result as `list --check` attaches it (the doctor engine owns the full shape). */
 export interface CheckResult {

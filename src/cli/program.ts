@@ -13,6 +13,7 @@
  */
 import path from 'node:path'
 import { Command, CommanderError, Option } from 'commander'
+import { SERVER_NAME_SHAPE } from '../config/server-name.ts'
 import { terminalSafe } from '../config/terminal-safe.ts'
 import { defaultLocations, type Locations } from '../files/locations.ts'
 import { CliError } from './errors.ts'
@@ -132,7 +133,7 @@ function buildProgram(opts: RunOptions, result: { code: number; command?: string
   program
     .command('add')
     .description('add a server (use -- before server args that start with -)')
-    .argument('<name>', 'server name ([A-Za-z0-9_-]{1,32})')
+    .argument('<name>', `server name (${SERVER_NAME_SHAPE})`)
     .argument('<commandOrUrl>', 'command to run, or the URL of an http server')
     .argument('[args...]', 'arguments passed to the command')
     .addOption(new Option('-t, --transport <transport>', 'stdio, http or sse (default: http for a URL, else stdio)').choices(['stdio', 'http', 'streamable-http', 'sse']))

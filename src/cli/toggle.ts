@@ -15,7 +15,7 @@
  */
 import type { LayerFile, Row } from '../config/layers.ts'
 import type { ConfigEditor } from '../files/editor.ts'
-import { isRecord } from '../trust/state.ts'
+import { isRecord } from '../config/guards.ts'
 import { failure } from './errors.ts'
 import { definingLayers, inScope, load, notFound, ownEntry, requireReadable, winnerOf } from './locate.ts'
 import type { CliContext } from './program.ts'

@@ -14,6 +14,7 @@ import type * as z from 'zod'
 import type { DiagnosticCode, Severity } from './diagnostics.ts'
 import { scanTemplate, templateSites } from './expand.ts'
 import { ENTRY_KEYS, type Entry, EntrySchema, OAuthSchema, OFFICIAL_RECONNECT_DEFAULTS, ReconnectSchema, ToolFilterSchema, TRANSPORT_SPELLINGS, type Transport } from './schema.ts'
+import { isRecord } from './guards.ts'
 
 export interface Problem {
   severity: Severity
@@ -132,18 +133,18 @@ export function kindOf(value: unknown): string {
 /** Judge one raw entry value. */
 export function checkEntry(raw: unknown, opts: CheckOptions = {}): CheckedEntry {
   const problems: Problem[] = []
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+  if (!isRecord(raw)) {
     problems.push({ severity: 'error', code: 'bad-entry', message: `a server entry must be a mapping, got ${kindOf(raw)}`, path: [], atKey: true })
     return { partial: false, problems }
   }
-  const record = raw as Record<string, unknown>
+  const record = raw
   for (const key of Object.keys(record)) {
     if (!ENTRY_KEYS.includes(key)) problems.push(unknownKeyProblem(key, ENTRY_KEYS, 'a server entry'))
   }
   const known: Record<string, unknown> = Object.fromEntries(Object.entries(record).filter(([k]) => ENTRY_KEYS.includes(k)))
   for (const [field, keys] of Object.entries(NESTED_KEYS)) {
     const inner = known[field]
-    if (inner === null || typeof inner !== 'object' || Array.isArray(inner)) continue
+    if (!isRecord(inner)) continue
     const kept: Record<string, unknown> = {}
     for (const [k, v] of Object.entries(inner)) {
       if (keys.includes(k)) kept[k] = v
@@ -201,7 +202,9 @@ export function checkEntry(raw: unknown, opts: CheckOptions = {}): CheckedEntry 
     try {
       const u = new URL(entry.url)
       ok = u.protocol === 'http:' || u.protocol === 'https:'
-    } catch {}
+    } catch {
+      // not parseable as a URL: `ok` stays false
+    }
     if (!ok) problems.push({ severity: 'error', code: 'bad-value', message: 'must be an http:// or https:// URL', path: ['url'] })
   }
   problems.push(...unsafeValueProblems(entry))

@@ -118,7 +118,10 @@ export interface ExpansionError {
   path: (string | number)[]
   /** Missing variable names (empty for a malformed template). */
   missing: string[]
+  /** What is wrong with the field, one line, no value. */
   message: string
+  /** How to fix it, when there is one fix (a missing variable). */
+  hint?: string
 }
 
 /**
@@ -137,7 +140,7 @@ export function expandEntry(entry: Entry, env: Env): { entry: Entry } | { errors
     const field = formatPath(path)
     if ('missing' in r) {
       const names = r.missing.map((m) => '${' + m + '}').join(', ')
-      errors.push({ path, missing: r.missing, message: `${field} uses ${names}, which is not set (set it, or write \${VAR:-default})` })
+      errors.push({ path, missing: r.missing, message: `${field} uses ${names}, which is not set`, hint: `set it, or write \${VAR:-default}` })
     } else errors.push({ path, missing: [], message: `${field}: ${r.message}` })
     return template
   }

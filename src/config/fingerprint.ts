@@ -23,11 +23,12 @@ import path from 'node:path'
 import { transportOf } from './entry.ts'
 import { contributors, type Row } from './layers.ts'
 import type { Entry } from './schema.ts'
+import { isRecord } from './guards.ts'
 
 /** JSON with object keys sorted at every level. */
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_k, v) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, (v as Record<string, unknown>)[k]])) : v,
+    isRecord(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v,
   )
 }
 

@@ -21,7 +21,8 @@
 import path from 'node:path'
 import * as z from 'zod'
 import { transportOf } from './entry.ts'
-import { type Entry, OAuthSchema, ReconnectSchema, SERVER_NAME_PATTERN } from './schema.ts'
+import { type Entry, OAuthSchema, ReconnectSchema } from './schema.ts'
+import { SERVER_NAME_PATTERN } from './server-name.ts'
 import { windowsLaunch } from './windows.ts'
 
 const ServerName = z.string().regex(SERVER_NAME_PATTERN)

@@ -16,7 +16,9 @@ import { type Diagnostic, formatPath } from './diagnostics.ts'
 import { type CheckOptions, checkEntry, kindOf, type Problem, unknownKeyProblem } from './entry.ts'
 import { checkJsonSyntax } from './json-check.ts'
 import { type At, flowDepthOffset, type Inspection, inspectDocument, positionAt, positionOf } from './yaml-doc.ts'
-import { type Entry, FRIENDLY_ROOT_KEYS, MCP_SERVERS_ROOT_KEYS, SERVER_NAME_PATTERN } from './schema.ts'
+import { type Entry, FRIENDLY_ROOT_KEYS, MCP_SERVERS_ROOT_KEYS } from './schema.ts'
+import { serverNameRefusal } from './server-name.ts'
+import { isRecord } from './guards.ts'
 
 /** `friendly`: `servers:` (the .yml files); `mcpServers`: the JSON dialect (`.dsh/mcp.json`, `.mcp.json`). */
 export type FileFormat = 'friendly' | 'mcpServers'
@@ -145,11 +147,11 @@ function readDocument(doc: Document.Parsed, value: unknown, at: At, scoped: Insp
   const rootKeys = format === 'friendly' ? FRIENDLY_ROOT_KEYS : MCP_SERVERS_ROOT_KEYS
   const diagnostics: Diagnostic[] = []
   const base = { file, line: 1, col: 1 }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+  if (!isRecord(value)) {
     const expected = format === 'friendly' ? 'a mapping with "servers:"' : 'a JSON object with "mcpServers"'
     return { file, format, ok: false, entries: [], diagnostics: [{ ...base, severity: 'error', code: 'bad-root', message: `expected ${expected}, got ${kindOf(value)}`, path: '' }] }
   }
-  const root = value as Record<string, unknown>
+  const root = value
   const posOf = (path: (string | number)[], atKey = false) => positionOf(doc, path, atKey, at)
   for (const key of Object.keys(root)) {
     if ((rootKeys as readonly string[]).includes(key)) continue
@@ -165,7 +167,7 @@ function readDocument(doc: Document.Parsed, value: unknown, at: At, scoped: Insp
     if (servers === undefined) diagnostics.push({ ...base, severity: 'warning', code: 'bad-root', message: `no "${rootKey}" key: this file defines no servers`, path: '' })
     return { file, format, ok: true, entries: [], diagnostics }
   }
-  if (typeof servers !== 'object' || Array.isArray(servers)) {
+  if (!isRecord(servers)) {
     diagnostics.push({ file, ...posOf([rootKey]), severity: 'error', code: 'bad-root', message: `"${rootKey}" must be a mapping of server names to entries, got ${kindOf(servers)}`, path: rootKey })
     return { file, format, ok: false, entries: [], diagnostics }
   }
@@ -177,11 +179,12 @@ function readDocument(doc: Document.Parsed, value: unknown, at: At, scoped: Insp
       const full = [rootKey, name, ...p.path]
       entryDiags.push({ file, ...posOf(full, p.atKey), severity: p.severity, code: p.code, message: p.message, path: formatPath(full), server: name })
     }
-    if (!SERVER_NAME_PATTERN.test(name)) {
+    const refusal = serverNameRefusal(name)
+    if (refusal !== undefined) {
       push({
         severity: 'error',
         code: 'bad-name',
-        message: `server name "${name}" is not allowed: use 1-32 letters, digits, "_" or "-"${name.length > 32 ? ` (it has ${name.length} characters)` : ''}`,
+        message: refusal,
         path: [],
         atKey: true,
       })

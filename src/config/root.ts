@@ -2,7 +2,8 @@
  * Project root discovery (docs/guide/layers.md).
  *
  * Contract: walk up from a directory to the nearest ancestor holding a config
- * file (`.dsh/mcp.yml`, `.dsh/mcp.json`, `.dsh/mcp.local.yml`, `.mcp.json`),
+ * file (a project layer file of layers.ts: `.dsh/mcp.local.yml`,
+ * `.dsh/mcp.yml`, `.dsh/mcp.json`, `.mcp.json`),
  * stopping at — and including — the nearest `.git` root; with none, that
  * `.git` root; with no `.git`, the directory itself. Never above the user's
  * home directory, never into a directory `foreign` names (owned by another
@@ -13,8 +14,10 @@
  * @module
  */
 import path from 'node:path'
+import { projectLayerFiles } from './layers.ts'
 
-export const ROOT_MARKERS = [path.join('.dsh', 'mcp.yml'), path.join('.dsh', 'mcp.json'), path.join('.dsh', 'mcp.local.yml'), '.mcp.json'] as const
+/** A project's layer files relative to its root (layers.ts, `.mcp.json` included): any one of them marks the root. */
+export const ROOT_MARKERS: readonly string[] = projectLayerFiles('').map((f) => f.file)
 
 export interface RootProbe {
   exists(p: string): boolean

@@ -11,9 +11,7 @@
  */
 import * as z from 'zod'
 import { globProblem } from './glob.ts'
-
-/** The official client's serverName rule: `[A-Za-z0-9_-]{1,32}`. */
-export const SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]{1,32}$/
+import { SERVER_NAME_PATTERN, SERVER_NAME_SHAPE } from './server-name.ts'
 
 /** Longest timer delay Node accepts (2^31 - 1 ms); larger values fire at once. */
 export const MAX_TIMER_DELAY_MS = 2_147_483_647
@@ -109,7 +107,7 @@ export const EXPANDABLE_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'headers
 export const FriendlyFileSchema = z
   .object({
     $schema: z.string().optional().describe('JSON Schema of this file, for editors.'),
-    servers: z.record(z.string().regex(SERVER_NAME_PATTERN), EntrySchema).describe('MCP servers by name ([A-Za-z0-9_-]{1,32}).'),
+    servers: z.record(z.string().regex(SERVER_NAME_PATTERN), EntrySchema).describe(`MCP servers by name (${SERVER_NAME_SHAPE}).`),
   })
   .describe('dsh-project-mcp server configuration (.dsh/mcp.yml)')
 

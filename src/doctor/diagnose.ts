@@ -76,6 +76,7 @@ interface TrustView {
 
 function plan(row: Row, opts: DiagnoseOptions, root: string, trust: () => TrustView, trustAll: boolean): Plan {
   const r = base(row)
+  const { problem } = trust()
   const v = verdictOf(row, {
     root,
     env: opts.env,
@@ -83,7 +84,7 @@ function plan(row: Row, opts: DiagnoseOptions, root: string, trust: () => TrustV
     platform: opts.platform ?? process.platform,
     gateOff: trustAll,
     trust: (x) => trustAnswerOf(trust().store, trust().problem, trust().canonical, x),
-    ...(trust().problem ? { storeProblem: trust().problem } : {}),
+    ...(problem ? { storeProblem: problem } : {}),
   })
   switch (v.tag) {
     case 'runs': {
@@ -115,7 +116,7 @@ function plan(row: Row, opts: DiagnoseOptions, root: string, trust: () => TrustV
       return { result: r }
     case 'skipped':
       r.state = 'skipped'
-      r.error = `not started: ${v.reason.replace(/^server "[^"]*": /, '').replace(/ \(set it, or write .*\)$/, '')}`
+      r.error = `not started: ${v.problems.join('; ')}`
       r.hint = v.variables.length
         ? `set ${v.variables.join(', ')} in the environment the host starts from, or give a default: \${${v.variables[0]}:-default}`
         : 'fix the variable reference (write $$ for a literal $)'

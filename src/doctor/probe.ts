@@ -68,7 +68,9 @@ export function killLiveChildren(): number {
   for (const [child, marker] of live) {
     try {
       if (child.kill('SIGKILL')) n++
-    } catch {}
+    } catch {
+      // already exited: nothing to kill
+    }
     killTreeNow({ marker })
   }
   return n
@@ -113,7 +115,9 @@ function waitExit(child: ChildProcess, ms: number): Promise<boolean> {
 async function reap(child: ChildProcess, marker: string, graceMs: number): Promise<void> {
   try {
     child.stdin?.end()
-  } catch {}
+  } catch {
+    // stdin already closed or destroyed: the signals below still end it
+  }
   if (!(await waitExit(child, graceMs))) {
     child.kill('SIGTERM')
     if (!(await waitExit(child, 3000))) {

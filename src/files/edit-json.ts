@@ -12,6 +12,7 @@
  * @module
  */
 import type { Path } from './edit-yaml.ts'
+import { isRecord } from '../config/guards.ts'
 
 interface JMember {
   key: string
@@ -31,8 +32,7 @@ interface JNode {
 /** Whether `text` is strict JSON with an object at the root. */
 export function jsonEditable(text: string): boolean {
   try {
-    const v: unknown = JSON.parse(text)
-    return v !== null && typeof v === 'object' && !Array.isArray(v)
+    return isRecord(JSON.parse(text))
   } catch {
     return false
   }

@@ -17,6 +17,7 @@
  * @module
  */
 import { Document, isMap, isScalar, isSeq, type Node, type Pair, parseDocument, type YAMLMap } from 'yaml'
+import { isRecord } from '../config/guards.ts'
 
 export type Path = readonly string[]
 
@@ -234,7 +235,7 @@ function rerenderWhole(doc: ReturnType<typeof parse>, path: Path, key: string, v
   let target: Record<string, unknown> = root
   for (const seg of path) {
     const child = target[seg]
-    const next = child && typeof child === 'object' && !Array.isArray(child) ? { ...(child as Record<string, unknown>) } : {}
+    const next = isRecord(child) ? { ...child } : {}
     target[seg] = next
     target = next
   }

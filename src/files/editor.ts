@@ -17,6 +17,7 @@ import { formatDiagnostic } from '../config/diagnostics.ts'
 import { type FileFormat, parseConfigText, rootKeyOf } from '../config/parse.ts'
 import { deleteMember, jsonEditable, setMember } from './edit-json.ts'
 import { deletePair, setPair } from './edit-yaml.ts'
+import { isRecord } from '../config/guards.ts'
 
 export interface ConfigEditor {
   readonly format: FileFormat
@@ -65,9 +66,9 @@ export function createEditor(text: string | undefined, format: FileFormat, opts:
   const unchanged = body
 
   const servers = (): Record<string, unknown> => {
-    const v = parseDocument(body, { uniqueKeys: false }).toJS({ maxAliasCount: 100 }) as Record<string, unknown> | null
-    const s = v && typeof v === 'object' ? v[rootKey] : undefined
-    return s && typeof s === 'object' && !Array.isArray(s) ? (s as Record<string, unknown>) : {}
+    const v: unknown = parseDocument(body, { uniqueKeys: false }).toJS({ maxAliasCount: 100 })
+    const s = isRecord(v) ? v[rootKey] : undefined
+    return isRecord(s) ? s : {}
   }
   const set = (path: readonly string[], key: string, value: unknown) => {
     body = format === 'friendly' ? setPair(body, path, key, value) : setMember(body, path, key, value)
@@ -84,7 +85,7 @@ export function createEditor(text: string | undefined, format: FileFormat, opts:
     set: (name, entry) => set([rootKey], name, entry),
     setField(name, key, value) {
       const cur = servers()[name]
-      if (cur && typeof cur === 'object' && !Array.isArray(cur)) set([rootKey, name], key, value)
+      if (isRecord(cur)) set([rootKey, name], key, value)
       else set([rootKey], name, { [key]: value })
     },
     deleteField: (name, key) => del([rootKey, name], key),

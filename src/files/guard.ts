@@ -180,7 +180,9 @@ export function safeRoots(dshHome: string, env: Readonly<Record<string, string |
         const t = line.replace(/#.*/, '').trim()
         if (t) out.push(t)
       }
-    } catch {}
+    } catch {
+      // an unreadable allow list allows nothing beyond the environment
+    }
   }
   return out
 }

@@ -137,10 +137,14 @@ export function writePrivateFile(file: string, text: string): void {
     if (!renamed) {
       try {
         closeSync(fd)
-      } catch {}
+      } catch {
+        // already closed before the rename failed: the temp file is removed next
+      }
       try {
         unlinkSync(tmp)
-      } catch {}
+      } catch {
+        // already gone: nothing to clean up; the original error propagates
+      }
     }
   }
 }

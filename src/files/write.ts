@@ -22,6 +22,9 @@
  *   followed — or not a directory): refused at once, nothing created. An
  *   existing file keeps its mode and owner; a created file gets
  *   `createMode` (default 0644 minus umask).
+ * - With `private`, the replace is `writePrivateFile` (files/private-dir.ts):
+ *   mode 0600 whether created or not, and a link planted at the path is
+ *   replaced, never written through (the trust store).
  * - `writeFileSafely` is the same atomic replace without a read (exports).
  *
  * @module
@@ -32,6 +35,7 @@ import lockfile from 'proper-lockfile'
 import writeFileAtomic from 'write-file-atomic'
 import { linkOutside } from './guard.ts'
 import { lockPathProblem } from './lock-path.ts'
+import { writePrivateFile } from './private-dir.ts'
 
 export class WriteError extends Error {
   readonly file: string
@@ -51,6 +55,8 @@ export interface UpdateOptions {
   lockWaitMs?: number
   /** The project root the file must stay in: a link on the way that leaves it is refused before anything is created or locked. */
   within?: string
+  /** Replace the file 0600 and never through a link (`writePrivateFile`); `createMode` does not apply. */
+  private?: boolean
 }
 
 export interface UpdateResult {
@@ -171,7 +177,8 @@ export async function updateFile(file: string, edit: Edit, opts: UpdateOptions =
     const after = await edit(before)
     if (after === undefined || after === before) return { created: false, changed: false, before, after: before }
     // A created file is 0644 unless told (0600 for secrets), whatever the umask.
-    await writeFileAtomic(file, after, before === undefined ? { mode: opts.createMode ?? 0o644 } : {})
+    if (opts.private) writePrivateFile(file, after)
+    else await writeFileAtomic(file, after, before === undefined ? { mode: opts.createMode ?? 0o644 } : {})
     wrote = true
     return { created: before === undefined, changed: true, before, after }
   } finally {

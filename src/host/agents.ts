@@ -47,7 +47,9 @@ export function watchAgents(ctx: Context, hooks: AgentHooks): void {
   })
   try {
     for (const agent of ctx.get('agents')?.list() ?? []) onNew({ agent })
-  } catch {}
+  } catch {
+    // a registry that cannot list: agents arrive through the events instead
+  }
 }
 
 /** The agent that created `agent` through its scoped context, else its durable parent session's agent. */
@@ -56,7 +58,9 @@ export function ownerOf(ctx: Context, agent: Agent): Agent | undefined {
   if (!registry) return undefined
   try {
     for (const candidate of registry.list()) if (candidate !== agent && registry.isOwnedBy(agent.id, candidate)) return candidate
-  } catch {}
+  } catch {
+    // a registry that cannot list owners: the agent is its own owner
+  }
   const parent = agent.session.header.parentSession
   if (!parent) return undefined
   const found = registry.get(parent)

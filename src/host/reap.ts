@@ -24,10 +24,10 @@ import { markedPids, TREE_ENV } from '../launch/tree.ts'
 
 export interface StdioIdentity {
   command: string
-  args?: readonly string[]
-  cwd?: string
+  args?: readonly string[] | undefined
+  cwd?: string | undefined
   /** The launched env: its `TREE_ENV` marks every process of the server's tree. */
-  env?: Readonly<Record<string, string>>
+  env?: Readonly<Record<string, string>> | undefined
 }
 
 interface ProcStat {
@@ -54,7 +54,9 @@ function scanProc(pick: (pid: number, st: ProcStat) => boolean): number[] {
     if (!/^\d+$/.test(entry)) continue
     try {
       if (pick(Number(entry), procStat(entry))) found.push(Number(entry))
-    } catch {}
+    } catch {
+      // the process ended while being read: skipped
+    }
   }
   return found
 }
@@ -86,7 +88,9 @@ function findStdioChildren(id: StdioIdentity): number[] {
 function signal(target: number, sig: NodeJS.Signals): void {
   try {
     process.kill(target, sig)
-  } catch {}
+  } catch {
+    // already gone (ESRCH) or not ours to signal: nothing to end
+  }
 }
 
 export function reapStdioChild(id: StdioIdentity, graceMs = 2000): number[] {

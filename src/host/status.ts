@@ -11,7 +11,8 @@
  * whose fork is up but holds no tools while the official client reports a
  * connection error reads as `failed` (the client keeps reconnecting; we never
  * tear it down). Each row carries its verdict (plan/verdict.ts). `effectiveName` is null unless mounted. The status writer
- * writes `$DSH_HOME/mcp-status/<hash>.json` atomically (0600 in a 0700
+ * writes `$DSH_HOME/mcp-status/<hash>.json` (src/status/path.ts) in the
+ * format of src/status/format.ts, atomically (0600 in a 0700
  * directory, never through a link planted at its path; a directory owned
  * by another user is refused — `files/private-dir.ts`), coalescing bursts
  * (one write in flight per file, the latest content wins), skips a write
@@ -27,13 +28,11 @@
 import type { Scope } from '../config/layers.ts'
 import type { Lifecycle } from '../config/schema.ts'
 import type { Placement } from '../plan/desired.ts'
-import type { VerdictView } from '../plan/verdict.ts'
 import type { Log } from './log.ts'
 import type { Mount } from './mounts.ts'
 import { ensureHomeDir, writePrivateFile } from '../files/private-dir.ts'
-import { statusFilePath } from './status-path.ts'
-
-export type ServerState = 'mounted' | 'starting' | 'failed' | 'untrusted' | 'invalid' | 'disabled' | 'shadowed' | 'idle' | 'dormant' | 'stopped'
+import { encodeStatus, type ServerState, type WrittenFile, type WrittenServer } from '../status/format.ts'
+import { statusFilePath } from '../status/path.ts'
 
 /** A config file of the project the host refused: it contributes nothing (or its last good version). */
 export interface FileProblem {
@@ -59,21 +58,15 @@ export interface LazyView {
   info(key: string): LazyInfo | undefined
 }
 
-export interface ServerSnapshot {
-  name: string
-  effectiveName: string | null
-  layer: Scope
-  file: string
-  state: ServerState
-  toolCount: number
+/**
+ * One row as the host holds it: the written row (status/format.ts) without
+ * its stamp, the error as `lastError`. `verdict` is tag, kind of reason and
+ * reason — never a value; `toolSource` says where its tools come from (null:
+ * none registered); `lastUsedAt` is the last tool call through this host
+ * (ISO time), lazy servers only.
+ */
+export interface ServerSnapshot extends Omit<WrittenServer, 'error' | 'updatedAt'> {
   lastError: string | null
-  /** The row's verdict (plan/verdict.ts): tag, kind of reason, reason — never a value. */
-  verdict?: VerdictView
-  lifecycle: Lifecycle
-  /** Where its tools come from: the metadata cache (dormant) or the running server; null: none registered. */
-  toolSource: 'cache' | 'live' | null
-  /** Last tool call through this host (ISO time), lazy servers only. */
-  lastUsedAt: string | null
 }
 
 export interface ProjectSnapshot {
@@ -194,7 +187,7 @@ export function createStatusWriter(dshHome: string, log: Log): StatusWriter {
       if (body === slot.last) return
       slot.last = body
       const now = new Date().toISOString()
-      const rows = servers.map((s) => ({
+      const rows = servers.map((s): WrittenServer => ({
         name: s.name,
         effectiveName: s.effectiveName,
         layer: s.layer,
@@ -208,8 +201,8 @@ export function createStatusWriter(dshHome: string, log: Log): StatusWriter {
         lastUsedAt: s.lastUsedAt,
         updatedAt: stamp(root, s, now),
       }))
-      const refused = files.map((f) => ({ file: f.file, layer: f.layer, error: f.reason, keptLastGood: f.keptLastGood }))
-      slot.next = `${JSON.stringify({ version: 1, root, pid: process.pid, host, updatedAt: now, servers: rows, files: refused }, null, 2)}\n`
+      const refused = files.map((f): WrittenFile => ({ file: f.file, layer: f.layer, error: f.reason, keptLastGood: f.keptLastGood }))
+      slot.next = encodeStatus({ root, pid: process.pid, host, updatedAt: now, servers: rows, files: refused })
       pump(file, slot)
     },
     async settled() {

@@ -32,9 +32,9 @@
 import path from 'node:path'
 import { rowFingerprint } from '../config/fingerprint.ts'
 import type { Row } from '../config/layers.ts'
-import type { TrustFn, TrustVerdict } from '../plan/desired.ts'
+import type { TrustFn } from '../plan/desired.ts'
 import { trustCommand } from '../trust/command.ts'
-import { emptyTrustStore, needsTrust, type TrustStore, trustGateOff, trustStateOf } from '../trust/state.ts'
+import { emptyTrustStore, needsTrust, type TrustState, type TrustStore, trustGateOff, trustStateOf } from '../trust/state.ts'
 import { canonicalRoot, loadTrustStore, trustFilePath, trustStoreRefusal } from '../trust/store.ts'
 import type { Log } from './log.ts'
 
@@ -98,7 +98,7 @@ export function createTrustGate(opts: TrustGateOptions): TrustGate {
   }
 
   return {
-    check(root: string, row: Row): TrustVerdict {
+    check(root: string, row: Row): TrustState {
       if (off() || !needsTrust(row)) return 'trusted'
       if (!row.entry) return 'untrusted'
       const { canonical, store, problem } = storeFor(root)

@@ -223,7 +223,9 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
       agents.delete(agent)
       try {
         if (t.lift) asSelf(t.lift)
-      } catch {}
+      } catch {
+        // the agent is already gone with its restriction: nothing to lift
+      }
     },
     registered: () => registered(),
     rootOf: (agent) => agents.get(agent)?.root,
@@ -234,7 +236,9 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
       for (const t of agents.values()) {
         try {
           if (t.lift) asSelf(t.lift)
-        } catch {}
+        } catch {
+          // the agent is already gone with its restriction: nothing to lift
+        }
       }
       agents.clear()
     },

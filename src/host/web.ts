@@ -19,7 +19,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Placement } from '../plan/desired.ts'
 import { explain, explainFile, type WhyKind } from './explain.ts'
-import type { FileProblem, ServerSnapshot, ServerState } from './status.ts'
+import type { ServerState } from '../status/format.ts'
+import type { FileProblem, ServerSnapshot } from './status.ts'
 
 export const STATUS_PATH = '/api/dsh-project-mcp/status'
 export const EVENTS_PATH = '/api/dsh-project-mcp/events'

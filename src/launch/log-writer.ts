@@ -75,12 +75,16 @@ export function openServerLog(file: string | undefined, opts: ServerLogOptions):
     try {
       closeSync(fd)
       renameSync(file, `${file}.1`)
-    } catch {}
+    } catch {
+      // rotation is best effort: a failed close or rename leaves the log as it is
+    }
     fd = undefined
     try {
       fd = openPrivateAppend(file)
       size = fstatSync(fd).size
-    } catch {}
+    } catch {
+      // no log file to reopen: later lines are dropped (fd stays undefined), the server runs on
+    }
   }
 
   const pem: PemState = { inside: false }
@@ -97,7 +101,9 @@ export function openServerLog(file: string | undefined, opts: ServerLogOptions):
       let off = 0
       while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off)
       size += buf.length
-    } catch {}
+    } catch {
+      // a full or broken log loses lines, never the server
+    }
   }
 
   const write = (chunk: string) => {
@@ -128,7 +134,9 @@ export function openServerLog(file: string | undefined, opts: ServerLogOptions):
       if (fd !== undefined) {
         try {
           closeSync(fd)
-        } catch {}
+        } catch {
+          // already closed: nothing to release
+        }
         fd = undefined
       }
     },

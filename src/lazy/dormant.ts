@@ -91,7 +91,9 @@ export function registerDormant(ctx: Context, tools: readonly CachedTool[], deps
     for (const d of disposers) {
       try {
         d()
-      } catch {}
+      } catch {
+        // one failing disposer never keeps the others from running
+      }
     }
   }
 }

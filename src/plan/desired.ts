@@ -21,17 +21,15 @@ import { cacheFingerprint, mountKey } from '../config/fingerprint.ts'
 import { type LayerInput, mergeLayers, type Row, type Scope } from '../config/layers.ts'
 import type { OfficialConfig } from '../config/official.ts'
 import { secretValues } from '../config/redact.ts'
-import type { TrustAnswer } from '../trust/state.ts'
+import type { TrustState } from '../trust/state.ts'
 import type { Lifecycle } from '../config/schema.ts'
 import type { ToolFilter } from './filter.ts'
 import { type FileRefusal, type VerdictView, verdictOf, verdictView } from './verdict.ts'
 
 export { redact } from '../config/redact.ts'
 
-export type TrustVerdict = TrustAnswer
-
 /** The trust gate's seam: asked for every active row that needs trust (a repository contribution). */
-export type TrustFn = (root: string, row: Row) => TrustVerdict
+export type TrustFn = (root: string, row: Row) => TrustState
 
 export type Want = 'mount' | 'shadowed' | 'disabled' | 'invalid' | 'untrusted' | 'skipped'
 
@@ -64,7 +62,7 @@ export interface Placement {
   idleTimeoutMs?: number
   /** Why the row is not mounted (never a value). */
   reason?: string
-  trust?: TrustVerdict
+  trust?: TrustState
   /** The row's verdict (plan/verdict.ts), as status files carry it. */
   verdict?: VerdictView
 }
@@ -145,7 +143,7 @@ function judgeRow(row: Row, root: string | null, input: ViewInput, mounts: Map<s
   if (row.entry?.description !== undefined) base.description = row.entry.description
   if (row.entry?.lifecycle !== undefined) base.lifecycle = row.entry.lifecycle
   if (row.entry?.idleTimeoutMs !== undefined) base.idleTimeoutMs = row.entry.idleTimeoutMs
-  let answer: TrustAnswer | undefined
+  let answer: TrustState | undefined
   const storeProblem = root === null ? undefined : input.storeProblem?.(root)
   const v = verdictOf(row, {
     root,

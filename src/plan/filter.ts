@@ -19,8 +19,8 @@
 import { compileGlob } from '../config/glob.ts'
 
 export interface ToolFilter {
-  include?: readonly string[]
-  exclude?: readonly string[]
+  include?: readonly string[] | undefined
+  exclude?: readonly string[] | undefined
 }
 
 type Matcher = (raw: string) => boolean

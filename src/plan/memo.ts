@@ -16,7 +16,8 @@
  */
 import type { Env } from '../config/expand.ts'
 import { type LayerInput, mergeLayers, type Row } from '../config/layers.ts'
-import { assemblePlan, judgeView, type Plan, type PlanInput, projectRows, type TrustVerdict, type ViewInput, type ViewJudgement } from './desired.ts'
+import { assemblePlan, judgeView, type Plan, type PlanInput, projectRows, type ViewInput, type ViewJudgement } from './desired.ts'
+import type { TrustState } from '../trust/state.ts'
 
 export interface PlanMemo {
   plan(input: PlanInput): Plan
@@ -31,7 +32,7 @@ interface View {
   /** Every variable the judgement read, with the value it read. */
   read: Map<string, string | undefined>
   /** Every trust verdict the judgement got, in order. */
-  asked: [Row, TrustVerdict][]
+  asked: [Row, TrustState][]
   /** The store problem and the file refusals the judgement saw. */
   storeProblem: string | undefined
   refusals: PlanInput['refusals']
@@ -61,7 +62,7 @@ export function createPlanMemo(): PlanMemo {
     }
     const rows = sameFiles ? prev.rows : rowsOf()
     const read = new Map<string, string | undefined>()
-    const asked: [Row, TrustVerdict][] = []
+    const asked: [Row, TrustState][] = []
     const env: Env = new Proxy(input.env, {
       get(target, name) {
         const value = Reflect.get(target, name)

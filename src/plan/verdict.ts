@@ -16,7 +16,8 @@
  *    that a repository file overrides), or `new`. Trust is judged on the
  *    unexpanded entry, before any `${VAR}` is read;
  * 6. `skipped` — a `${VAR}` without default is unset (named), or an expanded
- *    value is unsafe (a line break in a header);
+ *    value is unsafe (a line break in a header); `problems` are the fields'
+ *    one-line problems, `reason` the same for a server with its fix;
  * 7. `refused` `invalid` — the mapped official config does not validate;
  * 8. `runs` — with the expanded entry and the exact official config to
  *    launch (reconnect tuning from a repository file clamped: `clampReconnect`).
@@ -32,7 +33,7 @@ import { credentialsAsHeader, type OfficialConfig, OfficialConfigSchema, toOffic
 import { redact, secretValues } from '../config/redact.ts'
 import { OFFICIAL_RECONNECT_DEFAULTS, type Entry } from '../config/schema.ts'
 import { trustCommand } from '../trust/command.ts'
-import { needsTrust, type TrustAnswer } from '../trust/state.ts'
+import { needsTrust, type TrustState } from '../trust/state.ts'
 
 export type NeedsTrustWhy = 'new' | 'changed' | 'repository-contribution' | 'store-problem'
 export type RefusedWhy = 'ownership' | 'invalid' | 'symlink-out'
@@ -47,7 +48,7 @@ export interface FileRefusal {
 export type Verdict =
   | { tag: 'runs'; entry: Entry; config: OfficialConfig; notes: string[] }
   | { tag: 'needs-trust'; why: NeedsTrustWhy; reason: string }
-  | { tag: 'skipped'; variables: string[]; reason: string }
+  | { tag: 'skipped'; variables: string[]; problems: string[]; reason: string }
   | { tag: 'refused'; why: RefusedWhy; reason: string; file?: string }
   | { tag: 'disabled'; reason: string }
   | { tag: 'shadowed'; by: Source; reason: string }
@@ -62,7 +63,7 @@ export interface VerdictInput {
   dshHome: string
   platform: string
   /** The gate's answer, asked only for a row that needs trust (never when `gateOff`). */
-  trust: (row: Row) => TrustAnswer
+  trust: (row: Row) => TrustState
   gateOff?: boolean
   /** What is wrong with the trust store (for the `store-problem` reason). */
   storeProblem?: string
@@ -132,12 +133,14 @@ export function verdictOf(row: Row, input: VerdictInput): Verdict {
   const expanded = expandEntry(row.entry, input.env)
   if ('errors' in expanded) {
     const variables = [...new Set(expanded.errors.flatMap((e) => e.missing))]
-    return { tag: 'skipped', variables, reason: `server "${row.name}": ${expanded.errors.map((e) => e.message).join('; ')}` }
+    const problems = expanded.errors.map((e) => e.message)
+    return { tag: 'skipped', variables, problems, reason: `server "${row.name}": ${expanded.errors.map((e) => (e.hint ? `${e.message} (${e.hint})` : e.message)).join('; ')}` }
   }
   // A variable may bring what the written text could not (a line break in a header value).
   const unsafe = unsafeValueProblems(expanded.entry)
   if (unsafe.length) {
-    return { tag: 'skipped', variables: [], reason: `server "${row.name}": ${unsafe.map((p) => `${formatPath(p.path)} ${p.message} once its variables are expanded`).join('; ')}` }
+    const problems = unsafe.map((p) => `${formatPath(p.path)} ${p.message} once its variables are expanded`)
+    return { tag: 'skipped', variables: [], problems, reason: `server "${row.name}": ${problems.join('; ')}` }
   }
   const notes: string[] = []
   let entry = expanded.entry

@@ -14,6 +14,7 @@
  */
 import { rowFingerprint } from '../config/fingerprint.ts'
 import { type Row, repositoryContribution } from '../config/layers.ts'
+import { isRecord } from '../config/guards.ts'
 
 export interface TrustRecord {
   fingerprint: string
@@ -25,10 +26,12 @@ export interface TrustStore {
   projects: Record<string, { servers: Record<string, TrustRecord> }>
 }
 
-export type TrustState = 'trusted' | 'untrusted' | 'changed'
-
-/** What the gate answers for a row: a store state, or `store-problem` when the store cannot be used at all (fail closed). */
-export type TrustAnswer = TrustState | 'store-problem'
+/**
+ * A row's trust, the one such type: what the store records for its
+ * fingerprint (`trusted`, `untrusted`, `changed`), or `store-problem` when
+ * the store cannot be used at all (fail closed).
+ */
+export type TrustState = 'trusted' | 'untrusted' | 'changed' | 'store-problem'
 
 export function emptyTrustStore(): TrustStore {
   return { version: 1, projects: dict() }
@@ -39,7 +42,8 @@ export function dict<T>(): Record<string, T> {
   return Object.create(null) as Record<string, T>
 }
 
-export function trustStateOf(store: TrustStore, canonicalRoot: string, name: string, fingerprint: string): TrustState {
+/** What a readable store records for `name` with `fingerprint` under `canonicalRoot`. */
+export function trustStateOf(store: TrustStore, canonicalRoot: string, name: string, fingerprint: string): Exclude<TrustState, 'store-problem'> {
   const record = Object.hasOwn(store.projects, canonicalRoot) ? store.projects[canonicalRoot]?.servers : undefined
   const r = record && Object.hasOwn(record, name) ? record[name] : undefined
   if (!r) return 'untrusted'
@@ -55,7 +59,7 @@ export function needsTrust(row: Pick<Row, 'scope' | 'file' | 'sources'>): boolea
  * The gate's answer for a row from a store as read: `store-problem` when the
  * store was refused (`problem`), else `trustStateOf` the row's fingerprint.
  */
-export function trustAnswerOf(store: TrustStore, problem: string | undefined, canonicalRoot: string, row: Row): TrustAnswer {
+export function trustAnswerOf(store: TrustStore, problem: string | undefined, canonicalRoot: string, row: Row): TrustState {
   if (problem !== undefined) return 'store-problem'
   if (!row.entry) return 'untrusted'
   return trustStateOf(store, canonicalRoot, row.name, rowFingerprint(row))
@@ -85,9 +89,4 @@ export function sanitizeTrustStore(value: unknown): TrustStore {
     if (Object.keys(servers).length > 0) store.projects[root] = { servers }
   }
   return store
-}
-
-/** A plain object (not null, not an array): the one such guard of the package. */
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v)
 }

@@ -12,10 +12,10 @@
  *   `opts.forRoot` (a repository can never trust itself, e.g. with
  *   `DSH_HOME` pointing into it). Writers refuse a refused store too
  *   (they never overwrite a store they cannot read).
- * - `trustServers` / `untrustServers` take an exclusive lock
- *   (proper-lockfile on the store path), re-read the store under it, and
- *   replace the file atomically (write + rename, never through a link)
- *   with mode 0600, creating `$DSH_HOME` with mode 0700 (`files/
+ * - `trustServers` / `untrustServers` write through `updateFile`
+ *   (files/write.ts): an exclusive lock on the store path, the store re-read
+ *   under it, the file replaced atomically (write + rename, never through a
+ *   link) with mode 0600, creating `$DSH_HOME` with mode 0700 (`files/
  *   private-dir.ts`; an existing one owned by another user or writable by
  *   others is refused): concurrent writers from any number of
  *   processes lose no update. They refuse (throw) to write through a
@@ -23,8 +23,9 @@
  *   byte-identical — when it is not valid JSON, not a store, or written by a
  *   newer version: a write never wipes records it cannot read. A link (or
  *   anything but a directory) at the lock path `mcp-trust.json.lock` is
- *   refused at once, naming it and its target (files/lock-path.ts). The lock and
- *   atomic-write libraries are loaded by the first write, so readers
+ *   refused at once, naming it and its target (files/write.ts, lock-path.ts).
+ *   files/write.ts (with the lock and atomic-write libraries) is loaded by
+ *   the first write, so readers
  *   (`list`, `get`, the host's trust gate) never pay for them.
  * - Records are keyed by `canonicalRoot(root)`: symlinked checkouts share
  *   one entry.
@@ -35,8 +36,9 @@ import { lstatSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { homeProblem, isInside, realPath } from '../files/guard.ts'
 import { lockPathProblem } from '../files/lock-path.ts'
-import { ensurePrivateDir, ownedByOther, writePrivateFile } from '../files/private-dir.ts'
-import { dict, emptyTrustStore, isRecord, sanitizeTrustStore, type TrustRecord, type TrustStore } from './state.ts'
+import { ensurePrivateDir, ownedByOther } from '../files/private-dir.ts'
+import { dict, emptyTrustStore, sanitizeTrustStore, type TrustRecord, type TrustStore } from './state.ts'
+import { isRecord } from '../config/guards.ts'
 
 export type { TrustRecord, TrustStore } from './state.ts'
 
@@ -134,12 +136,6 @@ export function loadTrustStore(dshHome: string, forRoot?: string): { store: Trus
   return { store: problem ? emptyTrustStore() : store, refused: problem }
 }
 
-const LOCK_OPTIONS = {
-  realpath: false,
-  stale: 10_000,
-  retries: { retries: 200, factor: 1.2, minTimeout: 5, maxTimeout: 100, randomize: true },
-}
-
 /** Run `change` on the store under the lock and write the result atomically. */
 async function updateStore<T>(dshHome: string, root: string, change: (store: TrustStore, key: string) => T): Promise<T> {
   try {
@@ -151,40 +147,35 @@ async function updateStore<T>(dshHome: string, root: string, change: (store: Tru
   // Content problems are judged under the lock by storeForWrite (with where the file is broken).
   const refused = refusal(file, root) ?? lockPathProblem(file)
   if (refused) throw new Error(`refusing to write the trust store: ${refused}`)
-  const { default: lockfile } = await import('proper-lockfile')
-  let release: () => Promise<void>
+  const { updateFile, WriteError } = await import('../files/write.ts')
+  let result: { value: T } | undefined
   try {
-    release = await lockfile.lock(file, LOCK_OPTIONS)
+    await updateFile(
+      file,
+      (text) => {
+        const again = refusal(file, root)
+        if (again) throw new Error(`refusing to write the trust store: ${again}`)
+        const store = storeForWrite(file, text)
+        result = { value: change(store, canonicalRoot(root)) }
+        return `${JSON.stringify(store, null, 2)}\n`
+      },
+      { private: true },
+    )
   } catch (err) {
-    const planted = lockPathProblem(file)
-    if (planted) throw new Error(`refusing to write the trust store: ${planted}`)
-    throw new Error(`the trust store ${file} cannot be locked: ${(err as NodeJS.ErrnoException).code === 'ELOCKED' ? `another dsh-mcp holds ${file}.lock; try again, or remove that directory if none is running` : ((err as NodeJS.ErrnoException).code ?? (err as Error).message)}`)
+    throw err instanceof WriteError ? new Error(`refusing to write the trust store: ${err.message}`) : err
   }
-  try {
-    const again = refusal(file, root)
-    if (again) throw new Error(`refusing to write the trust store: ${again}`)
-    const store = storeForWrite(file)
-    const result = change(store, canonicalRoot(root))
-    writePrivateFile(file, `${JSON.stringify(store, null, 2)}\n`)
-    return result
-  } finally {
-    await release()
-  }
+  // updateFile ran the edit, or threw.
+  return result!.value
 }
 
 /**
- * The store to modify: empty when the file does not exist; throws — the file
- * untouched — when it is not JSON, not a store, or a version this build does
- * not know (a newer dsh-mcp wrote it), so a write never wipes records.
+ * The store to modify from the file's text as read under the lock: empty
+ * when the file does not exist (`undefined`); throws — the file untouched —
+ * when it is not JSON, not a store, or a version this build does not know
+ * (a newer dsh-mcp wrote it), so a write never wipes records.
  */
-function storeForWrite(file: string): TrustStore {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return emptyTrustStore()
-    throw new Error(`refusing to write the trust store: ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`)
-  }
+function storeForWrite(file: string, text: string | undefined): TrustStore {
+  if (text === undefined) return emptyTrustStore()
   const repair = `; nothing was written. Repair it by hand (it is JSON), or move it aside (mv ${file} ${file}.bak) and trust your servers again`
   let value: unknown
   try {

@@ -92,7 +92,9 @@ export function watchFiles(opts: WatchOptions): FileWatcher {
     }
     try {
       return realpathSync(file)
-    } catch {}
+    } catch {
+      // a dangling link: fall back to where it points
+    }
     try {
       return path.resolve(path.dirname(file), readlinkSync(file))
     } catch {

@@ -128,7 +128,7 @@ describe('doctor', () => {
     const s = sandbox({ a: fixtureServer('a') })
     const bad = await cli(s, ['doctor', '--timeout', 'soon'])
     assert.equal(bad.code, 2)
-    assert.match(bad.stderr, /--timeout must be a whole number/)
+    assert.match(bad.stderr, /--timeout: expected a whole number of milliseconds/)
     const unknown = await cli(s, ['doctor', 'nope'])
     assert.equal(unknown.code, 1)
     assert.match(unknown.stderr, /no server named "nope"/)

@@ -33,7 +33,8 @@ import { expandEntry } from '../../src/config/expand.ts'
 import { gapMessage, hostGaps, LATER_FIELDS, mirroredKeys, OfficialHttpSchema, OfficialStdioSchema, toOfficialConfig } from '../../src/config/official.ts'
 import { hostClientShape } from '../../src/host/client-shape.ts'
 import { allDiagnostics, parseConfigText } from '../../src/config/parse.ts'
-import { OFFICIAL_RECONNECT_DEFAULTS, ReconnectSchema, SERVER_NAME_PATTERN } from '../../src/config/schema.ts'
+import { OFFICIAL_RECONNECT_DEFAULTS, ReconnectSchema } from '../../src/config/schema.ts'
+import { SERVER_NAME_PATTERN } from '../../src/config/server-name.ts'
 
 interface Case {
   name: string

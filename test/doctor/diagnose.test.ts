@@ -145,7 +145,7 @@ describe('order of cause', () => {
     const s = sandbox({
       broken: { command: 'node', url: 'http://127.0.0.1:1/mcp' },
       off: fixtureServer('off', ['--marker', marker], { enabled: false }),
-      novar: fixtureServer('novar', ['--marker', marker], { env: { API_TOKEN: '${DSH_TEST_UNSET_VAR}' } }),
+      novar: fixtureServer('novar', ['--marker', marker], { env: { API_TOKEN: '${DSH_TEST_UNSET_VAR}', OTHER: '${DSH_TEST_UNSET_OTHER}' } }),
       stranger: fixtureServer('stranger', ['--marker', marker]),
     })
     const results = await diagnose(s, { trustAll: false })
@@ -156,7 +156,7 @@ describe('order of cause', () => {
     assert.equal(byName(results, 'novar').state, 'untrusted', 'trust is judged before any variable is read')
     const novar = byName(await diagnose(s, { trustAll: true, names: ['novar'] }), 'novar')
     assert.equal(novar.state, 'skipped')
-    assert.match(novar.error ?? '', /env\.API_TOKEN uses \$\{DSH_TEST_UNSET_VAR\}, which is not set/)
+    assert.equal(novar.error, 'not started: env.API_TOKEN uses ${DSH_TEST_UNSET_VAR}, which is not set; env.OTHER uses ${DSH_TEST_UNSET_OTHER}, which is not set')
     const stranger = byName(results, 'stranger')
     assert.equal(stranger.state, 'untrusted')
     assert.match(stranger.error ?? '', /not started/)

@@ -1,43 +1,7 @@
-/** Status file decoding and the small pure helpers of `dsh-mcp status`. */
+/** The small pure helpers of `dsh-mcp status` (src/doctor/status.ts). */
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { ageText, parseProjectStatus, pidAlive } from '../../src/doctor/status.ts'
-import { statusFilePath } from '../../src/host/status-path.ts'
-import { sha256 } from '../../src/config/fingerprint.ts'
-
-describe('statusFilePath', () => {
-  test('$DSH_HOME/mcp-status/<first 16 hex of sha256(root)>.json', () => {
-    assert.equal(statusFilePath('/h', '/abs/root'), `/h/mcp-status/${sha256('/abs/root').slice(0, 16)}.json`)
-    assert.notEqual(statusFilePath('/h', '/a'), statusFilePath('/h', '/b'))
-  })
-})
-
-describe('parseProjectStatus', () => {
-  test('sanitizes field by field', () => {
-    const raw = JSON.stringify({
-      version: 1,
-      root: '/r',
-      pid: -1,
-      updatedAt: 'not a date',
-      servers: [{ name: 'a', state: 'mounted', toolCount: 2.5, error: 7 }, { state: 'mounted' }, 'junk', { name: 'b', state: 'idle', toolCount: 4, effectiveName: 'b_1', layer: 'user' }],
-    })
-    const s = parseProjectStatus(raw, '/r')
-    assert.ok(!('reason' in s))
-    assert.equal(s.pid, null)
-    assert.equal(s.updatedAt, null)
-    assert.deepEqual(s.servers.map((x) => [x.name, x.state, x.toolCount, x.error, x.effectiveName, x.layer]), [
-      ['a', 'mounted', 0, null, null, null],
-      ['b', 'idle', 4, null, 'b_1', 'user'],
-    ])
-  })
-
-  test('refuses what it cannot trust', () => {
-    assert.match((parseProjectStatus('nope', '/r') as { reason: string }).reason, /not valid JSON/)
-    assert.match((parseProjectStatus('[]', '/r') as { reason: string }).reason, /not a status object/)
-    assert.match((parseProjectStatus('{"version":3}', '/r') as { reason: string }).reason, /version 3/)
-    assert.match((parseProjectStatus('{"version":1,"root":"/x"}', '/r') as { reason: string }).reason, /another project/)
-  })
-})
+import { ageText, pidAlive } from '../../src/doctor/status.ts'
 
 describe('ageText', () => {
   const now = Date.parse('2025-01-01T12:00:00Z')

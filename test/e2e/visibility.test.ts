@@ -13,7 +13,7 @@
 import assert from 'node:assert/strict'
 import { existsSync, readFileSync } from 'node:fs'
 import { after, before, test } from 'node:test'
-import { statusFilePath } from '../../src/host/status-path.ts'
+import { statusFilePath } from '../../src/status/path.ts'
 import { canonicalRoot } from '../../src/trust/store.ts'
 import {
   type DshCli,

@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict'
 import { readFileSync, writeFileSync } from 'node:fs'
-import { statusFilePath } from '../../src/host/status-path.ts'
+import { statusFilePath } from '../../src/status/path.ts'
 import { after, test } from 'node:test'
 import { startHttpServer } from '../fixtures/servers/http-server.ts'
 import { execTool, mcpToolNames, resultText, settles, stdioFixtureConfig, waitFor } from '../support/host.ts'

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict'
 import { readFileSync, writeFileSync } from 'node:fs'
-import { statusFilePath } from '../../src/host/status-path.ts'
+import { statusFilePath } from '../../src/status/path.ts'
 import { after, test } from 'node:test'
 import { mcpToolNames, waitFor } from '../support/host.ts'
 import { readMarker, reapAll } from '../support/procs.ts'

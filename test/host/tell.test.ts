@@ -12,7 +12,7 @@
 import assert from 'node:assert/strict'
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { after, test } from 'node:test'
-import { statusFilePath } from '../../src/host/status-path.ts'
+import { statusFilePath } from '../../src/status/path.ts'
 import { PROMPT_MAX_BYTES, PROMPT_MAX_LINES } from '../../src/host/tell.ts'
 import { installStubModel, userMessage } from '../support/host.ts'
 import { reapAll } from '../support/procs.ts'

@@ -8,7 +8,8 @@ import { describe, it } from 'node:test'
 import fc from 'fast-check'
 import { type LayerFile, type LayerInput, projectLayerFiles, userLayerFile } from '../../src/config/layers.ts'
 import { parseConfigText } from '../../src/config/parse.ts'
-import { desiredState, type PlanInput, type TrustFn, type TrustVerdict } from '../../src/plan/desired.ts'
+import { desiredState, type PlanInput, type TrustFn } from '../../src/plan/desired.ts'
+import type { TrustState } from '../../src/trust/state.ts'
 import { createPlanMemo } from '../../src/plan/memo.ts'
 
 const HOME = '/home/u/.dsh'
@@ -34,14 +35,14 @@ const SERVER_SETS: Record<string, unknown>[] = [
 const LOCAL_SETS: Record<string, unknown>[] = [{}, { s: { env: { MODE: '${MODE:-x}' } } }, { u: { enabled: false } }]
 const USER_SETS: Record<string, unknown>[] = [{}, { u: node(['u.js']) }, { u: node(['u.js'], { env: { K: '${TOKEN}' } }), shared: node(['/abs/shared.js'], { cwd: '/abs' }) }]
 const ENVS: Record<string, string>[] = [{}, { TOKEN: 'tok-1' }, { TOKEN: 'tok-2', PATHVAR: 'p' }, { TOKEN: 'tok-2', MODE: 'm', UNUSED: 'z' }]
-const VERDICTS: TrustVerdict[] = ['trusted', 'untrusted', 'changed']
+const VERDICTS: TrustState[] = ['trusted', 'untrusted', 'changed']
 
 interface World {
   /** Per root: [local set, project set] indexes; parsed once per change (a new LayerInput, as the runtime does). */
   layers: Map<string, LayerInput[]>
   user: LayerInput[]
   env: Record<string, string>
-  trust: Map<string, TrustVerdict>
+  trust: Map<string, TrustState>
   roots: string[]
   dshHome: string
 }

@@ -16,7 +16,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, w
 import path from 'node:path'
 import { test } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { statusFilePath } from '../../src/host/status-path.ts'
+import { statusFilePath } from '../../src/status/path.ts'
 import type { Agent } from '../support/host.ts'
 import { execTool, mcpToolNames, resultText, waitFor } from '../support/host.ts'
 import { countLive, readMarker, } from '../support/procs.ts'

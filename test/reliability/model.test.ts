@@ -65,7 +65,7 @@ interface Model {
   user: Servers | null
   /** `${p}:${name}` → identity trusted. */
   trusted: Map<string, string>
-  agents: { where: P | 'out'; handle?: AgentHandle }[]
+  agents: { where: P | 'out'; handle?: AgentHandle | undefined }[]
   known: Set<P>
 }
 

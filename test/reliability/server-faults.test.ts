@@ -14,7 +14,7 @@
 import assert from 'node:assert/strict'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { test } from 'node:test'
-import { statusFilePath } from '../../src/host/status-path.ts'
+import { statusFilePath } from '../../src/status/path.ts'
 import { startHttpServer } from '../fixtures/servers/http-server.ts'
 import { execTool, mcpToolNames, resultText, settles, waitFor } from '../support/host.ts'
 import { countLive, livePids, readMarker, } from '../support/procs.ts'

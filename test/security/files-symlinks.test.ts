@@ -21,7 +21,7 @@ import { mcpToolNames } from '../support/host.ts'
 import { readMarker } from '../support/procs.ts'
 import { friendly, startWorld } from '../support/runtime.ts'
 import { makeProject, makeTempDir, type TempDir } from '../support/tmp.ts'
-import { statusFilePath } from '../../src/host/status-path.ts'
+import { statusFilePath } from '../../src/status/path.ts'
 import { markerRig } from '../support/markers.ts'
 
 const { marker, entry } = markerRig()

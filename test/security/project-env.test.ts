@@ -47,7 +47,7 @@ function markerWriter(name: string): { script: string; marker: string } {
   return { script, marker }
 }
 
-const echo = (name: string, extra: Record<string, unknown> = {}) => stdioEntry(name, { tools: ['t'], echoEnv: 'REPO_ENV_CANARY', pidfileDir: pids, extra })
+const echo = (name: string, extra: Record<string, unknown> = {}) => stdioEntry(name, { tools: ['t'], extraArgs: ['--echo-env', 'REPO_ENV_CANARY'], pidfileDir: pids, extra })
 
 /** What each server's `echo_env` answers, once the agent sees exactly these servers' tools. */
 async function seen(w: Awaited<ReturnType<typeof startWorld>>, agentCwd: string, servers: readonly string[]): Promise<Record<string, string>> {

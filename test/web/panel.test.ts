@@ -18,7 +18,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
-import { statusFilePath } from '../../src/host/status-path.ts'
+import { statusFilePath } from '../../src/status/path.ts'
 import { readMarker } from '../support/procs.ts'
 import {
   type DshCli,

@@ -21,12 +21,12 @@
  */
 import { cacheFingerprint } from '../../config/fingerprint.ts'
 import { type Row, winners } from '../../config/layers.ts'
-import { MAX_TIMER_DELAY_MS } from '../../config/schema.ts'
 import { loadProject, type ProjectView } from '../../files/project.ts'
 import { type DoctorResult, isBroken } from '../../doctor/types.ts'
 import { readCache } from '../../lazy/cache.ts'
 import { canonicalRoot } from '../../trust/store.ts'
-import { failure, usage } from '../errors.ts'
+import { failure } from '../errors.ts'
+import { parseTimeout } from '../flags.ts'
 import type { Output } from '../output.ts'
 import type { CliContext } from '../program.ts'
 import { createProgress } from '../progress.ts'
@@ -36,14 +36,9 @@ export interface DoctorOptions {
   timeout?: string
 }
 
-/** Parse a `--timeout <ms>` value (a positive integer of milliseconds). */
-export function parseTimeout(value: string | undefined, fallback = 10_000): number {
-  if (value === undefined) return fallback
-  const n = Number(value)
-  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n < 1 || n > MAX_TIMER_DELAY_MS) {
-    throw usage(`--timeout must be a whole number of milliseconds between 1 and ${MAX_TIMER_DELAY_MS}, got "${value}"`)
-  }
-  return n
+/** The `--timeout <ms>` of `doctor` and `list --check` (flags.ts's one parser), 10 s when not given. */
+export function checkTimeoutMs(value: string | undefined): number {
+  return parseTimeout(value) ?? 10_000
 }
 
 type Paint = Output['paint']
@@ -96,7 +91,7 @@ function summaryLine(results: readonly DoctorResult[], ms: number): string {
 }
 
 export async function run(cli: CliContext, names: string[] = [], opts: DoctorOptions = {}): Promise<number> {
-  const timeoutMs = parseTimeout(opts.timeout)
+  const timeoutMs = checkTimeoutMs(opts.timeout)
   const view = loadProject(cli.dir, cli.loc)
   const { fileErrors, unknownNames } = await import('../../doctor/diagnose.ts')
   const unknown = unknownNames(view, names)

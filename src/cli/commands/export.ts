@@ -124,7 +124,9 @@ export async function run(cli: CliContext, opts: { format?: Format; output?: str
   let isLink = false
   try {
     isLink = lstatSync(file).isSymbolicLink()
-  } catch {}
+  } catch {
+    // absent: not a link
+  }
   if (isLink || out) {
     const link = out?.link ?? file
     throw failure(`-o ${label(cli, root, file)}: ${label(cli, root, link)} is a symbolic link; dsh-mcp export never writes through one (remove it, or name the file it points to)`)

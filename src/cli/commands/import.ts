@@ -27,12 +27,13 @@ import { existsSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { checkEntry } from '../../config/entry.ts'
 import { canonicalJson } from '../../config/fingerprint.ts'
+import { isRecord } from '../../config/guards.ts'
 import { displayArgs, displayUrl } from '../../config/redact.ts'
-import { SERVER_NAME_PATTERN } from '../../config/schema.ts'
+import { SERVER_NAME_PATTERN, SERVER_NAME_RULE } from '../../config/server-name.ts'
 import type { ConfigEditor } from '../../files/editor.ts'
 import { projectRootOf } from '../../files/read.ts'
 import { failure, usage } from '../errors.ts'
-import { firstEntryError, NAME_RULE } from '../flags.ts'
+import { firstEntryError } from '../flags.ts'
 import type { SourceResult } from '../importers/common.ts'
 import { type Moved, moveSecrets, movedNotes } from '../importers/secrets.ts'
 import { CLIENTS, type Client, clientSources, discover, readFrom } from '../importers/sources.ts'
@@ -100,7 +101,7 @@ export async function run(cli: CliContext, opts: { from?: string; dryRun?: boole
           const target = e ? targetOf({ command: typeof e.command === 'string' ? e.command : null, args: displayArgs(Array.isArray(e.args) ? e.args.map(String) : []), url: typeof e.url === 'string' ? displayUrl(e.url) : null }) : '-'
           const step = (action: Action, detail: string) => steps.push({ action, name: c.name, from, target, detail, notes: c.notes })
           if (!SERVER_NAME_PATTERN.test(c.name)) {
-            step('invalid', `the name is not allowed: ${NAME_RULE}`)
+            step('invalid', `the name is not allowed: ${SERVER_NAME_RULE}`)
             continue
           }
           if (!c.entry) {
@@ -234,7 +235,7 @@ async function writeLocalEnv(cli: CliContext, root: string, local: ReturnType<ty
   await editTarget(cli, root, local, (editor) => {
     for (const [name, m] of rows) {
       const existing = editor.has(name) ? (editor.get(name) as Record<string, unknown>) : {}
-      const env = typeof existing.env === 'object' && existing.env !== null ? (existing.env as Record<string, unknown>) : {}
+      const env = isRecord(existing.env) ? existing.env : {}
       editor.set(name, { ...existing, env: { ...env, ...m.localEnv } })
     }
   })

@@ -15,7 +15,7 @@
 import { type DoctorResult, isBroken } from '../../doctor/types.ts'
 import { type CheckResult, type Listing, readListing, type ServerView, tableOf, withChecks } from '../present.ts'
 import type { CliContext } from '../program.ts'
-import { parseTimeout, paintState, resultSummary, runChecks } from './doctor.ts'
+import { checkTimeoutMs, paintState, resultSummary, runChecks } from './doctor.ts'
 
 export interface ListOptions {
   json?: boolean
@@ -60,7 +60,7 @@ function printTable(cli: CliContext, views: readonly ServerView[], listing: List
  * Returns an exit code instead when a signal interrupted the checks.
  */
 async function checksFor(cli: CliContext, listing: Listing, opts: ListOptions): Promise<Map<string, CheckResult> | number> {
-  const timeoutMs = parseTimeout(opts.timeout)
+  const timeoutMs = checkTimeoutMs(opts.timeout)
   const names = opts.scope ? listing.views.filter((v) => v.scope === opts.scope && v.state !== 'shadowed').map((v) => v.name) : undefined
   if (names && names.length === 0) return new Map()
   const { results, signalled } = await runChecks(cli, listing.project, { ...(names ? { names } : {}), timeoutMs })

@@ -26,7 +26,8 @@
  *
  * @module
  */
-import { ageText, type HostState, hostState, type ProjectStatus, readProjectStatus, type StatusState, stateNow } from '../../doctor/status.ts'
+import { ageText, type HostState, hostState, readProjectStatus, stateNow } from '../../doctor/status.ts'
+import type { ProjectStatus, StatusState } from '../../status/format.ts'
 import { lstatSync } from 'node:fs'
 import path from 'node:path'
 import { ROOT_MARKERS } from '../../config/root.ts'

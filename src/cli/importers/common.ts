@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs'
 import { checkJsonSyntax } from '../../config/json-check.ts'
 import { ENTRY_KEYS } from '../../config/schema.ts'
 import { positionAt } from '../../config/yaml-doc.ts'
-import { isRecord } from '../../trust/state.ts'
+import { isRecord } from '../../config/guards.ts'
 
 export { isRecord }
 
@@ -69,8 +69,8 @@ export function parseJsonObject(text: string): { value: Record<string, unknown> 
     const problem = checkJsonSyntax(body, 1000)
     return parseFailure('not valid JSON', body, problem ? { offset: problem.offset } : undefined, problem?.message)
   }
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return { error: 'expected a JSON object' }
-  return { value: v as Record<string, unknown> }
+  if (!isRecord(v)) return { error: 'expected a JSON object' }
+  return { value: v }
 }
 
 /** Apply `fn` to every string of command/args/env/cwd/url/headers. */

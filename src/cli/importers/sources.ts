@@ -136,7 +136,9 @@ function importers(root: string): Record<SourceKind, (text: string) => Candidate
   let real = root
   try {
     real = realpathSync(root)
-  } catch {}
+  } catch {
+    // a root that cannot be resolved is matched as given
+  }
   return {
     claude: importClaude,
     'claude-user': importClaude,

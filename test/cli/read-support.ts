@@ -77,7 +77,7 @@ export async function ensureBuilt(): Promise<void> {
       } catch {}
       if (!existsSync(PROGRAM)) throw new Error('build did not produce lib/cli/program.js')
     }
-    if (olderThan(join(BUNDLE, 'program.js'), newest)) await rebundle()
+    if (olderThan(join(BUNDLE, 'cli.cjs'), newest)) await rebundle()
     writeFileSync(stamp, '')
   } finally {
     await release()

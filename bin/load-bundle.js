@@ -6,7 +6,7 @@
 //   `saveCache()`, called after the command ran, writes the script's code cache when none was used
 //   (none yet, stale, or rejected by V8): made after the run, it holds every function that run
 //   compiled, not only the top level. One cache file per command word (`list`, `get`, …: each
-//   compiles different code) and Node version, in `$XDG_CACHE_HOME/dsh-mcp` (else
+//   compiles different code), Node version and bundle path (a rebuild replaces its file), in `$XDG_CACHE_HOME/dsh-mcp` (else
 //   `~/.cache/dsh-mcp`; `%LOCALAPPDATA%\dsh-mcp` on Windows).
 // - A cache is only an optimization and code: it is used only from a real directory this user owns
 //   that no one else can write, from a regular file this user owns, and only when its header names
@@ -14,12 +14,10 @@
 //   version, flags and the source).
 //   It is written 0600 into a 0700 directory through an exclusive temp file and a rename (never
 //   through a link). Every failure to read or write one is silent: the CLI runs without it.
-// - Imports only builtins, through `require` (an ES import of `node:fs` builds its ES facade, which
-//   loads every lazy part of `fs`: streams, readline, `fs/promises`).
-import module from 'node:module'
-
-const require = module.createRequire(import.meta.url)
+// - CommonJS (bin/package.json); requires only builtins.
+'use strict'
 const fs = require('node:fs')
+const module_ = require('node:module')
 const path = require('node:path')
 const vm = require('node:vm')
 
@@ -82,20 +80,29 @@ function writeCache(file, header, data) {
   }
 }
 
-export function loadBundle(file, command, env = process.env) {
+/** FNV-1a of `text` in 8 hex digits: tells apart the caches of installs in different places. */
+function shortHash(text) {
+  let h = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
+  return (h >>> 0).toString(16).padStart(8, '0')
+}
+
+function loadBundle(file, command, env = process.env) {
   const source = fs.readFileSync(file, 'utf8')
   const st = fs.statSync(file)
   const dir = cacheDir(env)
   const word = /^[a-z][a-z-]{0,31}$/.test(command ?? '') ? command : '_'
-  const cacheFile = dir && path.join(dir, `cli-${word}-${process.version}-${process.arch}.bin`)
+  const cacheFile = dir && path.join(dir, `cli-${word}-${process.version}-${process.arch}-${shortHash(file)}.bin`)
   const header = JSON.stringify([MAGIC, file, st.size, st.mtimeMs, st.ino, process.version, process.arch])
   const cachedData = cacheFile ? readCache(cacheFile, header) : undefined
   const wrapper = `(function (exports, require, module, __filename, __dirname) {${source}\n})`
   const script = new vm.Script(wrapper, { filename: file, ...(cachedData ? { cachedData } : {}) })
   const mod = { exports: {} }
-  script.runInThisContext()(mod.exports, module.createRequire(file), mod, file, path.dirname(file))
+  script.runInThisContext()(mod.exports, module_.createRequire(file), mod, file, path.dirname(file))
   const saveCache = () => {
     if (cacheFile && (cachedData === undefined || script.cachedDataRejected)) writeCache(cacheFile, header, script.createCachedData())
   }
   return { exports: mod.exports, saveCache }
 }
+
+module.exports = { loadBundle }

@@ -12,6 +12,7 @@
  * @module
  */
 import path from 'node:path'
+import { isatty } from 'node:tty'
 import { Command, CommanderError, Option } from 'commander'
 import { terminalSafe } from '../config/terminal-safe.ts'
 import { defaultLocations, type Locations } from '../files/locations.ts'
@@ -73,7 +74,8 @@ function buildProgram(opts: RunOptions, result: { code: number; command?: string
       env,
       out,
       platform: opts.platform ?? process.platform,
-      interactive: Boolean(process.stdin.isTTY) && !env.CI,
+      // isatty(0) is what `process.stdin.isTTY` answers, without building the stdin stream (and fs streams).
+      interactive: isatty(0) && !env.CI,
     }
   }
   const action =

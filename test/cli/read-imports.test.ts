@@ -57,6 +57,11 @@ export function importGraph(entry: string, opts: { dynamic?: boolean } = {}): { 
   return { files, bare }
 }
 
+/** Specifiers of the `require("…")` calls in `text`, not those inside a string (ajv keeps `require("ajv/dist/runtime/…")` as code text it can emit). */
+function requiresOf(text: string): string[] {
+  return [...text.matchAll(/(?<![`'"\w.])require\(\s*["']([^"'\n]+)["']\s*\)/g)].map((m) => m[1]!)
+}
+
 function packageName(spec: string): string {
   const parts = spec.split('/')
   return spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!
@@ -102,16 +107,17 @@ describe('the CLI import graph', () => {
 
   test('bin/dsh-mcp.js runs lib/cli-bundle/cli.cjs: a lazy module per command, node builtins only, nothing of a host package inlined', () => {
     const bundleFile = join(REPO, 'lib/cli-bundle/cli.cjs')
-    const { files, bare } = importGraph(join(REPO, 'bin/dsh-mcp.js'))
-    assert.ok(files.has(join(REPO, 'bin/load-bundle.js')), 'the bin loads bin/load-bundle.js')
-    assert.deepEqual([...bare].filter((s) => !s.startsWith('node:')), [], 'the bin imports only node builtins')
-    assert.match(readFileSync(join(REPO, 'bin/dsh-mcp.js'), 'utf8'), /new URL\('\.\.\/lib\/cli-bundle\/cli\.cjs', import\.meta\.url\)/)
+    const builtins = new Set(builtinModules)
+    const isBuiltin = (s: string) => s.startsWith('node:') || builtins.has(s)
+    // The bin is CommonJS (bin/package.json): its local requires are the loader and package.json, the rest builtins.
+    assert.equal(JSON.parse(readFileSync(join(REPO, 'bin/package.json'), 'utf8')).type, 'commonjs')
+    const bin = readFileSync(join(REPO, 'bin/dsh-mcp.js'), 'utf8')
+    assert.deepEqual(requiresOf(bin).filter((s) => !isBuiltin(s)), ['./load-bundle.js', '../package.json'])
+    assert.deepEqual(requiresOf(readFileSync(join(REPO, 'bin/load-bundle.js'), 'utf8')).filter((s) => !isBuiltin(s)), [])
+    assert.match(bin, /path\.join\(__dirname, '\.\.', 'lib', 'cli-bundle', 'cli\.cjs'\)/, 'the bin runs lib/cli-bundle/cli.cjs')
     assert.deepEqual(readdirSync(join(REPO, 'lib/cli-bundle')), ['cli.cjs'], 'the bundle is one script')
     const text = readFileSync(bundleFile, 'utf8')
-    // A require call, not one inside a string (ajv keeps `require("ajv/dist/runtime/…")` as code text it can emit).
-    const required = new Set([...text.matchAll(/(?<![`'"\w.])require\(\s*["']([^"'\n]+)["']\s*\)/g)].map((m) => m[1]!))
-    const builtins = new Set(builtinModules)
-    const notBuiltin = [...required].filter((s) => !s.startsWith('node:') && !builtins.has(s))
+    const notBuiltin = [...new Set(requiresOf(text))].filter((s) => !isBuiltin(s))
     assert.deepEqual(notBuiltin, [], 'the bundle requires packages instead of inlining them')
     assert.ok(!text.includes('node_modules/@deepseek-ai/'), 'host package code inlined in the bundle')
     assert.doesNotMatch(text, /(?<![`'"\w.])(?:require|import)\(\s*["']@deepseek-ai\//, 'the bundle loads a host package')

@@ -1,23 +1,22 @@
 // Runs the CLI bundle (`lib/cli-bundle/cli.cjs`, one CommonJS script: scripts/bundle-cli.mjs) through
 // `vm.Script` with a V8 code cache, so a run does not parse and compile the same code again.
 // Contract:
-// - `loadBundle(file, command)` runs `file` as a CommonJS module (its own `require`, `module`,
-//   `exports`, `__filename`, `__dirname`) in this context and returns `{ exports, saveCache }`.
-//   `saveCache()`, called after the command ran, writes the script's code cache when none was used
-//   (none yet, stale, or rejected by V8): made after the run, it holds every function that run
-//   compiled, not only the top level. One cache file per command word (`list`, `get`, …: each
-//   compiles different code), Node version and bundle path (a rebuild replaces its file), in `$XDG_CACHE_HOME/dsh-mcp` (else
+// - `loadBundle(file, command)` runs `file` as a CommonJS module (`module`, `exports`, its own
+//   `__filename` and `__dirname`, and a `require` for builtins: the bundle requires nothing else)
+//   in this context and returns `{ exports, saveCache }`. `saveCache()`, called after the command
+//   ran, writes the script's code cache when none was used (none yet, stale, or rejected by V8):
+//   made after the run, it holds every function that run compiled, not only the top level. One
+//   cache file per command word (`list`, `get`, …: each compiles different code), Node version and
+//   bundle path (a rebuild replaces its file), in `$XDG_CACHE_HOME/dsh-mcp` (else
 //   `~/.cache/dsh-mcp`; `%LOCALAPPDATA%\dsh-mcp` on Windows).
 // - A cache is only an optimization and code: it is used only from a real directory this user owns
 //   that no one else can write, from a regular file this user owns, and only when its header names
 //   this exact bundle (path, size, mtime, inode), Node version and arch; V8 checks it again (its
-//   version, flags and the source).
-//   It is written 0600 into a 0700 directory through an exclusive temp file and a rename (never
+//   version and flags, the source's length). It is written 0600 into a 0700 directory through an exclusive temp file and a rename (never
 //   through a link). Every failure to read or write one is silent: the CLI runs without it.
 // - CommonJS (bin/package.json); requires only builtins.
 'use strict'
 const fs = require('node:fs')
-const module_ = require('node:module')
 const path = require('node:path')
 const vm = require('node:vm')
 
@@ -88,7 +87,9 @@ function shortHash(text) {
 }
 
 function loadBundle(file, command, env = process.env) {
-  const source = fs.readFileSync(file, 'utf8')
+  // latin1: the bundle is ASCII (scripts/bundle-cli.mjs), and so V8 gets a one-byte string at memory
+  // speed instead of a UTF-8 decode of the whole file.
+  const source = fs.readFileSync(file, 'latin1')
   const st = fs.statSync(file)
   const dir = cacheDir(env)
   const word = /^[a-z][a-z-]{0,31}$/.test(command ?? '') ? command : '_'
@@ -98,7 +99,9 @@ function loadBundle(file, command, env = process.env) {
   const wrapper = `(function (exports, require, module, __filename, __dirname) {${source}\n})`
   const script = new vm.Script(wrapper, { filename: file, ...(cachedData ? { cachedData } : {}) })
   const mod = { exports: {} }
-  script.runInThisContext()(mod.exports, module_.createRequire(file), mod, file, path.dirname(file))
+  // This module's own `require`: the bundle requires only builtins (test/cli/read-imports.test.ts), and
+  // `createRequire` would load `node:module`, which loads the ES loader.
+  script.runInThisContext()(mod.exports, require, mod, file, path.dirname(file))
   const saveCache = () => {
     if (cacheFile && (cachedData === undefined || script.cachedDataRejected)) writeCache(cacheFile, header, script.createCachedData())
   }

@@ -117,6 +117,8 @@ describe('the CLI import graph', () => {
     assert.match(bin, /path\.join\(__dirname, '\.\.', 'lib', 'cli-bundle', 'cli\.cjs'\)/, 'the bin runs lib/cli-bundle/cli.cjs')
     assert.deepEqual(readdirSync(join(REPO, 'lib/cli-bundle')), ['cli.cjs'], 'the bundle is one script')
     const text = readFileSync(bundleFile, 'utf8')
+    // bin/load-bundle.js reads it as latin1 (a one-byte string, no UTF-8 decode): that is only right for ASCII.
+    assert.ok(/^[\x00-\x7f]*$/.test(text), 'the bundle is ASCII')
     const notBuiltin = [...new Set(requiresOf(text))].filter((s) => !isBuiltin(s))
     assert.deepEqual(notBuiltin, [], 'the bundle requires packages instead of inlining them')
     assert.ok(!text.includes('node_modules/@deepseek-ai/'), 'host package code inlined in the bundle')

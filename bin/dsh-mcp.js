@@ -22,5 +22,6 @@ const bundle = loadBundle(path.join(__dirname, '..', 'lib', 'cli-bundle', 'cli.c
 const { version } = require('../package.json')
 bundle.exports.runCli({ argv, version }).then((code) => {
   process.exitCode = code
-  bundle.saveCache()
+  // Only a command that succeeded writes the cache: one that failed (a usage error) leaves nothing.
+  if (code === 0) bundle.saveCache()
 })

@@ -4,7 +4,7 @@
 // - `loadBundle(file, command)` runs `file` as a CommonJS module (`module`, `exports`, its own
 //   `__filename` and `__dirname`, and a `require` for builtins: the bundle requires nothing else)
 //   in this context and returns `{ exports, saveCache }`. `saveCache()`, called after the command
-//   ran, writes the script's code cache when none was used (none yet, stale, or rejected by V8):
+//   succeeded, writes the script's code cache when none was used (none yet, stale, or rejected by V8):
 //   made after the run, it holds every function that run compiled, not only the top level. One
 //   cache file per command word (`list`, `get`, …: each compiles different code), Node version and
 //   bundle path (a rebuild replaces its file), in `$XDG_CACHE_HOME/dsh-mcp` (else

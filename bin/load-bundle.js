@@ -8,7 +8,8 @@
 //   made after the run, it holds every function that run compiled, not only the top level. One
 //   cache file per command word (`list`, `get`, …: each compiles different code), Node version and
 //   bundle path (a rebuild replaces its file), in `$XDG_CACHE_HOME/dsh-mcp` (else
-//   `~/.cache/dsh-mcp`; `%LOCALAPPDATA%\dsh-mcp` on Windows).
+//   `~/.cache/dsh-mcp`; `%LOCALAPPDATA%\dsh-mcp` on Windows), made only under a directory this
+//   user owns.
 // - A cache is only an optimization and code: it is used only from a real directory this user owns
 //   that no one else can write, from a regular file this user owns, and only when its header names
 //   this exact bundle (path, size, mtime, inode), Node version and arch; V8 checks it again (its
@@ -22,10 +23,11 @@ const vm = require('node:vm')
 
 const MAGIC = 'dsh-mcp-code-cache-1'
 
+/** Where the cache files go, and the directory (this user's) it is made under. */
 function cacheDir(env) {
-  if (process.platform === 'win32') return env.LOCALAPPDATA ? path.join(env.LOCALAPPDATA, 'dsh-mcp') : undefined
-  if (env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME)) return path.join(env.XDG_CACHE_HOME, 'dsh-mcp')
-  return env.HOME && path.isAbsolute(env.HOME) ? path.join(env.HOME, '.cache', 'dsh-mcp') : undefined
+  if (process.platform === 'win32') return env.LOCALAPPDATA ? { base: env.LOCALAPPDATA, dir: path.join(env.LOCALAPPDATA, 'dsh-mcp') } : undefined
+  if (env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME)) return { base: env.XDG_CACHE_HOME, dir: path.join(env.XDG_CACHE_HOME, 'dsh-mcp') }
+  return env.HOME && path.isAbsolute(env.HOME) ? { base: env.HOME, dir: path.join(env.HOME, '.cache', 'dsh-mcp') } : undefined
 }
 
 /** A directory or file this user owns, of the expected type, that neither group nor others can write. */
@@ -54,10 +56,13 @@ function readCache(file, header) {
   }
 }
 
-function writeCache(file, header, data) {
+function writeCache(base, file, header, data) {
   const dir = path.dirname(file)
   const tmp = `${file}.${process.pid}.tmp`
   try {
+    // Under a directory this user owns only: `sudo` keeping a user's HOME must not leave root's
+    // directories in it.
+    if (typeof process.getuid === 'function' && fs.statSync(base).uid !== process.getuid()) return
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
     if (!ours(fs.lstatSync(dir), 'dir')) return
     const flags = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0)
@@ -91,9 +96,9 @@ function loadBundle(file, command, env = process.env) {
   // speed instead of a UTF-8 decode of the whole file.
   const source = fs.readFileSync(file, 'latin1')
   const st = fs.statSync(file)
-  const dir = cacheDir(env)
+  const where = cacheDir(env)
   const word = /^[a-z][a-z-]{0,31}$/.test(command ?? '') ? command : '_'
-  const cacheFile = dir && path.join(dir, `cli-${word}-${process.version}-${process.arch}-${shortHash(file)}.bin`)
+  const cacheFile = where && path.join(where.dir, `cli-${word}-${process.version}-${process.arch}-${shortHash(file)}.bin`)
   const header = JSON.stringify([MAGIC, file, st.size, st.mtimeMs, st.ino, process.version, process.arch])
   const cachedData = cacheFile ? readCache(cacheFile, header) : undefined
   const wrapper = `(function (exports, require, module, __filename, __dirname) {${source}\n})`
@@ -103,7 +108,7 @@ function loadBundle(file, command, env = process.env) {
   // `createRequire` would load `node:module`, which loads the ES loader.
   script.runInThisContext()(mod.exports, require, mod, file, path.dirname(file))
   const saveCache = () => {
-    if (cacheFile && (cachedData === undefined || script.cachedDataRejected)) writeCache(cacheFile, header, script.createCachedData())
+    if (cacheFile && (cachedData === undefined || script.cachedDataRejected)) writeCache(where.base, cacheFile, header, script.createCachedData())
   }
   return { exports: mod.exports, saveCache }
 }

@@ -43,7 +43,7 @@ import { shellWord } from '../trust/command.ts'
 import { canonicalRoot, loadTrustStore } from '../trust/store.ts'
 import { needsTrust, type TrustState, type TrustStore, trustAnswerOf, trustGateOff } from '../trust/state.ts'
 import { loadProject, type ProjectView } from '../files/project.ts'
-import { readCache } from '../lazy/cache.ts'
+import { type CacheRecord, cacheReader } from '../lazy/cache.ts'
 import { type CliError, failure } from './errors.ts'
 import type { CliContext } from './program.ts'
 
@@ -109,9 +109,9 @@ export interface PresentOptions {
 }
 
 /** A row's tool cache (read only; src/lazy/cache.ts), or null. */
-function cacheOf(e: Row['entry'], origin: string, dshHome: string): ServerView['cache'] {
+function cacheOf(e: Row['entry'], origin: string, read: (key: string) => CacheRecord | undefined): ServerView['cache'] {
   if (!e || transportOf(e) === undefined) return null
-  const record = readCache(dshHome, cacheFingerprint(e, origin))
+  const record = read(cacheFingerprint(e, origin))
   return record ? { tools: record.tools.length, recordedAt: record.recordedAt } : null
 }
 
@@ -130,11 +130,12 @@ function commandLine(command: string, args: readonly string[] = []): string {
 
 function presentRows(rows: readonly Row[], layers: readonly LayerInput[], opts: PresentOptions): ServerView[] {
   const root = canonicalRoot(opts.root)
-  const views = rows.map((row) => presentRow(row, layers, root, opts))
+  const read = cacheReader(opts.dshHome)
+  const views = rows.map((row) => presentRow(row, layers, root, opts, read))
   return views.map((v, i) => ({ v, i })).sort((a, b) => (a.v.name < b.v.name ? -1 : a.v.name > b.v.name ? 1 : a.i - b.i)).map(({ v }) => v)
 }
 
-function presentRow(row: Row, layers: readonly LayerInput[], root: string, opts: PresentOptions): ServerView {
+function presentRow(row: Row, layers: readonly LayerInput[], root: string, opts: PresentOptions, read: (key: string) => CacheRecord | undefined): ServerView {
   const e = row.entry
   const show = (d: Parameters<typeof formatDiagnostic>[0]) => formatDiagnostic(d, { relativeTo: opts.display })
   const issues = row.diagnostics.map(show)
@@ -180,7 +181,7 @@ function presentRow(row: Row, layers: readonly LayerInput[], root: string, opts:
     tools: e?.tools ? { ...(e.tools.include ? { include: [...e.tools.include] } : {}), ...(e.tools.exclude ? { exclude: [...e.tools.exclude] } : {}) } : null,
     lifecycle: e?.lifecycle ?? null,
     idleTimeoutMs: e?.idleTimeoutMs ?? null,
-    cache: cacheOf(e, row.scope === 'user' ? opts.dshHome : root, opts.dshHome),
+    cache: cacheOf(e, row.scope === 'user' ? opts.dshHome : root, read),
     trust,
     verdict: verdictView(verdict),
   }

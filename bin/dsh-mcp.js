@@ -4,10 +4,10 @@
 // A reader that goes away (`dsh-mcp list | head -1`) ends the process quietly with status 0, for
 // every command: EPIPE on stdout or stderr is not an error worth a stack trace.
 import { readFileSync } from 'node:fs'
-import module from 'node:module'
+import { enablePrivateCompileCache } from './compile-cache.js'
 
-// Node >= 22.1 caches compiled code across runs; a no-op on older Nodes.
-module.enableCompileCache?.()
+// Node >= 22.1 caches compiled code across runs, in a directory of this user's only (compile-cache.js).
+enablePrivateCompileCache()
 
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (err) => {

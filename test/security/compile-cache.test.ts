@@ -50,9 +50,9 @@ function world(name: string) {
   return { w, shared, home, proj: join(w, 'proj'), dsh: join(w, 'dsh'), cache: join(home, '.cache', 'dsh-mcp', 'compile-cache') }
 }
 
-function run(wd: ReturnType<typeof world>, env: Record<string, string> = {}): void {
+function run(wd: ReturnType<typeof world>, env: Record<string, string> = {}): () => void {
   const r = spawnSync(NODE, [BIN, 'list'], { cwd: wd.proj, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: wd.home, DSH_HOME: wd.dsh, TMPDIR: wd.shared, ...env }, encoding: 'utf8' })
-  assert.equal(r.status, 0, `dsh-mcp list failed: ${r.stderr}`)
+  return () => assert.equal(r.status, 0, `dsh-mcp list failed: ${r.stderr}`)
 }
 
 function filesUnder(dir: string): string[] {
@@ -90,11 +90,12 @@ test('a forged entry in the shared TMPDIR cache never runs as the victim', { ski
   const sub = `${execFileSync('cat', [join(att, 'dirname')], { encoding: 'utf8' }).replace(/-[^-]*$/, '')}-${process.getuid?.()}`
   const shared = join(wd.shared, 'node-compile-cache')
   asOther('sh', ['-c', `mkdir -p '${shared}/${sub}' && chmod 777 '${shared}' '${shared}/${sub}'`])
-  run(wd)
+  run(wd)()
   // The attacker swaps every entry it can see for the forged one, then the victim runs again.
   asOther('sh', ['-c', `cd '${shared}/${sub}' && for f in *; do [ -e "$f" ] || continue; rm -f "$f"; cp '${att}/forged' "$f"; done`])
-  run(wd)
+  const ran = run(wd)
   assert.ok(!existsSync(marker), 'the attacker-forged compile cache entry ran')
+  ran()
   assert.deepEqual(filesUnder(shared), [], 'the CLI wrote its compile cache into the shared TMPDIR')
   // The cache it does use: 0700, the victim's own, and in use.
   const st = lstatSync(wd.cache)
@@ -152,7 +153,7 @@ test('a cache directory another user made, a link, or a loose mode is not used',
   for (const v of variants) {
     const wd = world(v.name.replace(/\W+/g, '-'))
     const { env, watch } = v.plant(wd)
-    run(wd, env)
+    run(wd, env)()
     assert.deepEqual(filesUnder(watch), [], `${v.name}: the CLI cached compiled code there`)
     assert.deepEqual(filesUnder(join(wd.shared, 'node-compile-cache')), [], `${v.name}: the CLI fell back to the shared TMPDIR`)
   }

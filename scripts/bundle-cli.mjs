@@ -19,8 +19,7 @@ import { fileURLToPath } from 'node:url'
 const root = fileURLToPath(new URL('..', import.meta.url))
 const require = createRequire(import.meta.url)
 
-// Bundled CommonJS dependencies call `require('fs')` and read `__filename` (write-file-atomic hashes
-// it into temp names): give every chunk a real `require`, `__filename` and `__dirname` (its own).
+// Bundled CommonJS dependencies call `require('fs')` and may read `__filename`: give every chunk a real `require`, `__filename` and `__dirname` (its own).
 const BANNER = [
   "import { createRequire as __dshMcpCreateRequire } from 'node:module'",
   "import { fileURLToPath as __dshMcpFileURLToPath } from 'node:url'",

@@ -160,7 +160,10 @@ async function acquire(file: string, waitMs: number): Promise<() => Promise<void
  */
 function replace(file: string, text: string, existed: boolean, createMode: number | undefined): void {
   try {
-    if (!existed) return replaceFile(file, text, { mode: createMode ?? 0o644 })
+    if (!existed) {
+      replaceFile(file, text, { mode: createMode ?? 0o644 })
+      return
+    }
     const dest = lstatSync(file).isSymbolicLink() ? realpathSync(file) : file
     const st = statSync(dest)
     replaceFile(dest, text, { mode: st.mode & 0o7777, owner: { uid: st.uid, gid: st.gid } })

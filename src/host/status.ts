@@ -25,6 +25,7 @@
  * @module
  */
 import type { Scope } from '../config/layers.ts'
+import { jsonTerminalSafe } from '../config/terminal-safe.ts'
 import type { Lifecycle } from '../config/schema.ts'
 import type { Placement } from '../plan/desired.ts'
 import type { VerdictView } from '../plan/verdict.ts'
@@ -209,7 +210,7 @@ export function createStatusWriter(dshHome: string, log: Log): StatusWriter {
         updatedAt: stamp(root, s, now),
       }))
       const refused = files.map((f) => ({ file: f.file, layer: f.layer, error: f.reason, keptLastGood: f.keptLastGood }))
-      slot.next = `${JSON.stringify({ version: 1, root, pid: process.pid, host, updatedAt: now, servers: rows, files: refused }, null, 2)}\n`
+      slot.next = `${jsonTerminalSafe(JSON.stringify({ version: 1, root, pid: process.pid, host, updatedAt: now, servers: rows, files: refused }, null, 2))}\n`
       pump(file, slot)
     },
     async settled() {

@@ -10,18 +10,15 @@
  * (control: its text with the secret masked and ESC shown as `\x1b`).
  */
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
-import { fileURLToPath } from 'node:url'
+import { runCanaryHost } from '../support/canary-host.ts'
 import { ensureBuilt, runCli } from '../support/cli.ts'
 import { friendly } from '../support/runtime.ts'
 import { cleanupAll, makeProject, makeTempDir } from '../support/tmp.ts'
-import { settles, waitFor } from '../support/wait.ts'
 
-const HOST_SCRIPT = fileURLToPath(new URL('../fixtures/hosts/canary-host.ts', import.meta.url))
 const SECRET = `Tx5${randomBytes(9).toString('hex')}`
 /** Raw controls a terminal would act on (C0 but \n and \t, DEL, C1, bidi, line separators). */
 const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/
@@ -52,23 +49,8 @@ test("a server's JSON-RPC error reaches the host's log and terminal without its 
   assert.equal(trust.code, 0, trust.stdout + trust.stderr)
 
   const logFile = home.join('host.log')
-  const env = { ...process.env, HOME: home.path, DSH_HOME: dshHome, CANARY_HOST_WAIT: 's=failed' }
-  const child = spawn(process.execPath, ['--no-warnings', HOST_SCRIPT, dshHome, logFile, hostCwd.path, project.path], { env, stdio: ['pipe', 'pipe', 'pipe'] })
-  let out = ''
-  let err = ''
-  child.stdout.setEncoding('utf8').on('data', (c: string) => {
-    out += c
-  })
-  child.stderr.setEncoding('utf8').on('data', (c: string) => {
-    err += c
-  })
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-  await waitFor(() => out.includes('READY') || child.exitCode !== null, { timeoutMs: 90_000, message: 'the host is ready' })
-  assert.ok(out.includes('READY'), `the host exited early:\n${out}\n${err}`)
-  child.stdin.end()
-  assert.equal(await settles(exited, 'the host exits'), 0, err)
+  const { out, err, log } = await runCanaryHost({ dshHome, logFile, hostCwd: hostCwd.path, projects: [project.path], wait: ['s=failed'], env: { HOME: home.path } })
 
-  const log = readFileSync(logFile, 'utf8')
   // Control: the server's error reached the host's log, redacted and with its escapes visible.
   assert.match(log, /auth failed for key \*\*\* \\x1b\]8;;http:\/\/evil\.example\\x07click/, log)
   const statusDir = join(dshHome, 'mcp-status')

@@ -38,6 +38,7 @@ import { contributors, type LayerInput, type Row, type RowState, type Scope } fr
 import { type Verdict, type VerdictView, verdictOf, verdictView } from '../plan/verdict.ts'
 import { displayArgs, displayUrl } from '../config/redact.ts'
 import { redactShapesIn } from '../config/redact-shapes.ts'
+import { templateVariables } from '../config/expand.ts'
 import { cacheFingerprint } from '../config/fingerprint.ts'
 import { shellWord } from '../trust/command.ts'
 import { canonicalRoot, loadTrustStore } from '../trust/store.ts'
@@ -75,6 +76,9 @@ export interface ServerView {
   cwd: string | null
   envKeys: string[]
   headerKeys: string[]
+  /** Per env key / header name, the `${VAR}`s of your environment its value sends (names only; never a value). */
+  envVars: Record<string, string[]>
+  headerVars: Record<string, string[]>
   enabled: boolean
   shadowedBy: { scope: Scope; file: string } | null
   /** The local file whose partial override is merged into this row. */
@@ -175,6 +179,8 @@ function presentRow(row: Row, layers: readonly LayerInput[], root: string, opts:
     cwd: e?.cwd ?? null,
     envKeys: Object.keys(e?.env ?? {}),
     headerKeys: Object.keys(e?.headers ?? {}),
+    envVars: variablesOf(e?.env),
+    headerVars: variablesOf(e?.headers),
     enabled: e?.enabled !== false,
     shadowedBy: row.shadowedBy ? { scope: row.shadowedBy.scope, file: row.shadowedBy.file } : null,
     overriddenBy: row.overriddenBy ?? null,
@@ -265,6 +271,16 @@ export function withChecks(listing: Listing, checks: ReadonlyMap<string, CheckRe
   return { ...listing, views }
 }
 
+/** Per key, the distinct `${VAR}` names its value refers to (keys without any are left out). */
+function variablesOf(values: Readonly<Record<string, string>> | undefined): Record<string, string[]> {
+  const out: Record<string, string[]> = {}
+  for (const [key, value] of Object.entries(values ?? {})) {
+    const names = [...new Set(templateVariables(value).map((v) => v.name))]
+    if (names.length > 0) out[key] = names
+  }
+  return out
+}
+
 /** `get` and `trust`: no winning row is named `name` (a did-you-mean among `known`). */
 export function unknownServer(name: string, known: readonly string[], root: string): CliError {
   const hint = suggest(name, [...known])
@@ -306,8 +322,10 @@ export function detailLines(v: ServerView, root: string, display: (file: string)
     field('cwd', path.resolve(base, v.cwd ?? '.'))
   }
   if (v.url !== null) field('url', v.url)
-  if (v.envKeys.length) field('env keys', v.envKeys.join(', '))
-  if (v.headerKeys.length) field('header keys', v.headerKeys.join(', '))
+  // The variables a key's value is built from are named (they say what of yours the server is sent); values never print.
+  const keyed = (keys: string[], vars: Record<string, string[]>) => keys.map((k) => (vars[k]?.length ? `${k} (← ${vars[k].map((n) => `$${n}`).join(' ')})` : k)).join(', ')
+  if (v.envKeys.length) field('env keys', keyed(v.envKeys, v.envVars))
+  if (v.headerKeys.length) field('header keys', keyed(v.headerKeys, v.headerVars))
   if (v.tools?.include) field('tools in', v.tools.include.join(', '))
   if (v.tools?.exclude) field('tools out', v.tools.exclude.join(', '))
   field('lifecycle', `${v.lifecycle ?? 'default (eager unless the plugin says otherwise)'}${v.idleTimeoutMs !== null ? `, idle timeout ${v.idleTimeoutMs === 0 ? 'never' : `${v.idleTimeoutMs} ms`}` : ''}`)

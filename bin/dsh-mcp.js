@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // dsh-mcp: edit and inspect project-level MCP config. Runs on Node >= 20; imports no host package.
-// Runs the bundled CLI (lib/cli-bundle/, built by scripts/bundle-cli.mjs from src/cli/program.ts).
+// Runs the bundled CLI (lib/cli-bundle/cli.cjs, built by scripts/bundle-cli.mjs from
+// src/cli/program.ts) through bin/load-bundle.js, which keeps a V8 code cache of it per command.
+// CommonJS (bin/package.json): an ES entry costs Node its ES loader before any code runs, and an
+// ES import of a builtin builds its ES facade, which loads every lazy part of it (`fs` streams, …).
 // A reader that goes away (`dsh-mcp list | head -1`) ends the process quietly with status 0, for
 // every command: EPIPE on stdout or stderr is not an error worth a stack trace.
-import { readFileSync } from 'node:fs'
-import module from 'node:module'
-
-// Node >= 22.1 caches compiled code across runs; a no-op on older Nodes.
-module.enableCompileCache?.()
+'use strict'
+const path = require('node:path')
+const { loadBundle } = require('./load-bundle.js')
 
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (err) => {
@@ -16,6 +17,11 @@ for (const stream of [process.stdout, process.stderr]) {
   })
 }
 
-const { runCli } = await import('../lib/cli-bundle/program.js')
-const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
-process.exitCode = await runCli({ argv: process.argv.slice(2), version: pkg.version, exit: (code) => process.exit(code) })
+const argv = process.argv.slice(2)
+const bundle = loadBundle(path.join(__dirname, '..', 'lib', 'cli-bundle', 'cli.cjs'), argv.find((a) => !a.startsWith('-')))
+const { version } = require('../package.json')
+bundle.exports.runCli({ argv, version, exit: (code) => process.exit(code) }).then((code) => {
+  process.exitCode = code
+  // Only a command that succeeded writes the cache: one that failed (a usage error) leaves nothing.
+  if (code === 0) bundle.saveCache()
+})

@@ -1,17 +1,25 @@
-// The shipped CLI: `src/cli/program.ts` bundled by esbuild into one directory of ES modules that
-// `bin/dsh-mcp.js` loads. Contract:
-// - `bundleCli(outdir)` writes `<outdir>/program.js` (exports `runCli`) plus its chunks, all flat in
-//   `outdir`: every command (the template `import()` of `commands/${name}.ts`) and every other lazy
-//   `import()` stays a separate chunk loaded on demand, so `--version` and `list` never parse doctor's
-//   MCP SDK. `outdir` must sit two levels under the package root (`lib/cli-bundle/`): code that finds
-//   `schema/` with `new URL('../../schema/…', import.meta.url)` resolves it from a chunk as from `lib/cli/`.
-// - Node builtins and host packages (`@deepseek-ai/*`, which the CLI must never load) stay imports,
-//   so a host import is visible to test/cli/read-imports.test.ts; everything else is inlined.
-// - Why: one file per dependency module costs ESM resolution and instantiation (~130 modules for
-//   `list`), and the bundle tree-shakes zod (namespace imports) and yaml (its ESM build; the CommonJS
-//   one that Node resolves cannot be tree-shaken). Runs on Node 22 (the build's node).
+// The shipped CLI: `src/cli/program.ts` bundled by esbuild into ONE CommonJS script,
+// `<outdir>/cli.cjs`, that `bin/dsh-mcp.js` runs through `bin/load-bundle.js` (a `vm.Script` with a
+// V8 code cache). Contract:
+// - `bundleCli(outdir)` writes `<outdir>/cli.cjs` (its `module.exports.runCli` runs the CLI). Every
+//   command (the template `import()` of `commands/${name}.ts`) and every other lazy `import()` stays
+//   lazy: esbuild turns each into an init function called on first import, so `--version` and `list`
+//   never evaluate (and, with a code cache, never compile) doctor's MCP SDK. `outdir` must sit two
+//   levels under the package root (`lib/cli-bundle/`): code that finds files with
+//   `new URL('../launch/…', import.meta.url)` resolves them from the bundle as from `lib/cli/`
+//   (`import.meta.url` is the bundle's own file URL).
+// - Node builtins stay `require` calls, and host packages (`@deepseek-ai/*`, which the CLI must
+//   never load) stay external, so a host import is visible to test/cli/read-imports.test.ts;
+//   everything else is inlined.
+// - Why one script: Node 20 keeps no code cache for ES modules, and Node 22's compile cache holds
+//   only what is compiled before a module runs (its top level), so every lazily compiled function
+//   of zod, yaml and commander was compiled again on every run; a script's code cache, made after a
+//   run, holds them all (docs/benchmarks.md, row 6). One script also costs no ESM resolution and
+//   instantiation, and no builtin's ES facade (which reads every lazy export of `fs`, `util`, …).
+//   The bundle tree-shakes zod (namespace imports) and yaml (its ESM build; the CommonJS one that
+//   Node resolves cannot be tree-shaken). Runs on Node 22 (the build's node); the output runs on 20.
 // - The output is plain, unminified JavaScript, without source maps (the tarball ships none).
-import { rmSync } from 'node:fs'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -19,15 +27,12 @@ import { fileURLToPath } from 'node:url'
 const root = fileURLToPath(new URL('..', import.meta.url))
 const require = createRequire(import.meta.url)
 
-// Bundled CommonJS dependencies call `require('fs')` and read `__filename` (write-file-atomic hashes
-// it into temp names): give every chunk a real `require`, `__filename` and `__dirname` (its own).
-const BANNER = [
-  "import { createRequire as __dshMcpCreateRequire } from 'node:module'",
-  "import { fileURLToPath as __dshMcpFileURLToPath } from 'node:url'",
-  'const require = __dshMcpCreateRequire(import.meta.url)',
-  'const __filename = __dshMcpFileURLToPath(import.meta.url)',
-  "const __dirname = __dshMcpFileURLToPath(new URL('.', import.meta.url))",
-].join('\n')
+/** The file name of the bundle inside `outdir`. */
+export const BUNDLE_FILE = 'cli.cjs'
+
+// The script runs inside a CommonJS wrapper (`require`, `module`, `__filename`, …: bin/load-bundle.js);
+// ES code that reads `import.meta.url` gets the bundle's own URL.
+const BANNER = "const __dshMcpImportMetaUrl = require('node:url').pathToFileURL(__filename).href;"
 
 /** `yaml` resolves (condition "node") to its CommonJS build; its ESM build is the same code, tree-shakeable. */
 const yamlEsm = {
@@ -38,6 +43,37 @@ const yamlEsm = {
   },
 }
 
+/**
+ * Commander requires `child_process` at load for executable subcommands, which this CLI never
+ * declares: it gets the module on first use instead (a property read loads it), so a command that
+ * spawns nothing never loads it (about 40 internal modules).
+ */
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      args.kind === 'require-call' && /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'node:child_process', namespace: 'lazy-builtin' } : undefined,
+    )
+    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
+      contents: `let m\nmodule.exports = new Proxy({}, { get: (_, key) => (m ??= require(${JSON.stringify(args.path)}))[key] })`,
+      loader: 'js',
+    }))
+  },
+}
+
+/**
+ * The bundle must be pure ASCII: bin/load-bundle.js reads it as latin1, which makes V8's one-byte
+ * string at memory speed, where one non-ASCII character anywhere makes Node decode all 1.4 MB as
+ * UTF-8 into a two-byte string (≈ 5× slower, and twice the memory). `charset: 'ascii'` escapes
+ * strings, templates, regular expressions and identifiers; what is left is comment text esbuild
+ * keeps (`…`, `—`), written as `\u{…}` here (a comment reads the same either way).
+ */
+function asciiOnly(file) {
+  const text = readFileSync(file, 'utf8')
+  const ascii = text.replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`)
+  if (ascii !== text) writeFileSync(file, ascii)
+}
+
 /** Bundle the CLI into `outdir` (emptied first). Returns esbuild's metafile. */
 export async function bundleCli(outdir) {
   const esbuild = await import('esbuild')
@@ -45,17 +81,19 @@ export async function bundleCli(outdir) {
   const result = await esbuild.build({
     absWorkingDir: root,
     entryPoints: [path.join(root, 'src', 'cli', 'program.ts')],
-    outdir,
+    outfile: path.join(outdir, BUNDLE_FILE),
     bundle: true,
-    splitting: true,
-    format: 'esm',
+    format: 'cjs',
     platform: 'node',
     target: 'node20',
     external: ['@deepseek-ai/*'],
     banner: { js: BANNER },
-    plugins: [yamlEsm],
+    define: { 'import.meta.url': '__dshMcpImportMetaUrl' },
+    plugins: [yamlEsm, lazyChildProcess],
+    charset: 'ascii',
     metafile: true,
     logLevel: 'warning',
   })
+  asciiOnly(path.join(outdir, BUNDLE_FILE))
   return result.metafile
 }

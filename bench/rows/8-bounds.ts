@@ -20,12 +20,15 @@
  *     (server-faults);
  * (h) the doctor engine (test/doctor/diagnose): a server that never answers,
  *     checked with a 700 ms timeout; `abort()` while two such servers hang
- *     (60 s timeout) → the results.
+ *     (60 s timeout) → the results;
+ * (i) reading a 0.9 MiB file with a 200-deep entry and 50,000+ env keys:
+ *     CPU of one parse (test/reliability/hostile-input).
  *
  * @module
  */
 import { writeFileSync } from 'node:fs'
 import { diagnoseProject } from '../../src/doctor/index.ts'
+import { parseConfigText } from '../../src/config/parse.ts'
 import { loadProject } from '../../src/files/project.ts'
 import { cleanEnv, fixtureServer, sandbox } from '../../test/support/sandbox.ts'
 import { startHttpServer } from '../../test/fixtures/servers/http-server.ts'
@@ -176,6 +179,18 @@ await runRow('8', 'Bounded waits', async (r) => {
     ac.abort()
     await running
     bound(r, 'doctor: abort() with 2 silent servers → the results', performance.now() - t0, 5000, 'diagnose')
+  }
+  // (i) the hostile file's parse, CPU only (the host's event loop is blocked for that long)
+  {
+    let deep = '    env:\n'
+    for (let i = 0; i < 200; i++) deep += `${'  '.repeat(i + 3)}k${i}:\n`
+    let keys = ''
+    for (let i = 0; keys.length < 900_000; i++) keys += `      K${i}: v\n`
+    const body = `servers:\n  ok: {command: node}\n  deep:\n    command: node\n${deep}  wide:\n    command: node\n    enabled: false\n    env:\n${keys}`
+    const cpu0 = process.cpuUsage()
+    parseConfigText(body, { file: 'mcp.yml', format: 'friendly' })
+    const used = process.cpuUsage(cpu0)
+    bound(r, 'parse: 0.9 MiB, 200-deep entry, 50,000+ keys (CPU)', (used.user + used.system) / 1000, 3000, 'hostile-input')
   }
   r.note('each bound was a test assertion; the tests now prove the same behaviour by the order of events (see docs/benchmarks.md)')
 })

@@ -38,12 +38,13 @@ import { contributors, type LayerInput, type Row, type RowState, type Scope } fr
 import { type Verdict, type VerdictView, verdictOf, verdictView } from '../plan/verdict.ts'
 import { displayArgs, displayUrl } from '../config/redact.ts'
 import { redactShapesIn } from '../config/redact-shapes.ts'
+import { templateVariables } from '../config/expand.ts'
 import { cacheFingerprint } from '../config/fingerprint.ts'
 import { shellWord } from '../trust/command.ts'
 import { canonicalRoot, loadTrustStore } from '../trust/store.ts'
 import { needsTrust, type TrustState, type TrustStore, trustAnswerOf, trustGateOff } from '../trust/state.ts'
 import { loadProject, type ProjectView } from '../files/project.ts'
-import { readCache } from '../lazy/cache.ts'
+import { type CacheRecord, cacheReader } from '../lazy/cache.ts'
 import { type CliError, failure } from './errors.ts'
 import type { CliContext } from './program.ts'
 
@@ -75,6 +76,9 @@ export interface ServerView {
   cwd: string | null
   envKeys: string[]
   headerKeys: string[]
+  /** Per env key / header name, the `${VAR}`s of your environment its value sends (names only; never a value). */
+  envVars: Record<string, string[]>
+  headerVars: Record<string, string[]>
   enabled: boolean
   shadowedBy: { scope: Scope; file: string } | null
   /** The local file whose partial override is merged into this row. */
@@ -109,9 +113,9 @@ export interface PresentOptions {
 }
 
 /** A row's tool cache (read only; src/lazy/cache.ts), or null. */
-function cacheOf(e: Row['entry'], origin: string, dshHome: string): ServerView['cache'] {
+function cacheOf(e: Row['entry'], origin: string, read: (key: string) => CacheRecord | undefined): ServerView['cache'] {
   if (!e || transportOf(e) === undefined) return null
-  const record = readCache(dshHome, cacheFingerprint(e, origin))
+  const record = read(cacheFingerprint(e, origin))
   return record ? { tools: record.tools.length, recordedAt: record.recordedAt } : null
 }
 
@@ -130,11 +134,12 @@ function commandLine(command: string, args: readonly string[] = []): string {
 
 function presentRows(rows: readonly Row[], layers: readonly LayerInput[], opts: PresentOptions): ServerView[] {
   const root = canonicalRoot(opts.root)
-  const views = rows.map((row) => presentRow(row, layers, root, opts))
+  const read = cacheReader(opts.dshHome)
+  const views = rows.map((row) => presentRow(row, layers, root, opts, read))
   return views.map((v, i) => ({ v, i })).sort((a, b) => (a.v.name < b.v.name ? -1 : a.v.name > b.v.name ? 1 : a.i - b.i)).map(({ v }) => v)
 }
 
-function presentRow(row: Row, layers: readonly LayerInput[], root: string, opts: PresentOptions): ServerView {
+function presentRow(row: Row, layers: readonly LayerInput[], root: string, opts: PresentOptions, read: (key: string) => CacheRecord | undefined): ServerView {
   const e = row.entry
   const show = (d: Parameters<typeof formatDiagnostic>[0]) => formatDiagnostic(d, { relativeTo: opts.display })
   const issues = row.diagnostics.map(show)
@@ -174,13 +179,15 @@ function presentRow(row: Row, layers: readonly LayerInput[], root: string, opts:
     cwd: e?.cwd ?? null,
     envKeys: Object.keys(e?.env ?? {}),
     headerKeys: Object.keys(e?.headers ?? {}),
+    envVars: variablesOf(e?.env),
+    headerVars: variablesOf(e?.headers),
     enabled: e?.enabled !== false,
     shadowedBy: row.shadowedBy ? { scope: row.shadowedBy.scope, file: row.shadowedBy.file } : null,
     overriddenBy: row.overriddenBy ?? null,
     tools: e?.tools ? { ...(e.tools.include ? { include: [...e.tools.include] } : {}), ...(e.tools.exclude ? { exclude: [...e.tools.exclude] } : {}) } : null,
     lifecycle: e?.lifecycle ?? null,
     idleTimeoutMs: e?.idleTimeoutMs ?? null,
-    cache: cacheOf(e, row.scope === 'user' ? opts.dshHome : root, opts.dshHome),
+    cache: cacheOf(e, row.scope === 'user' ? opts.dshHome : root, read),
     trust,
     verdict: verdictView(verdict),
   }
@@ -264,6 +271,16 @@ export function withChecks(listing: Listing, checks: ReadonlyMap<string, CheckRe
   return { ...listing, views }
 }
 
+/** Per key, the distinct `${VAR}` names its value refers to (keys without any are left out). */
+function variablesOf(values: Readonly<Record<string, string>> | undefined): Record<string, string[]> {
+  const out: Record<string, string[]> = {}
+  for (const [key, value] of Object.entries(values ?? {})) {
+    const names = [...new Set(templateVariables(value).map((v) => v.name))]
+    if (names.length > 0) out[key] = names
+  }
+  return out
+}
+
 /** `get` and `trust`: no winning row is named `name` (a did-you-mean among `known`). */
 export function unknownServer(name: string, known: readonly string[], root: string): CliError {
   const hint = suggest(name, [...known])
@@ -305,8 +322,10 @@ export function detailLines(v: ServerView, root: string, display: (file: string)
     field('cwd', path.resolve(base, v.cwd ?? '.'))
   }
   if (v.url !== null) field('url', v.url)
-  if (v.envKeys.length) field('env keys', v.envKeys.join(', '))
-  if (v.headerKeys.length) field('header keys', v.headerKeys.join(', '))
+  // The variables a key's value is built from are named (they say what of yours the server is sent); values never print.
+  const keyed = (keys: string[], vars: Record<string, string[]>) => keys.map((k) => (vars[k]?.length ? `${k} (← ${vars[k].map((n) => `$${n}`).join(' ')})` : k)).join(', ')
+  if (v.envKeys.length) field('env keys', keyed(v.envKeys, v.envVars))
+  if (v.headerKeys.length) field('header keys', keyed(v.headerKeys, v.headerVars))
   if (v.tools?.include) field('tools in', v.tools.include.join(', '))
   if (v.tools?.exclude) field('tools out', v.tools.exclude.join(', '))
   field('lifecycle', `${v.lifecycle ?? 'default (eager unless the plugin says otherwise)'}${v.idleTimeoutMs !== null ? `, idle timeout ${v.idleTimeoutMs === 0 ? 'never' : `${v.idleTimeoutMs} ms`}` : ''}`)

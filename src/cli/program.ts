@@ -12,6 +12,7 @@
  * @module
  */
 import path from 'node:path'
+import { isatty } from 'node:tty'
 import { Command, CommanderError, Option } from 'commander'
 import { SERVER_NAME_SHAPE } from '../config/server-name.ts'
 import { terminalSafe } from '../config/terminal-safe.ts'
@@ -90,7 +91,6 @@ function buildProgram(opts: RunOptions, result: { code: number; command?: string
     const g = cmd.optsWithGlobals() as { dir?: string; color?: boolean }
     out ??= createOutput({ color: g.color !== false, env, ...(opts.stdout ? { stdout: opts.stdout } : {}), ...(opts.stderr ? { stderr: opts.stderr } : {}) })
     const cwd = opts.cwd ?? process.cwd()
-    const stdin = opts.stdin ?? process.stdin
     return {
       dir: path.resolve(cwd, g.dir ?? '.'),
       cwd: path.resolve(cwd),
@@ -98,8 +98,12 @@ function buildProgram(opts: RunOptions, result: { code: number; command?: string
       env,
       out,
       platform: opts.platform ?? process.platform,
-      interactive: Boolean(stdin.isTTY) && !env.CI,
-      stdin,
+      // isatty(0) is what `process.stdin.isTTY` answers, without building the stdin stream (and fs streams).
+      interactive: (opts.stdin ? Boolean(opts.stdin.isTTY) : isatty(0)) && !env.CI,
+      // Built only when a command reads it (a prompt).
+      get stdin() {
+        return opts.stdin ?? process.stdin
+      },
       stderr: opts.stderr ?? process.stderr,
       signals: opts.signals ?? process,
       exit,

@@ -24,7 +24,8 @@
  *   secret-bearing flags, the credential after `Bearer`/`Basic` (one
  *   with a digit or punctuation: "Basic authentication" stays), the value
  *   of a secret-named `key: value`, `key=value` or `"key": "value"` pair
- *   (`Authorization: Token x`, `token=x`, `"password": "x"`, `api_key: x`),
+ *   (`Authorization: Token x`, `token=x`, `"password": "x"`, `api_key: x`;
+ *   also after `=`: `--env=GITHUB_TOKEN=x`, `--header=X-Api-Key: x`),
  *   and every line of a PEM block's body (redact-pem.ts, which also serves
  *   a stream read line by line). Each
  *   pass is linear in the text (bounded names, forward scans).
@@ -83,9 +84,19 @@ export function onlyReferences(value: string): boolean {
 const FLAG = /^(--?)([A-Za-z0-9][A-Za-z0-9_.-]*)(=(.*))?$/s
 const ASSIGN = /^([A-Za-z_][A-Za-z0-9_.-]*)=(.+)$/s
 const HEADER = /^([A-Za-z][A-Za-z0-9-]*):\s+(.+)$/s
+/** Inside a flag's value (`--header=X-Api-Key:x`), where no `host:port` can be meant, the space is optional. */
+const NESTED_HEADER = /^([A-Za-z][A-Za-z0-9-]*):\s*(.+)$/s
+/** `-pSECRET`: a one-letter flag with its value attached (not `-p=…`, not `--…`). */
+const SHORT_ATTACHED = /^-([A-Za-z])([^=-].*)$/s
 
 function flagIsSecret(dashes: string, name: string): boolean {
   return dashes === '-' && name.length === 1 ? SECRET_SHORT_FLAGS.includes(name) : isSecretName(name)
+}
+
+/** The secret tail of a flag's value that is a secret-named `NAME=value` / `Header: value`. */
+function nestedSecret(value: string): string | undefined {
+  const m = ASSIGN.exec(value) ?? NESTED_HEADER.exec(value)
+  return m && isSecretName(m[1]!) ? m[2]! : undefined
 }
 
 /** Argument index → the secret tail of that argument (flag values, `NAME=value`, `Header: value`). */
@@ -93,9 +104,18 @@ export function argSecrets(args: readonly string[]): Map<number, string> {
   const out = new Map<number, string>()
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!
+    const short = SHORT_ATTACHED.exec(arg)
+    if (short && SECRET_SHORT_FLAGS.includes(short[1]!)) {
+      out.set(i, short[2]!)
+      continue
+    }
     const flag = FLAG.exec(arg)
     if (flag) {
-      if (!flagIsSecret(flag[1]!, flag[2]!)) continue
+      if (!flagIsSecret(flag[1]!, flag[2]!)) {
+        const nested = flag[4] ? nestedSecret(flag[4]) : undefined
+        if (nested !== undefined) out.set(i, nested)
+        continue
+      }
       if (flag[3] !== undefined) {
         if (flag[4]) out.set(i, flag[4])
       } else if (i + 1 < args.length && !args[i + 1]!.startsWith('-') && args[i + 1] !== '') {
@@ -220,7 +240,7 @@ export function redactShapesIn(text: string): string {
  * linear in the text.
  */
 const PAIR = /(?<![A-Za-z0-9_.-])([A-Za-z_][A-Za-z0-9_.-]{0,63})(["']?)[ \t]{0,8}([:=])[ \t]{0,8}/g
-const PAIR_LEAD = /[\s"'{}(),;&?[\]]/
+const PAIR_LEAD = /[\s"'{}(),;&?=[\]]/
 
 function maskPairs(text: string): string {
   let out = ''

@@ -13,11 +13,11 @@
  *   (`writableBy`); a directory below `base` that this user owns with looser
  *   bits than 0700 is tightened to 0700. Anything else throws a
  *   `PrivateDirError` naming the path, why, and how to repair it.
- * - `writePrivateFile(file, text)` replaces `file` atomically with mode 0600:
- *   a temp file created with O_EXCL|O_NOFOLLOW in the same directory, fsync,
- *   rename. Rename replaces a symbolic link planted at `file` and never
- *   writes through it (write-file-atomic resolves links, so it is not used
- *   here). The directory is checked by `ensurePrivateDir` first.
+ * - `writePrivateFile(file, text)` replaces `file` atomically with mode 0600
+ *   (atomic.ts: an unpredictable temp name created O_EXCL|O_NOFOLLOW, fsync,
+ *   rename, directory fsync). Rename replaces a symbolic link planted at
+ *   `file` and never writes through it. The directory is checked by
+ *   `ensurePrivateDir` first.
  * - `openPrivateAppend(file)` opens `file` for appending (O_APPEND|O_CREAT|
  *   O_NOFOLLOW, mode 0600), refuses a link, a non-regular file or a file
  *   owned by another user, chmods it to 0600 and returns the fd.
@@ -28,10 +28,9 @@
  *
  * @module
  */
-import { Buffer } from 'node:buffer'
-import { randomBytes } from 'node:crypto'
-import { chmodSync, closeSync, constants, fchmodSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, type Stats, statSync, unlinkSync, writeSync } from 'node:fs'
+import { chmodSync, closeSync, constants, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, type Stats, statSync } from 'node:fs'
 import path from 'node:path'
+import { replaceFile } from './atomic.ts'
 
 export class PrivateDirError extends Error {
   readonly path: string
@@ -121,32 +120,7 @@ export function ensurePrivateDir(dir: string, opts: { base?: string } = {}): str
 
 /** Atomically replace `file` with `text`, mode 0600, never through a link (see the module contract). */
 export function writePrivateFile(file: string, text: string): void {
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`)
-  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600)
-  let renamed = false
-  try {
-    fchmodSync(fd, 0o600)
-    const buf = Buffer.from(text, 'utf8')
-    let off = 0
-    while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off)
-    fsyncSync(fd)
-    closeSync(fd)
-    renameSync(tmp, file)
-    renamed = true
-  } finally {
-    if (!renamed) {
-      try {
-        closeSync(fd)
-      } catch {
-        // already closed before the rename failed: the temp file is removed next
-      }
-      try {
-        unlinkSync(tmp)
-      } catch {
-        // already gone: nothing to clean up; the original error propagates
-      }
-    }
-  }
+  replaceFile(file, text, { mode: 0o600 })
 }
 
 /** Open `file` for appending, mode 0600, refusing links and other users' files; returns the fd. */

@@ -28,12 +28,20 @@ export { defaultLocations, type Locations } from './locations.ts'
 
 export type ReadResult = { absent: true } | { absent: false; parsed: ParsedFile; text?: string }
 
-export function readConfigFile(layer: Pick<LayerFile, 'file' | 'format'>, opts: CheckOptions = {}, guard?: GuardContext): ReadResult {
-  const { file, format } = layer
-  const failed = (code: 'read-failed' | 'not-a-file' | 'too-large', message: string): ReadResult => ({
-    absent: false,
-    parsed: { file, format, ok: false, entries: [], diagnostics: [{ severity: 'error', code, message, file, line: 0, col: 0, path: '' }] },
-  })
+/** What reading a file at most `max` bytes gave: its UTF-8 text, nothing there, or why not (one line, no content quoted). */
+export type BoundedRead =
+  | { text: string }
+  | { absent: true }
+  | { failure: { code: 'read-failed' | 'not-a-file' | 'too-large' | 'not-utf8'; message: string; line?: number; col?: number } }
+
+/**
+ * Read a regular file of at most `max` bytes without ever waiting on it or
+ * holding more than `max + 1` bytes: a FIFO, a device (`/dev/zero`), a
+ * directory or a larger file is refused, never read. `refuse` runs after the
+ * open and before any byte is read; what it returns is the answer.
+ */
+export function readBoundedText<R>(file: string, max: number, refuse?: () => R | undefined): BoundedRead | { refused: R } {
+  const failed = (code: 'read-failed' | 'not-a-file' | 'too-large', message: string): BoundedRead => ({ failure: { code, message } })
   let fd: number
   try {
     // O_NONBLOCK: opening a FIFO must not wait for a writer (fstat then refuses it); no effect on regular files.
@@ -48,31 +56,24 @@ export function readConfigFile(layer: Pick<LayerFile, 'file' | 'format'>, opts: 
     return failed('read-failed', `cannot be read: ${code ?? (err as Error).message}`)
   }
   try {
-    const refused = guard ? fileRefusal(layer, guard) : undefined
-    if (refused) {
-      const d = { severity: 'error' as const, code: 'refused' as const, message: refused.message, file, line: 0, col: 0, path: '' }
-      return { absent: false, parsed: { file, format, ok: false, entries: [], diagnostics: [d], refused } }
-    }
+    const refused = refuse?.()
+    if (refused !== undefined) return { refused }
     const st = fstatSync(fd)
     if (st.isDirectory()) return failed('not-a-file', 'is a directory, not a config file')
     if (!st.isFile()) return failed('not-a-file', 'is not a regular file')
-    if (st.size > MAX_CONFIG_BYTES) return failed('too-large', `is ${(st.size / 1024 / 1024).toFixed(1)} MiB; config files are limited to ${MAX_CONFIG_BYTES / 1024} KiB`)
-    const buf = Buffer.alloc(MAX_CONFIG_BYTES + 1)
+    if (st.size > max) return failed('too-large', `is ${(st.size / 1024 / 1024).toFixed(1)} MiB; config files are limited to ${max / 1024} KiB`)
+    const buf = Buffer.alloc(max + 1)
     let n = 0
     for (;;) {
       const r = readSync(fd, buf, n, buf.length - n, null)
       if (r === 0) break
       n += r
-      if (n > MAX_CONFIG_BYTES) return failed('too-large', `is larger than ${MAX_CONFIG_BYTES / 1024} KiB; config files are limited to that`)
+      if (n > max) return failed('too-large', `is larger than ${max / 1024} KiB; config files are limited to that`)
     }
     const bytes = buf.subarray(0, n)
     const text = bytes.toString('utf8')
-    if (!isUtf8(bytes)) {
-      const at = text.indexOf('\uFFFD')
-      const pos = positionAt(text, Math.max(0, at))
-      return { absent: false, parsed: { file, format, ok: false, entries: [], diagnostics: [{ severity: 'error', code: 'syntax', message: 'is not UTF-8 text (a binary file, or another encoding)', file, ...pos, path: '' }] } }
-    }
-    return { absent: false, parsed: parseConfigText(text, { ...opts, file, format }), text }
+    if (!isUtf8(bytes)) return { failure: { code: 'not-utf8', message: 'is not UTF-8 text (a binary file, or another encoding)', ...positionAt(text, Math.max(0, text.indexOf('\uFFFD'))) } }
+    return { text }
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
     if (code === 'EISDIR') return failed('not-a-file', 'is a directory, not a config file')
@@ -80,6 +81,21 @@ export function readConfigFile(layer: Pick<LayerFile, 'file' | 'format'>, opts: 
   } finally {
     closeSync(fd)
   }
+}
+
+export function readConfigFile(layer: Pick<LayerFile, 'file' | 'format'>, opts: CheckOptions = {}, guard?: GuardContext): ReadResult {
+  const { file, format } = layer
+  const read = readBoundedText(file, MAX_CONFIG_BYTES, () => (guard ? fileRefusal(layer, guard) : undefined))
+  if ('absent' in read) return { absent: true }
+  if ('refused' in read) {
+    const d = { severity: 'error' as const, code: 'refused' as const, message: read.refused.message, file, line: 0, col: 0, path: '' }
+    return { absent: false, parsed: { file, format, ok: false, entries: [], diagnostics: [d], refused: read.refused } }
+  }
+  if ('failure' in read) {
+    const { code, message, line = 0, col = 0 } = read.failure
+    return { absent: false, parsed: { file, format, ok: false, entries: [], diagnostics: [{ severity: 'error', code: code === 'not-utf8' ? 'syntax' : code, message, file, line, col, path: '' }] } }
+  }
+  return { absent: false, parsed: parseConfigText(read.text, { ...opts, file, format }), text: read.text }
 }
 
 function isSymlink(file: string): boolean {

@@ -7,10 +7,14 @@
  *   directory `<file>.lock` next to the file), reads the file's current text
  *   under the lock (`undefined` when it does not exist), calls `edit`, and —
  *   when `edit` returns a string different from the current text — replaces
- *   the file atomically: a temp file in the same directory, fsync, rename
- *   (write-file-atomic). A process killed at any instant leaves the old or the
- *   new content, never a truncated file; concurrent writers never lose an
- *   update because each re-reads under the lock.
+ *   the file atomically (atomic.ts: a temp file of an unpredictable name
+ *   created O_EXCL|O_NOFOLLOW in the same directory, fsync, rename, fsync of
+ *   the directory — a link a repository planted at any name is never written
+ *   through). A process killed at any instant leaves the old or the new
+ *   content, never a truncated file; concurrent writers never lose an
+ *   update because each re-reads under the lock. A `file` that is a
+ *   symbolic link (one that stays in the project, with `within`) is written
+ *   at its target; the link stays.
  * - `edit` may throw: nothing is written, the lock is released, and
  *   directories created for the file are removed again when still empty.
  * - A path that is a directory, unreadable, or a symbolic-link loop throws a
@@ -29,10 +33,10 @@
  *
  * @module
  */
-import { mkdirSync, readFileSync, rmdirSync, statSync } from 'node:fs'
+import { lstatSync, mkdirSync, readFileSync, realpathSync, rmdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import lockfile from 'proper-lockfile'
-import writeFileAtomic from 'write-file-atomic'
+import { replaceFile } from './atomic.ts'
 import { linkOutside } from './guard.ts'
 import { lockPathProblem } from './lock-path.ts'
 import { writePrivateFile } from './private-dir.ts'
@@ -156,6 +160,24 @@ async function acquire(file: string, waitMs: number): Promise<() => Promise<void
   }
 }
 
+/**
+ * Replace `file` (its target when it is a link) atomically: an existing file
+ * keeps its mode and owner, a new one gets `createMode` (default 0644).
+ */
+function replace(file: string, text: string, existed: boolean, createMode: number | undefined): void {
+  try {
+    if (!existed) {
+      replaceFile(file, text, { mode: createMode ?? 0o644 })
+      return
+    }
+    const dest = lstatSync(file).isSymbolicLink() ? realpathSync(file) : file
+    const st = statSync(dest)
+    replaceFile(dest, text, { mode: st.mode & 0o7777, owner: { uid: st.uid, gid: st.gid } })
+  } catch (err) {
+    throw new WriteError(file, `cannot be written: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`)
+  }
+}
+
 function refuseLinkOut(file: string, within: string | undefined): void {
   const out = within === undefined ? undefined : linkOutside(file, within)
   if (out) throw new WriteError(file, `refusing to write: ${out.link} is a symbolic link to ${out.target}, outside the project ${within}; dsh-mcp never writes through it (replace the link with a regular file or directory)`)
@@ -178,7 +200,7 @@ export async function updateFile(file: string, edit: Edit, opts: UpdateOptions =
     if (after === undefined || after === before) return { created: false, changed: false, before, after: before }
     // A created file is 0644 unless told (0600 for secrets), whatever the umask.
     if (opts.private) writePrivateFile(file, after)
-    else await writeFileAtomic(file, after, before === undefined ? { mode: opts.createMode ?? 0o644 } : {})
+    else replace(file, after, before !== undefined, opts.createMode)
     wrote = true
     return { created: before === undefined, changed: true, before, after }
   } finally {
@@ -187,14 +209,14 @@ export async function updateFile(file: string, edit: Edit, opts: UpdateOptions =
   }
 }
 
-/** Atomic replace without a read (temp file + fsync + rename). */
+/** Atomic replace without a read (atomic.ts). */
 export async function writeFileSafely(file: string, text: string, opts: Pick<UpdateOptions, 'createMode' | 'dirMode'> = {}): Promise<void> {
   const before = readForEdit(file)
   const created = ensureParent(file, opts.dirMode)
   try {
-    await writeFileAtomic(file, text, before === undefined ? { mode: opts.createMode ?? 0o644 } : {})
+    replace(file, text, before !== undefined, opts.createMode)
   } catch (err) {
     undoParents(file, created)
-    throw new WriteError(file, `cannot be written: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`)
+    throw err
   }
 }

@@ -14,10 +14,15 @@
  * record whose fiber is one of our client forks (`secretsByUid` holds that
  * server's secret values, keyed by fiber uid), it rewrites `args` in place
  * with the one redaction (config/redact.ts: the server's secret values, then URL
- * userinfo and query values, secret flags, `Bearer`/`Basic` credentials):
- * strings redacted, an Error replaced by one of the same name whose message
- * and stack are redacted, any other object by its redacted inspection when
- * that differs. Every later exporter formats redacted arguments. It then
+ * userinfo and query values, secret flags, `Bearer`/`Basic` credentials) and
+ * then `terminalSafe` (config/terminal-safe.ts: a server's ESC, BEL, CR, C1
+ * and bidi controls as visible escapes): strings rewritten, an Error whose
+ * message, stack, cause or own properties (an McpError's `data`) needed it
+ * replaced by one of the same name with the rewritten message and stack, its
+ * `code` and the rewritten inspection of the rest as `data`; any other
+ * object by its rewritten inspection when that differs or when a string in
+ * it holds a control character. Every later exporter formats rewritten
+ * arguments. It then
  * calls `onRecord(uid, message, text)` with the redacted text (attribution:
  * mounts.ts). Records of other fibers are left untouched. Never throws.
  *
@@ -26,6 +31,7 @@
 import { inspect } from 'node:util'
 import type { Context } from '@deepseek-ai/cordis'
 import { redact } from '../config/redact.ts'
+import { terminalSafe } from '../config/terminal-safe.ts'
 
 export interface ClientRecord {
   type: string
@@ -35,22 +41,38 @@ export interface ClientRecord {
 type Exporter = Parameters<Context['logger']['exporter']>[0]
 type Message = Parameters<Exporter['export']>[0]
 
+const clean = (text: string, secrets: readonly string[]) => terminalSafe(redact(text, secrets))
+
+/** Whether a string in `v` (to depth 4) shows differently on a terminal. */
+function hasControls(v: unknown, depth = 0): boolean {
+  if (typeof v === 'string') return terminalSafe(v) !== v
+  if (v === null || typeof v !== 'object' || depth > 4) return false
+  for (const k of Object.keys(v)) if (hasControls((v as Record<string, unknown>)[k], depth + 1)) return true
+  return false
+}
+
 function redactArg(arg: unknown, secrets: readonly string[]): unknown {
-  if (typeof arg === 'string') return redact(arg, secrets)
+  if (typeof arg === 'string') return clean(arg, secrets)
   if (arg instanceof Error) {
-    const message = redact(arg.message, secrets)
-    const stack = arg.stack === undefined ? undefined : redact(arg.stack, secrets)
+    const message = clean(arg.message, secrets)
+    const stack = arg.stack === undefined ? undefined : clean(arg.stack, secrets)
     const cause = arg.cause === undefined ? undefined : redactArg(arg.cause, secrets)
-    if (message === arg.message && stack === arg.stack && cause === arg.cause) return arg
-    const copy = new Error(message, cause === undefined ? undefined : { cause })
+    const own = Object.fromEntries(Object.entries(arg).filter(([k]) => k !== 'code' && k !== 'cause'))
+    const ownShown = Object.keys(own).length ? inspect(own, { depth: 4, breakLength: Number.POSITIVE_INFINITY }) : undefined
+    const ownClean = ownShown === undefined ? undefined : clean(ownShown, secrets)
+    if (message === arg.message && stack === arg.stack && cause === arg.cause && ownClean === ownShown) return arg
+    const copy = new Error(message, cause === undefined ? undefined : { cause }) as Error & { code?: unknown; data?: unknown }
     copy.name = arg.name
     if (stack !== undefined) copy.stack = stack
+    const code = (arg as { code?: unknown }).code
+    if (typeof code === 'number' || typeof code === 'string') copy.code = typeof code === 'string' ? clean(code, secrets) : code
+    if (ownClean !== undefined) copy.data = ownClean
     return copy
   }
   if (arg !== null && typeof arg === 'object') {
     const shown = inspect(arg, { depth: 4, breakLength: Number.POSITIVE_INFINITY })
-    const clean = redact(shown, secrets)
-    return clean === shown ? arg : clean
+    const out = clean(shown, secrets)
+    return out === shown && !hasControls(arg) ? arg : out
   }
   return arg
 }

@@ -89,8 +89,8 @@ export interface MountTable {
 }
 
 export function createMountTable(ctx: Context, opts: MountTableOptions): MountTable {
-  /** Read once: the host's launch environment is fixed at boot. */
-  const projectEnv = projectEnvNames(ctx)
+  /** Read at the first mount (the host provides its launch environment around plugin loading) and kept: it is fixed at boot. */
+  let projectEnv: string[] | undefined
   const mounts = new Map<string, Mount>()
   const draining = new Map<symbol, string>()
   /** serverNames reserved by mcp-client instances that are not ours (learnt from rejections). */
@@ -144,6 +144,7 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
   }
 
   const mount = (spec: MountSpec, effectiveName: string): Mount => {
+    projectEnv ??= projectEnvNames(ctx)
     const config = mountedConfig(spec, effectiveName, { dshHome: opts.dshHome, projectEnv, ...(opts.logMaxBytes ? { logMaxBytes: opts.logMaxBytes } : {}) })
     let settle!: () => void
     const m: Mount = {

@@ -28,7 +28,8 @@ interface Snapshot {
 export function projectEnvNames(ctx: Context, env: NodeJS.ProcessEnv = process.env): string[] {
   let snapshot: Snapshot | undefined
   try {
-    snapshot = (ctx as unknown as { get(key: string): unknown }).get('launchEnvironment') as Snapshot | undefined
+    // Not strict: the host provides it on its root before the root fiber is active, and plugins load in between.
+    snapshot = (ctx as unknown as { get(key: string, strict: boolean): unknown }).get('launchEnvironment', false) as Snapshot | undefined
   } catch {
     // a host without the slot (or a context that refuses the lookup) read no `.env`
     return []

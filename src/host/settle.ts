@@ -8,7 +8,10 @@
  * reconcile, so a mount a reconcile starts is waited for too). `whenIdle()`
  * resolves once debounced edits, reconciles, mounts, the unmounts of healthy
  * mounts and status writes have all settled (a hung dispose of an abandoned
- * fork is not waited for). Neither ever rejects.
+ * fork is not waited for). Neither ever rejects. While either is awaited
+ * it holds the event loop open (the edit debounce's timer is unref'd so a
+ * pending edit alone never keeps a process alive; someone awaiting the
+ * result must not see the loop end under that await).
  *
  * @module
  */
@@ -30,6 +33,16 @@ export interface Settle {
   whenIdle(): Promise<void>
 }
 
+/** Run `wait` with a ref'd timer holding the event loop open until it settles. */
+async function held<T>(wait: () => Promise<T>): Promise<T> {
+  const hold = setInterval(() => {}, 2 ** 30)
+  try {
+    return await wait()
+  } finally {
+    clearInterval(hold)
+  }
+}
+
 export function createSettle({ delays, queue, mounts, status }: SettleDeps): Settle {
   const delayed = () => delays.some((d) => d.pending)
   const undelayed = () => Promise.all(delays.map((d) => d.settled()))
@@ -38,7 +51,7 @@ export function createSettle({ delays, queue, mounts, status }: SettleDeps): Set
   return {
     pendingFor(keys) {
       if (!queue.busy && !delayed() && mountingOf(keys()).length === 0) return undefined
-      return (async () => {
+      return held(async () => {
         for (;;) {
           await undelayed()
           await queue.idle()
@@ -46,18 +59,19 @@ export function createSettle({ delays, queue, mounts, status }: SettleDeps): Set
           if (waiting.length === 0 && !queue.busy && !delayed()) return
           await Promise.all(waiting.map((m) => m!.settled))
         }
-      })()
+      })
     },
-    async whenIdle() {
-      for (let i = 0; i < 100; i++) {
-        await undelayed()
-        await queue.idle()
-        await mounts.settledAll()
-        await Promise.allSettled([...mounts.drains])
-        await new Promise<void>((r) => setImmediate(r))
-        await status.settled()
-        if (!delayed() && !queue.busy && !anyMounting()) return
-      }
-    },
+    whenIdle: () =>
+      held(async () => {
+        for (let i = 0; i < 100; i++) {
+          await undelayed()
+          await queue.idle()
+          await mounts.settledAll()
+          await Promise.allSettled([...mounts.drains])
+          await new Promise<void>((r) => setImmediate(r))
+          await status.settled()
+          if (!delayed() && !queue.busy && !anyMounting()) return
+        }
+      }),
   }
 }

@@ -17,6 +17,7 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { jsonTerminalSafe } from '../config/terminal-safe.ts'
 import type { Placement } from '../plan/desired.ts'
 import { explain, explainFile, type WhyKind } from './explain.ts'
 import type { ServerState } from '../status/format.ts'
@@ -118,7 +119,7 @@ export function serveWeb(web: WebServerLike, source: WebSource): () => void {
     handler: (req, res) => {
       if (!onlyGet(req, res)) return
       res.writeHead(200, { ...HEADERS, 'content-type': 'application/json; charset=utf-8' })
-      res.end(req.method === 'HEAD' ? undefined : JSON.stringify(source.view(cwdOf(req))))
+      res.end(req.method === 'HEAD' ? undefined : jsonTerminalSafe(JSON.stringify(source.view(cwdOf(req)))))
     },
   })
   const events = web.register({
@@ -130,7 +131,7 @@ export function serveWeb(web: WebServerLike, source: WebSource): () => void {
       res.writeHead(200, { ...HEADERS, 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' })
       let last = ''
       const push = () => {
-        const body = JSON.stringify(source.view(cwd))
+        const body = jsonTerminalSafe(JSON.stringify(source.view(cwd)))
         if (body === last) return
         last = body
         res.write(`data: ${body}\n\n`)

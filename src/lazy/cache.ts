@@ -10,7 +10,8 @@
  * `writeCache` replaces the file atomically, mode 0600, in a 0700 directory
  * (files/private-dir.ts: no symbolic link is followed) and returns whether it
  * succeeded; `readCache` returns `undefined` for a missing, unreadable,
- * oversized, corrupt, foreign-version or other-key file. Neither throws.
+ * oversized, corrupt, foreign-version or other-key file. Neither throws;
+ * `cacheReader` answers as `readCache` for many keys, listing the directory once.
  * `toolsUnder` re-derives the public names for another effective name, or
  * says the record cannot serve it (a name the official client hashed keeps
  * no raw name to re-derive from). The CLI may read this module (no host import).
@@ -18,7 +19,7 @@
  * @module
  */
 import { Buffer } from 'node:buffer'
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync } from 'node:fs'
 import path from 'node:path'
 import * as z from 'zod'
 import { ensureHomeDir, PRIVATE_DIRS, writePrivateFile } from '../files/private-dir.ts'
@@ -53,8 +54,32 @@ export function cacheDir(dshHome: string): string {
   return path.join(dshHome, PRIVATE_DIRS.cache)
 }
 
+function fileName(key: string): string {
+  return `${key.replace(/[^A-Za-z0-9_-]/g, '_')}.json`
+}
+
 export function cachePath(dshHome: string, key: string): string {
-  return path.join(cacheDir(dshHome), `${key.replace(/[^A-Za-z0-9_-]/g, '_')}.json`)
+  return path.join(cacheDir(dshHome), fileName(key))
+}
+
+/**
+ * `readCache` for many keys of one `$DSH_HOME` (a listing): the directory is listed once, on the
+ * first call, and only a key whose file is listed is opened — the same answers, without an
+ * `open` (and its error) per key when most have no record.
+ */
+export function cacheReader(dshHome: string): (key: string) => CacheRecord | undefined {
+  let names: Set<string> | undefined
+  return (key) => {
+    if (names === undefined) {
+      try {
+        names = new Set(readdirSync(cacheDir(dshHome)))
+      } catch {
+        // No cache directory (or none we can list): no records.
+        names = new Set()
+      }
+    }
+    return names.has(fileName(key)) ? readCache(dshHome, key) : undefined
+  }
 }
 
 /** The record of `key`, or undefined when there is none usable (never an error). */

@@ -21,6 +21,7 @@ import type { Scope } from '../config/layers.ts'
 import type { Lifecycle } from '../config/schema.ts'
 import type { VerdictTag, VerdictView } from '../plan/verdict.ts'
 import { isRecord } from '../config/guards.ts'
+import { jsonTerminalSafe } from '../config/terminal-safe.ts'
 
 /** The version this build writes and the only one it reads. */
 export const STATUS_VERSION = 1
@@ -103,8 +104,9 @@ export interface ProjectStatus {
   files: StatusFile[]
 }
 
+/** The file's text: JSON with every terminal control (C1, bidi) written as a `\uXXXX` escape, so a server's text cannot act on a terminal that shows the file. */
 export function encodeStatus(status: WrittenStatus): string {
-  return `${JSON.stringify({ version: STATUS_VERSION, ...status }, null, 2)}\n`
+  return `${jsonTerminalSafe(JSON.stringify({ version: STATUS_VERSION, ...status }, null, 2))}\n`
 }
 
 const VERDICT_TAGS: Record<VerdictTag, true> = { runs: true, 'needs-trust': true, skipped: true, refused: true, disabled: true, shadowed: true }

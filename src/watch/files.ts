@@ -12,8 +12,9 @@
  * event is followed by a trailing re-check of the file's stat signature
  * (mtime, ctime, size, inode) that reports a change the throttle swallowed. The
  * signature of a file is taken when it is first named; files under a newly
- * watched directory are re-checked once the watch is surely up, so an edit
- * between naming a file and the watch starting is not lost. A watched file
+ * watched directory are re-checked when the first scan is done ('ready') and
+ * at settle points up to 5 s later, so an edit between naming a file and the
+ * watch starting is not lost, however late the watch comes up. A watched file
  * that is a symbolic link also has its target watched (edits there report
  * the link). chokidar goes deaf to a file that is deleted and re-created at
  * once (`git checkout -- f`, `git stash`, `rm f && cp x f`: its per-file
@@ -36,8 +37,8 @@ import { type FSWatcher, watch } from 'chokidar'
 
 /** Past chokidar's 50 ms per-path `change` throttle. */
 const RECHECK_MS = 80
-/** When files under a newly watched directory are compared with their first signature. */
-const SETTLE_CHECKS_MS = [100, 400]
+/** When files under a newly watched directory are compared with their first signature (a busy machine sets a watch up late). */
+const SETTLE_CHECKS_MS = [100, 400, 1500, 5000]
 
 export interface FileWatcher {
   setFiles(files: Iterable<string>): void
@@ -163,6 +164,10 @@ export function watchFiles(opts: WatchOptions): FileWatcher {
       const w = watcher
       // chokidar emits 'ready' once per watcher, never again after `add`: one listener, for good.
       firstReady = new Promise<void>((resolve) => w.once('ready', () => resolve()))
+      // Once the first scan is done the watch is up for sure: an edit made before it has no event of its own.
+      void firstReady.then(() => {
+        if (!closed) for (const f of files) if (signature(f) !== stamps.get(f)) report(f)
+      })
       readyPromise = firstReady
       w.on('all', (event, p) => safe(() => onEvent(event, p)))
       // Any raw event of a watched directory re-checks every watched file's signature: chokidar loses

@@ -2,18 +2,18 @@
 /**
  * The CLI runs from a plain global install: its import graph — including the
  * lazy `import()` of every command — reaches no host package
- * (`@deepseek-ai/*`) and only runtime dependencies (the bin on the system's
- * Node 20: test/e2e/cli-binary.test.ts). Both graphs are walked: the tsc
+ * (`@deepseek-ai/*`) and only runtime dependencies; and it runs on the
+ * system's Node 20 from the built `lib/`. Both graphs are walked: the tsc
  * output (`lib/cli/program.js`, what the bundle is built from, where every
- * dependency is still a bare import) and what `bin/dsh-mcp.js` really loads
- * (`lib/cli-bundle/`, where dependencies are inlined, so a host package
- * would show as an import esbuild kept external or as an inlined
- * `node_modules/@deepseek-ai/` module).
+ * dependency is still a bare import) and what `bin/dsh-mcp.js` really runs
+ * (`lib/cli-bundle/cli.cjs`, one script where dependencies are inlined, so a
+ * host package would show as a `require` esbuild kept external or as an
+ * inlined `node_modules/@deepseek-ai/` module).
  */
 import assert from 'node:assert/strict'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { builtinModules } from 'node:module'
-import { basename, dirname, join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { after, describe, test } from 'node:test'
 import { cleanupAll, makeTempDir } from '../support/tmp.ts'
 import { REPO } from '../support/cli.ts'
@@ -52,6 +52,11 @@ export function importGraph(entry: string, opts: { dynamic?: boolean } = {}): { 
     }
   }
   return { files, bare }
+}
+
+/** Specifiers of the `require("…")` calls in `text`, not those inside a string (ajv keeps `require("ajv/dist/runtime/…")` as code text it can emit). */
+function requiresOf(text: string): string[] {
+  return [...text.matchAll(/(?<![`'"\w.])require\(\s*["']([^"'\n]+)["']\s*\)/g)].map((m) => m[1]!)
 }
 
 function packageName(spec: string): string {
@@ -93,27 +98,34 @@ describe('the CLI import graph', () => {
     assert.deepEqual([...program.bare].filter((s) => !s.startsWith('node:') && !builtins.has(s)), ['commander'])
     for (const command of ['list', 'get']) {
       const { bare } = importGraph(join(REPO, `lib/cli/commands/${command}.js`), { dynamic: false })
-      for (const writer of ['proper-lockfile', 'write-file-atomic']) assert.ok(!bare.has(writer), `${command} loads ${writer}`)
+      for (const writer of ['proper-lockfile']) assert.ok(!bare.has(writer), `${command} loads ${writer}`)
     }
   })
 
-  test('bin/dsh-mcp.js loads lib/cli-bundle/: every chunk and a chunk per command, node builtins only, nothing of a host package inlined', () => {
-    const bundle = join(REPO, 'lib/cli-bundle')
-    const { files, bare } = importGraph(join(REPO, 'bin/dsh-mcp.js'))
-    assert.ok(files.has(join(bundle, 'program.js')), 'the bin loads lib/cli-bundle/program.js')
-    for (const f of files) assert.ok(existsSync(f), `missing module ${f}`)
-    // Every emitted chunk is reachable from the entry, so the walk saw every import esbuild wrote.
-    const chunks = readdirSync(bundle).filter((f) => f.endsWith('.js'))
-    const unreached = chunks.filter((c) => !files.has(join(bundle, c)))
-    assert.deepEqual(unreached, [], 'chunks the walk did not reach')
-    const names = new Set([...files].map((f) => basename(f)))
+  test('bin/dsh-mcp.js runs lib/cli-bundle/cli.cjs: a lazy module per command, node builtins only, nothing of a host package inlined', () => {
+    const bundleFile = join(REPO, 'lib/cli-bundle/cli.cjs')
+    const builtins = new Set(builtinModules)
+    const isBuiltin = (s: string) => s.startsWith('node:') || builtins.has(s)
+    // The bin is CommonJS (bin/package.json): its local requires are the loader and package.json, the rest builtins.
+    assert.equal(JSON.parse(readFileSync(join(REPO, 'bin/package.json'), 'utf8')).type, 'commonjs')
+    const bin = readFileSync(join(REPO, 'bin/dsh-mcp.js'), 'utf8')
+    assert.deepEqual(requiresOf(bin).filter((s) => !isBuiltin(s)), ['./load-bundle.js', '../package.json'])
+    assert.deepEqual(requiresOf(readFileSync(join(REPO, 'bin/load-bundle.js'), 'utf8')).filter((s) => !isBuiltin(s)), [])
+    assert.match(bin, /path\.join\(__dirname, '\.\.', 'lib', 'cli-bundle', 'cli\.cjs'\)/, 'the bin runs lib/cli-bundle/cli.cjs')
+    assert.deepEqual(readdirSync(join(REPO, 'lib/cli-bundle')), ['cli.cjs'], 'the bundle is one script')
+    const text = readFileSync(bundleFile, 'utf8')
+    // bin/load-bundle.js reads it as latin1 (a one-byte string, no UTF-8 decode): that is only right for ASCII.
+    assert.ok(/^[\x00-\x7f]*$/.test(text), 'the bundle is ASCII')
+    const notBuiltin = [...new Set(requiresOf(text))].filter((s) => !isBuiltin(s))
+    assert.deepEqual(notBuiltin, [], 'the bundle requires packages instead of inlining them')
+    assert.ok(!text.includes('node_modules/@deepseek-ai/'), 'host package code inlined in the bundle')
+    assert.doesNotMatch(text, /(?<![`'"\w.])(?:require|import)\(\s*["']@deepseek-ai\//, 'the bundle loads a host package')
+    // Each command is its own module, initialized only when `import()`ed (esbuild's lazy `init_…`).
     const commands = readdirSync(join(REPO, 'src/cli/commands')).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -'.ts'.length))
     for (const c of ['list', 'get', 'validate', 'trust', 'untrust', 'schema']) assert.ok(commands.includes(c), c)
-    for (const c of commands) assert.ok([...names].some((n) => new RegExp(`^${c}-[A-Z0-9]{8}\\.js$`).test(n)), `no chunk for the command ${c}`)
-    const builtins = new Set(builtinModules)
-    const notBuiltin = [...bare].filter((s) => !s.startsWith('node:') && !builtins.has(s))
-    assert.deepEqual(notBuiltin, [], 'the bundle imports packages instead of inlining them')
-    const inlined = chunks.filter((c) => readFileSync(join(bundle, c), 'utf8').includes('node_modules/@deepseek-ai/'))
-    assert.deepEqual(inlined, [], 'chunks with host package code inlined')
+    for (const c of commands) {
+      assert.ok(text.includes(`\n// src/cli/commands/${c}.ts\n`), `the command ${c} is bundled`)
+      assert.match(text, new RegExp(`"\\./commands/${c}\\.ts": \\(\\) => Promise\\.resolve\\(\\)\\.then\\(\\(\\) => \\(init_`), `the command ${c} is loaded lazily`)
+    }
   })
 })

@@ -82,7 +82,7 @@ test('hostile files are refused within a bound: last good kept, peak memory boun
   assert.equal(readMarker(marker).length, 1, 'the working server was never restarted')
 })
 
-test('deep nesting inside one entry and 50,000+ keys in one mapping cost only their entry, within a bound', async (t) => {
+test('deep nesting inside one entry and 50,000+ keys in one mapping cost only their entry', async (t) => {
   const a = projectWith({ ok: stdioEntry('ok2', { tools: ['o'], pidfileDir: w.pids }) })
   const file = a.join('.dsh', 'mcp.yml')
   const agent = (await w.host.createAgent({ cwd: a.path })).agent
@@ -101,7 +101,7 @@ test('deep nesting inside one entry and 50,000+ keys in one mapping cost only th
   const cpu = cpuMsOf() - cpu0
   const grew = (maxRssBytes() - rss0) / MiB
   t.diagnostic(`${(body.length / MiB).toFixed(2)} MiB with a 200-deep entry and ${keys.split('\n').length - 1} keys: read in ${Math.round(ms)} ms (${Math.round(cpu)} ms CPU), peak RSS +${grew.toFixed(1)} MiB`)
-  assert.ok(cpu < 3000, `read with ${Math.round(cpu)} ms of CPU (the quadratic duplicate-key check took ~8 s here)`)
+  // Its CPU bound (3 s; the quadratic duplicate-key check once took ~8 s) is bench row 8 (i): timing is not asserted here.
   assert.ok(grew < 256)
   const deepRow = w.mcp.snapshot().projects.find((p) => p.root === a.path)!.servers.find((s) => s.name === 'deep')!
   assert.match(deepRow.lastError ?? '', /mcp\.yml:\d+:\d+: error: .*nested more than 64 levels deep/)

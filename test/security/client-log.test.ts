@@ -13,19 +13,16 @@
  * the request line of each server, with its query masked).
  */
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, test } from 'node:test'
-import { fileURLToPath } from 'node:url'
+import { runCanaryHost } from '../support/canary-host.ts'
 import { runCli } from '../support/cli.ts'
 import { type HttpServerHandle, startHttpServer } from '../fixtures/servers/http-server.ts'
 import { friendly } from '../support/runtime.ts'
 import { cleanupAll, makeProject, makeTempDir } from '../support/tmp.ts'
-import { settles, waitFor } from '../support/wait.ts'
 
-const HOST_SCRIPT = fileURLToPath(new URL('../fixtures/hosts/canary-host.ts', import.meta.url))
 const canary = (tag: string) => `${randomBytes(9).toString('base64url')}${tag}`
 const C = {
   headerLiteral: canary('hlit'),
@@ -82,23 +79,8 @@ test('HTTP 401/500 bodies echoing the request reach no host channel with a secre
 
   const logFile = home.join('host.log')
   const names = ['lit401', 'var500', 'user401', 'user500']
-  const env = { ...process.env, ...vars, HOME: home.path, DSH_HOME: dshHome, CANARY_HOST_WAIT: names.map((n) => `${n}=failed`).join(',') }
-  const child = spawn(process.execPath, ['--no-warnings', HOST_SCRIPT, dshHome, logFile, hostCwd.path, project.path], { env, stdio: ['pipe', 'pipe', 'pipe'] })
-  let out = ''
-  let err = ''
-  child.stdout.setEncoding('utf8').on('data', (c: string) => {
-    out += c
-  })
-  child.stderr.setEncoding('utf8').on('data', (c: string) => {
-    err += c
-  })
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-  await waitFor(() => out.includes('READY') || child.exitCode !== null, { timeoutMs: 90_000, message: 'the host is ready' })
-  assert.ok(out.includes('READY'), `the host exited early:\n${out}\n${err}`)
-  child.stdin.end()
-  assert.equal(await settles(exited, 'the host exits'), 0, err)
+  const { out, err, log } = await runCanaryHost({ dshHome, logFile, hostCwd: hostCwd.path, projects: [project.path], wait: names.map((n) => `${n}=failed`), env: { ...vars, HOME: home.path } })
 
-  const log = readFileSync(logFile, 'utf8')
   // Control: each echo reached the host's log (the request line, its query masked).
   for (const s of [s401, s500]) assert.ok(log.includes(`POST ${new URL(s.url).pathname}`), `no echo of ${s.url} in the host log:\n${log}`)
   assert.match(log, /token=\*\*\*/)

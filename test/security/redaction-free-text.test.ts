@@ -26,9 +26,14 @@ const MASKED: [string, string][] = [
   ['client_secret=s3cr3t&x=1', 'client_secret=***&x=1'],
   ['GITHUB_TOKEN=ghp_abcdef', 'GITHUB_TOKEN=***'],
   ['see https://user:pa55@example.com/x?token=abc&page=2', 'see https://***@example.com/x?token=***&page=2'],
+  ['argv: srv.js --env=GITHUB_TOKEN=ghp_abcdef -v', 'argv: srv.js --env=GITHUB_TOKEN=*** -v'],
+  ['argv: --header=X-Api-Key: sk-live-123456', 'argv: --header=X-Api-Key: ***'],
+  ['docker run -e=API_KEY=xyz987 img', 'docker run -e=API_KEY=*** img'],
 ]
 const KEPT = [
   'monkey: banana',
+  'argv: --env=NODE_ENV=production --define=monkey=1',
+  'argv: --header=Accept: application/json',
   'at https://example.com:8080/mcp',
   'token: ${GITHUB_TOKEN}',
   'x==y token==z',

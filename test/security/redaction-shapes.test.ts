@@ -67,6 +67,14 @@ describe('arguments with secret-bearing flags', () => {
     ['NAME=value (docker -e)', ['run', '-e', `GITHUB_PERSONAL_ACCESS_TOKEN=${S('i')}`, 'image'], S('i')],
     ['Header: value (mcp-remote --header)', ['mcp-remote', 'https://h/mcp', '--header', `Authorization: Bearer ${S('j')}`], S('j')],
     ['URL in an argument', ['mcp-remote', `https://me:${S('k')}@h.example/mcp?x=1`], S('k')],
+    ['-p<x> (attached, mysql)', ['-u', 'root', `-p${S('m')}`], S('m')],
+    ['--env=NAME=<x>', [`--env=GITHUB_TOKEN=${S('n')}`], S('n')],
+    ['-e NAME=<x>', ['-e', `API_KEY=${S('o')}`], S('o')],
+    ['-eNAME=<x> (attached)', [`-eGITHUB_TOKEN=${S('p')}`], S('p')],
+    ['--header=Name: <x>', [`--header=X-Api-Key: ${S('q')}`], S('q')],
+    ['--header=Name:<x> (no space)', [`--header=X-Api-Key:${S('r')}`], S('r')],
+    ['-H "Authorization: Bearer <x>"', ['-H', `Authorization: Bearer ${S('s')}`], S('s')],
+    ['--header=Authorization: Bearer <x>', [`--header=Authorization: Bearer ${S('t')}`], S('t')],
   ]
   for (const [label, args, secret] of cases) {
     test(`${label}: masked for display, collected for free-text redaction`, () => {
@@ -84,6 +92,9 @@ describe('arguments with secret-bearing flags', () => {
     assert.deepEqual(displayArgs(['--token=${TOKEN}', '--api-key', '${KEY}']), ['--token=${TOKEN}', '--api-key', '${KEY}'])
     // A flag followed by another flag has no value to hide.
     assert.deepEqual(displayArgs(['--token', '--port', '1']), ['--token', '--port', '1'])
+    // Look-alikes of the nested and attached shapes: another one-letter flag, non-secret names inside a flag's value.
+    const plain = ['-P3306', '-v', '-x1', '--port=8080', '-e', 'DEBUG=1', '--env=NODE_ENV=production', '--define=monkey=1', '--header=Accept: application/json', '-H', 'Content-Type: text/plain', '--env=TOKEN=${TOKEN}', '--header=X-Api-Key: ${KEY}']
+    assert.deepEqual(displayArgs(plain), plain)
   })
 
   test('an argument built from ${VAR}: the variable value is redacted wherever it appears', () => {

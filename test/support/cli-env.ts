@@ -28,7 +28,8 @@ export function makeEnv(files: Record<string, string> = {}): Env {
     dshHome,
     run: (args, opts = {}) => runCli(args, { cwd: opts.cwd ?? project.path, dshHome, home: home.path, ...(opts.env ? { env: opts.env } : {}) }),
     read: (rel) => readFileSync(project.join(rel), 'utf8'),
-    snapshot: () => new Map([...snapshotTree(project.path), ...snapshotTree(home.path)]),
+    // Without the CLI's own code cache (`~/.cache/dsh-mcp`, bin/load-bundle.js): compiled code, no config.
+    snapshot: () => new Map([...snapshotTree(project.path), ...[...snapshotTree(home.path)].filter(([p]) => !p.startsWith(join(home.path, '.cache', 'dsh-mcp')) && p !== join(home.path, '.cache/'))]),
   }
 }
 

@@ -11,11 +11,12 @@
  *
  * @module
  */
-import { readFileSync } from 'node:fs'
 import { checkJsonSyntax } from '../../config/json-check.ts'
 import { ENTRY_KEYS } from '../../config/schema.ts'
 import { positionAt } from '../../config/yaml-doc.ts'
 import { isRecord } from '../../config/guards.ts'
+import { MAX_CONFIG_BYTES } from '../../config/parse.ts'
+import { readBoundedText } from '../../files/read.ts'
 
 export { isRecord }
 
@@ -43,14 +44,16 @@ export interface SourceResult {
   error?: string
 }
 
-/** The file's text, or a one-line reason it cannot be read. */
+/**
+ * The file's text, or a one-line reason it cannot be read: at most the
+ * config size cap, never a FIFO or a device (a repository's `.cursor/mcp.json`
+ * can be either), through files/read.ts `readBoundedText`.
+ */
 export function readSource(file: string): { text: string } | { error: string } {
-  try {
-    return { text: readFileSync(file, 'utf8') }
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code
-    return { error: code === 'ENOENT' ? 'not found' : code === 'EISDIR' ? 'is a directory' : `cannot be read (${code ?? 'error'})` }
-  }
+  const read = readBoundedText(file, MAX_CONFIG_BYTES)
+  if ('text' in read) return { text: read.text }
+  if ('absent' in read) return { error: 'not found' }
+  return { error: 'failure' in read ? read.failure.message : 'cannot be read' }
 }
 
 /** `<what> at line L, column C`: a parse failure by position only (a parser's own message may quote the file, and a value may be a secret). */

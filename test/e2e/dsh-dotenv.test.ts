@@ -1,0 +1,60 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: an entry holds a literal ${VAR} template
+/**
+ * End to end through the real `dsh` CLI (rc.8, headless) and the packed
+ * plugin: the checkout's `.env`, which `dsh` loads into its own environment
+ * at boot, reaches no server. A trusted project server started through
+ * `sh -c` records what it inherited: `DOTENV_CANARY` from the `.env` is
+ * unset for it, and so is `npm_config_registry` (where a server's `npx`
+ * would fetch code from; `dsh` itself refuses `NODE_OPTIONS` and the like
+ * in a `.env`, not this). The entry's own `NAMED: ${DOTENV_CANARY}` does
+ * get the value — which also proves `dsh` did load the `.env`. (rc.8 itself
+ * already withholds `.env` values from the client's children; the plugin's
+ * launcher unsets them too, whatever the host: test/security/project-env.)
+ * Setup as in dsh-cli.test.ts.
+ */
+import assert from 'node:assert/strict'
+import { existsSync, readFileSync } from 'node:fs'
+import { after, before, test } from 'node:test'
+import { type DshCli, describeRun, NODE22, runDsh, runIsolated } from '../support/dsh-cli.ts'
+import type { FakeModel } from '../support/fake-model.ts'
+import { stdioFixtureShell } from '../support/fixture-config.ts'
+import { installPackedPlugin, type PackedPlugin } from '../support/packed-plugin.ts'
+import { makeProject, type TempDir } from '../support/tmp.ts'
+import { waitFor } from '../support/wait.ts'
+
+let e2e: PackedPlugin
+let model: FakeModel
+let cli: DshCli
+let baseEnv: Record<string, string>
+let hostPatch: string
+let project: TempDir
+let seen: string
+
+before(async () => {
+  e2e = await installPackedPlugin({ prefix: 'dsh-e2e-dotenv-' })
+  const { shippedCli, pidDir, work } = e2e
+  ;({ cli, model, env: baseEnv, hostPatch } = e2e)
+  seen = work.join('seen.txt')
+  const fixture = stdioFixtureShell({ name: 'probe', tools: ['echo'], pidfileDir: pidDir }, NODE22)
+  const servers = {
+    probe: { command: 'sh', args: ['-c', `echo "canary=$$\{DOTENV_CANARY:-<unset>} registry=$$\{npm_config_registry:-<unset>} named=$$\{NAMED:-<unset>}" >> '${seen}'; exec ${fixture}`], env: { NAMED: '${DOTENV_CANARY}' } },
+  }
+  project = makeProject({ '.dsh/mcp.yml': `${JSON.stringify({ servers }, null, 2)}\n`, '.env': 'DOTENV_CANARY=from-the-checkout\nnpm_config_registry=http://127.0.0.1:9/\n' }, 'dsh-e2e-dotenv-')
+  const trust = await runIsolated(NODE22, [shippedCli, 'trust', '--all', '--yes', '-C', project.path], { cwd: work.path, env: baseEnv })
+  assert.equal(trust.code, 0, describeRun(trust))
+})
+
+after(() => e2e?.close())
+
+test("a real dsh run in a checkout with a .env: the server inherits nothing of it, its own ${VAR} still expands", async () => {
+  model.respond(() => ({ text: 'done' }))
+  const run = await runDsh(cli, ['--profile', 'headless', '--patch', hostPatch, 'say done'], {
+    cwd: project.path,
+    env: { ...baseEnv, DEEPSEEK_BASE_URL: model.baseURL, DEEPSEEK_API_KEY: 'sk-fake-e2e' },
+    timeoutMs: 60_000,
+  })
+  assert.equal(run.code, 0, describeRun(run))
+  await waitFor(() => existsSync(seen), { message: 'the probe server started' })
+  const line = readFileSync(seen, 'utf8').split('\n')[0]
+  assert.equal(line, 'canary=<unset> registry=<unset> named=from-the-checkout', 'the .env values reached the server only through its own env entry')
+})

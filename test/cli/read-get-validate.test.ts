@@ -49,7 +49,8 @@ describe('get', () => {
     assert.match(r.stdout, /^github\n/)
     assert.match(r.stdout, /command:\s+npx -y server-github\n/)
     assert.ok(r.stdout.includes(`cwd:         ${project.join('tools')}\n`), r.stdout)
-    assert.match(r.stdout, /env keys:\s+GITHUB_TOKEN\n/)
+    // The variable the value sends is named; its value never prints.
+    assert.match(r.stdout, /env keys:\s+GITHUB_TOKEN \(← \$GITHUB_TOKEN\)\n/)
     assert.match(r.stdout, /shadowed rows:\n {2}legacy {2}\.mcp\.json {2}stdio {2}node old\.js\n/)
   })
 

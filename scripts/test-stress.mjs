@@ -4,7 +4,7 @@
 //   code is this script's. They run at the suite's own priority by default, so on 2 cores the
 //   suite really gets about half the machine (burners at nice 19 would yield to it and prove
 //   little); STRESS_NICE=19 runs them at the lowest priority instead. A suite still running after
-//   STRESS_TIMEOUT_S seconds (default 900) is ended and counts as a failure.
+//   STRESS_TIMEOUT_S seconds (default 1800: on 2 cores beside the burners the suite takes 13-15 min) is ended and counts as a failure.
 // - The burners never outlive the run: they are killed when the suite ends, when this script fails
 //   or is interrupted (SIGINT, SIGTERM, SIGHUP), and each one also exits by itself as soon as its
 //   parent is gone (it checks between 50 ms slices of work), so even a SIGKILLed launcher leaves none.
@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const BURNERS = 2
-const timeoutS = Number(process.env.STRESS_TIMEOUT_S ?? 900)
+const timeoutS = Number(process.env.STRESS_TIMEOUT_S ?? 1800)
 const nice = Number(process.env.STRESS_NICE ?? 0)
 
 // Burn in 50 ms slices; between slices, exit if the launcher is gone (re-parented) or asked us to.

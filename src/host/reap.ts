@@ -19,7 +19,8 @@
  *
  * @module
  */
-import { readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs'
+import { readFileSync, readlinkSync, realpathSync } from 'node:fs'
+import { listProcs, procStat, sendSignal } from '../launch/procs.ts'
 import { markedPids, TREE_ENV } from '../launch/tree.ts'
 
 export interface StdioIdentity {
@@ -30,40 +31,12 @@ export interface StdioIdentity {
   env?: Readonly<Record<string, string>> | undefined
 }
 
-interface ProcStat {
-  ppid: number
-  pgid: number
-}
-
-function procStat(pid: string): ProcStat {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  return { ppid: Number(fields[1]), pgid: Number(fields[2]) }
-}
-
-/** Every live process as pid and stat, for `pick` to keep (a process that vanishes mid-read is skipped). */
-function scanProc(pick: (pid: number, st: ProcStat) => boolean): number[] {
-  const found: number[] = []
-  let entries: string[]
-  try {
-    entries = readdirSync('/proc')
-  } catch {
-    return []
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      if (pick(Number(entry), procStat(entry))) found.push(Number(entry))
-    } catch {
-      // the process ended while being read: skipped
-    }
-  }
-  return found
-}
-
 /** Process groups led by children of `parents` (the launcher starts each server as a group leader). */
 function groupsLedByChildrenOf(parents: readonly number[]): number[] {
-  return scanProc((pid, st) => parents.includes(st.ppid) && st.pgid === pid)
+  return listProcs((pid) => {
+    const st = procStat(pid)
+    return parents.includes(st.ppid) && st.pgid === pid
+  })
 }
 
 /** Pids of direct children of this process that run `id`. */
@@ -76,8 +49,8 @@ function findStdioChildren(id: StdioIdentity): number[] {
   } catch {
     cwd = id.cwd
   }
-  return scanProc((pid, st) => {
-    if (st.ppid !== process.pid) return false
+  return listProcs((pid) => {
+    if (procStat(pid).ppid !== process.pid) return false
     const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
     if (argv[argv.length - 1] === '') argv.pop()
     if (argv.length !== want.length || argv.some((a, i) => a !== want[i])) return false
@@ -85,25 +58,17 @@ function findStdioChildren(id: StdioIdentity): number[] {
   })
 }
 
-function signal(target: number, sig: NodeJS.Signals): void {
-  try {
-    process.kill(target, sig)
-  } catch {
-    // already gone (ESRCH) or not ours to signal: nothing to end
-  }
-}
-
 export function reapStdioChild(id: StdioIdentity, graceMs = 2000): number[] {
   const pids = findStdioChildren(id)
   const groups = groupsLedByChildrenOf(pids)
   const marker = id.env?.[TREE_ENV]
   const targets = [...pids, ...groups.map((g) => -g), ...markedPids(marker)]
-  for (const t of targets) signal(t, 'SIGTERM')
+  for (const t of targets) sendSignal(t, 'SIGTERM')
   if (targets.length > 0) {
     const timer = setTimeout(() => {
-      for (const t of targets) signal(t, 'SIGKILL')
+      for (const t of targets) sendSignal(t, 'SIGKILL')
       // Marked meanwhile (forked after the first look, or out of the group): no later chance.
-      for (const pid of markedPids(marker)) signal(pid, 'SIGKILL')
+      for (const pid of markedPids(marker)) sendSignal(pid, 'SIGKILL')
     }, graceMs)
     timer.unref?.()
   }

@@ -23,7 +23,8 @@
  * @module
  */
 import { randomBytes } from 'node:crypto'
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
+import { listProcs, sendSignal as kill } from './procs.ts'
 import { TREE_ENV } from './spec.ts'
 
 export { TREE_ENV }
@@ -47,31 +48,12 @@ export function markedPids(id: string | undefined): number[] {
   if (!LINUX || !id || !/^[0-9a-f]{8,64}$/.test(id)) return []
   const needle = `${TREE_ENV}=${id}\0`
   const uid = process.getuid?.()
-  const out: number[] = []
-  let entries: string[]
-  try {
-    entries = readdirSync('/proc')
-  } catch {
-    return []
-  }
-  for (const e of entries) {
-    if (!/^\d+$/.test(e) || Number(e) === process.pid) continue
-    try {
-      if (uid !== undefined && statSync(`/proc/${e}`).uid !== uid) continue
-      const env = readFileSync(`/proc/${e}/environ`, 'latin1')
-      if (env.startsWith(needle) || env.includes(`\0${needle}`)) out.push(Number(e))
-    } catch {}
-  }
-  return out
-}
-
-function kill(target: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(target, signal)
-    return true
-  } catch {
-    return false
-  }
+  return listProcs((pid) => {
+    if (pid === process.pid) return false
+    if (uid !== undefined && statSync(`/proc/${pid}`).uid !== uid) return false
+    const env = readFileSync(`/proc/${pid}/environ`, 'latin1')
+    return env.startsWith(needle) || env.includes(`\0${needle}`)
+  })
 }
 
 export function signalTree(tree: Tree, signal: NodeJS.Signals): void {

@@ -115,8 +115,6 @@ describe('the trust store replaced at once is still watched after', () => {
       })
       const p = projectWith({ s: stdioEntry('s', { tools: ['t'], pidfileDir: pids }) })
       const agent = (await w.host.createAgent({ cwd: p.path })).agent
-      // The store's first write comes once the project is known and watched: what is tested here is the replace.
-      await w.mcp.whenIdle()
       const up = ['mcp__s__t']
       await trustAll(w, p.path)
       await untilTools(w, agent, up, 'trusted')

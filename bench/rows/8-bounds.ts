@@ -21,14 +21,16 @@
  * (h) the doctor engine (test/doctor/diagnose): a server that never answers,
  *     checked with a 700 ms timeout; `abort()` while two such servers hang
  *     (60 s timeout) → the results;
- * (i) reading a 0.9 MiB file with a 200-deep entry and 50,000+ env keys:
- *     CPU of one parse (test/reliability/hostile-input).
+ * (i) reading a 0.7 MiB file with a 200-deep entry and 45,000 env keys, and
+ *     (j) a file of nested flow lists just under the 50,000-value pre-scan
+ *     limit (the costliest shape per value): CPU of one parse each
+ *     (test/reliability/hostile-input).
  *
  * @module
  */
 import { writeFileSync } from 'node:fs'
 import { diagnoseProject } from '../../src/doctor/index.ts'
-import { parseConfigText } from '../../src/config/parse.ts'
+import { MAX_VALUES, parseConfigText } from '../../src/config/parse.ts'
 import { loadProject } from '../../src/files/project.ts'
 import { cleanEnv, fixtureServer, sandbox } from '../../test/support/sandbox.ts'
 import { startHttpServer } from '../../test/fixtures/servers/http-server.ts'
@@ -185,12 +187,20 @@ await runRow('8', 'Bounded waits', async (r) => {
     let deep = '    env:\n'
     for (let i = 0; i < 200; i++) deep += `${'  '.repeat(i + 3)}k${i}:\n`
     let keys = ''
-    for (let i = 0; keys.length < 900_000; i++) keys += `      K${i}: v\n`
+    for (let i = 0; i < 45_000; i++) keys += `      K${i}: v\n`
     const body = `servers:\n  ok: {command: node}\n  deep:\n    command: node\n${deep}  wide:\n    command: node\n    enabled: false\n    env:\n${keys}`
     const cpu0 = process.cpuUsage()
     parseConfigText(body, { file: 'mcp.yml', format: 'friendly' })
     const used = process.cpuUsage(cpu0)
-    bound(r, 'parse: 0.9 MiB, 200-deep entry, 50,000+ keys (CPU)', (used.user + used.system) / 1000, 3000, 'hostile-input')
+    bound(r, 'parse: 0.7 MiB, 200-deep entry, 45,000 keys (CPU)', (used.user + used.system) / 1000, 3000, 'hostile-input')
+  }
+  // (j) the costliest shape per value, just under the pre-scan's limit: what a hostile file can still cost
+  {
+    const body = `servers:\n  a:\n    command: x\n    args: [${'[[[[[[[[1]]]]]]]],'.repeat(Math.floor((MAX_VALUES - 100) / 9))}1]\n`
+    const cpu0 = process.cpuUsage()
+    parseConfigText(body, { file: 'mcp.yml', format: 'friendly' })
+    const used = process.cpuUsage(cpu0)
+    bound(r, `parse: nested lists, just under ${MAX_VALUES} values (CPU)`, (used.user + used.system) / 1000, 3000, 'hostile-input')
   }
   r.note('each bound was a test assertion; the tests now prove the same behaviour by the order of events (see docs/benchmarks.md)')
 })

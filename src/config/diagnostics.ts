@@ -22,6 +22,7 @@ export type DiagnosticCode =
   | 'forbidden-tag'
   | 'alias-limit'
   | 'too-deep'
+  | 'too-complex'
   | 'empty-file'
   | 'bad-root'
   | 'unknown-key'

@@ -15,7 +15,8 @@ import { type Document, isMap, LineCounter, parseDocument } from 'yaml'
 import { type Diagnostic, formatPath } from './diagnostics.ts'
 import { type CheckOptions, checkEntry, kindOf, type Problem, unknownKeyProblem } from './entry.ts'
 import { checkJsonSyntax } from './json-check.ts'
-import { type At, flowDepthOffset, type Inspection, inspectDocument, positionAt, positionOf } from './yaml-doc.ts'
+import { scanStructure } from './structure-scan.ts'
+import { type At, type Inspection, inspectDocument, positionAt, positionOf } from './yaml-doc.ts'
 import { type Entry, FRIENDLY_ROOT_KEYS, MCP_SERVERS_ROOT_KEYS } from './schema.ts'
 import { serverNameRefusal } from './server-name.ts'
 import { isRecord } from './guards.ts'
@@ -35,6 +36,13 @@ export const MAX_SERVERS = 256
 const MAX_DEPTH = 64
 /** Flow nesting refused before parsing (deeper than the entry-level limit, far below the parser's stack). */
 const MAX_FLOW_DEPTH = 256
+/**
+ * Structure marks (brackets, commas, `:`, `- `) one file may hold before it is parsed: far above any real
+ * config (256 servers of ~200 values each). At the limit the costliest shape measured (nested flow lists)
+ * takes the parser about 1.5 s of the host's event loop, within the 3 s a hostile file may cost
+ * (docs/guide/reliability.md, "Hostile input").
+ */
+export const MAX_VALUES = 50_000
 
 export interface ParsedEntry {
   name: string
@@ -102,9 +110,13 @@ export function parseConfigText(input: string, opts: ParseOptions): ParsedFile {
     const bad = checkJsonSyntax(text, MAX_DEPTH)
     if (bad) return fail({ code: bad.tooDeep ? 'too-deep' : 'syntax', message: bad.tooDeep ? bad.message : `invalid JSON: ${bad.message}`, ...positionAt(text, bad.offset), path: '' })
   }
-  // Strict JSON already refused nesting deeper than MAX_DEPTH; YAML flow collections are scanned here.
-  const bracketBomb = format === 'friendly' ? flowDepthOffset(text, MAX_FLOW_DEPTH) : undefined
-  if (bracketBomb !== undefined) return fail({ code: 'too-deep', message: `nested more than ${MAX_DEPTH} levels deep`, ...positionAt(text, bracketBomb), path: '' })
+  // Strict JSON already refused nesting deeper than MAX_DEPTH; YAML flow collections are scanned here, and
+  // both formats' size in values (what the parser's time grows with) before the parser runs.
+  const heavy = scanStructure(text, { maxFlowDepth: format === 'friendly' ? MAX_FLOW_DEPTH : Number.POSITIVE_INFINITY, maxValues: MAX_VALUES })
+  if (heavy?.code === 'too-deep') return fail({ code: 'too-deep', message: `nested more than ${MAX_DEPTH} levels deep`, ...positionAt(text, heavy.offset), path: '' })
+  if (heavy) {
+    return fail({ code: 'too-complex', message: `holds more than ${MAX_VALUES} values (brackets, commas, ":" and "- "); refusing to parse it`, ...positionAt(text, heavy.offset), path: '' })
+  }
   const lines = new LineCounter()
   let doc: Document.Parsed
   try {

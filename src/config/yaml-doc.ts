@@ -159,41 +159,6 @@ function duplicatePairs(doc: Document.Parsed): Map<Pair, Pair> {
   return out
 }
 
-/**
- * Offset where flow brackets (`[`, `{`) nest deeper than `limit`, outside
- * quotes and comments — checked before parsing, so a bracket bomb is refused
- * at a stable position instead of exhausting the parser's stack. Approximate
- * by design (a plain scalar may hold a stray bracket): only a file with
- * hundreds of unclosed brackets can trip it.
- */
-export function flowDepthOffset(text: string, limit: number): number | undefined {
-  let depth = 0
-  let quote: '"' | "'" | undefined
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!
-    if (quote === '"') {
-      if (c === '\\') i++
-      else if (c === '"') quote = undefined
-      continue
-    }
-    if (quote === "'") {
-      if (c === "'" && text[i + 1] === "'") i++
-      else if (c === "'") quote = undefined
-      continue
-    }
-    const prev = i === 0 ? '\n' : text[i - 1]!
-    if (c === '#' && /\s/.test(prev)) {
-      const nl = text.indexOf('\n', i)
-      if (nl < 0) return undefined
-      i = nl
-    } else if ((c === '"' || c === "'") && /[\s[{,:]/.test(prev)) quote = c
-    else if (c === '[' || c === '{') {
-      if (++depth > limit) return i
-    } else if ((c === ']' || c === '}') && depth > 0) depth--
-  }
-  return undefined
-}
-
 /** The node at `path`, matching map keys by their text (so `123` finds the key 123). */
 function nodeAt(doc: Document.Parsed, path: readonly (string | number)[]): unknown {
   let node: unknown = doc.contents

@@ -6,17 +6,18 @@
  * prompt lines (tell.ts; outermost: it explains the assembly that waited),
  * the first-step hold (first-step.ts) and the agent lifecycle (agents.ts).
  * An agent is told about its own project only (`explained(root)` for the
- * root it is tracked under; an untracked agent is told nothing). A joining agent is
- * attached to its project (agents.ts `projectOf`) synchronously: a project
- * new to the runtime is planned on the spot (`planNew`) so its agents' very
- * first view is right, the agent's deny set is applied (`visibility.track`),
- * and only then is the new project's full reconcile asked for (`kick`, which
- * runs it from a macrotask, never inside `ctx.agents.create`). An agent's
- * first assembly waits for its project's pending reconciles and mounts
- * (settle.ts `pendingFor`); any assembly also waits while one of its lazy
- * servers starts or stops (its tools are briefly absent then; dormant ones
- * never hold it). A leaving agent is untracked and detached from its
- * project. Nothing is tracked once the state is disposed.
+ * root it is tracked under; an untracked agent is told nothing). A joining
+ * agent is attached to its project (agents.ts `projectOf`) synchronously: a
+ * project new to the runtime is planned on the spot (`planNew`) so its
+ * agents' very first view is right, the agent's deny set is applied
+ * (`visibility.track`), and only then is the new project's full reconcile
+ * asked for (`kick`, which runs it from a macrotask, never inside
+ * `ctx.agents.create`). An agent's first assembly waits for its project's
+ * pending reconciles and mounts (settle.ts `pendingFor`); any assembly also
+ * waits while one of its lazy servers starts or stops (its tools are
+ * briefly absent then; dormant ones never hold it). A leaving agent is
+ * untracked and detached from its project. Nothing is tracked once the
+ * state is disposed.
  *
  * @module
  */
@@ -27,11 +28,10 @@ import type { Visible } from '../plan/visibility.ts'
 import { projectOf, watchAgents } from './agents.ts'
 import { holdFirstStep } from './first-step.ts'
 import type { Log } from './log.ts'
-import type { Explained } from './tell.ts'
-import { tellAgents, terminalNotice } from './tell.ts'
 import type { Projects } from './projects.ts'
 import type { Settle } from './settle.ts'
 import type { RuntimeState } from './state.ts'
+import { type Explained, tellAgents, terminalNotice } from './tell.ts'
 import type { VisibilityGuard } from './visibility.ts'
 
 export interface TrackingDeps {

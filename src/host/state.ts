@@ -1,6 +1,7 @@
 /**
  * The runtime's state in one object, and the signals its services send each
- * other (runtime.ts wires them; reconcile.ts reads and writes the state).
+ * other (runtime.ts wires them; the services it wires read and write the
+ * state).
  *
  * Contract: `RuntimeState.plan` is the last plan computed (a new project's
  * is computed on the spot when its first agent arrives); `userLayers` is the

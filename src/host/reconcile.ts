@@ -16,6 +16,10 @@
  * awaited. Nothing runs once the state is disposed. `planNew()` plans from
  * the files as last read (a new project's first view, judged on the spot) and
  * re-derives the deny sets when another view moved meanwhile.
+ * `retryRenamed(state, key)` counts a fork whose name an mcp-client not ours
+ * holds and queues its key for the next reconcile, which mounts it under a
+ * new name — at most `MAX_RENAMES` times per key, never once disposed; it
+ * answers whether the key was queued.
  *
  * @module
  */
@@ -34,6 +38,8 @@ import { readsFailed } from './status.ts'
 import type { TrustGate } from './trust-gate.ts'
 import type { VisibilityGuard } from './visibility.ts'
 
+/** How often one server is renamed around names held by mcp-clients that are not ours. */
+const MAX_RENAMES = 3
 /** How long a reconcile waits for removed forks to release their names before renaming around them. */
 const DRAIN_WAIT_MS = 3000
 
@@ -53,6 +59,15 @@ export interface ReconcileDeps {
 export interface Reconciler {
   run(): Promise<void>
   planNew(): void
+}
+
+/** A fork's name is held by an mcp-client not ours: queue its key to mount again under a new name, a bounded number of times. */
+export function retryRenamed(state: RuntimeState, key: string): boolean {
+  const n = (state.renames.get(key) ?? 0) + 1
+  state.renames.set(key, n)
+  if (n > MAX_RENAMES || state.disposed) return false
+  state.retryKeys.add(key)
+  return true
 }
 
 export function createReconciler(deps: ReconcileDeps): Reconciler {

@@ -1,6 +1,7 @@
 /**
  * The runtime's state in one object, and the signals its services send each
- * other (runtime.ts wires them; reconcile.ts reads and writes the state).
+ * other (runtime.ts wires them; the services it wires read and write the
+ * state).
  *
  * Contract: `RuntimeState.plan` is the last plan computed (a new project's
  * is computed on the spot when its first agent arrives); `userLayers` is the
@@ -13,8 +14,9 @@
  * see (a project not planned yet sees the global view), one `Visible` per
  * placement list. A `Signal` lets a service created early notify listeners
  * wired after it: `on` adds a listener, `fire` calls every listener in order
- * (none yet: nothing happens). `late()` holds a service that two services
- * need of each other; `get()` before `set()` throws.
+ * (none yet: nothing happens); `createSignals()` makes the runtime's
+ * (`RuntimeSignals`). `late()` holds a service that two services need of
+ * each other; `get()` before `set()` throws.
  *
  * @module
  */
@@ -75,6 +77,20 @@ export function signal<T = void>(): Signal<T> {
       for (const l of listeners) l(value)
     },
   }
+}
+
+/** The signals between the runtime's services. */
+export interface RuntimeSignals {
+  /** A reconcile is wanted. */
+  wanted: Signal
+  /** A mount or a lazy server changed state: views and status follow. */
+  changed: Signal<'mounts' | 'lazy'>
+  /** A project had no agent for the grace period (its root). */
+  expired: Signal<string>
+}
+
+export function createSignals(): RuntimeSignals {
+  return { wanted: signal(), changed: signal(), expired: signal() }
 }
 
 export interface Late<T> {

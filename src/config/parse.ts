@@ -11,11 +11,11 @@
  *
  * @module
  */
-import { type Document, isMap, LineCounter, parseDocument } from 'yaml'
+import { type Document, isMap, LineCounter, parseDocument, visit } from 'yaml'
 import { type Diagnostic, formatPath } from './diagnostics.ts'
 import { type CheckOptions, checkEntry, kindOf, type Problem, unknownKeyProblem } from './entry.ts'
 import { checkJsonSyntax } from './json-check.ts'
-import { scanStructure } from './structure-scan.ts'
+import { exceedsValues, scanStructure } from './structure-scan.ts'
 import { type At, type Inspection, inspectDocument, positionAt, positionOf } from './yaml-doc.ts'
 import { type Entry, FRIENDLY_ROOT_KEYS, MCP_SERVERS_ROOT_KEYS } from './schema.ts'
 import { serverNameRefusal } from './server-name.ts'
@@ -30,6 +30,7 @@ export function rootKeyOf(format: FileFormat): 'servers' | 'mcpServers' {
 }
 
 export const MAX_CONFIG_BYTES = 1024 * 1024
+/** Alias nodes one file may hold, and expansions of one anchor (the parser's `maxAliasCount`). */
 const MAX_ALIAS_COUNT = 100
 /** Servers one file may define: each is a process or a connection (and its tools go to the model); far above any real config. */
 export const MAX_SERVERS = 256
@@ -129,7 +130,7 @@ export function parseConfigText(input: string, opts: ParseOptions): ParsedFile {
     const p = lines.linePos(offset)
     return { line: p.line, col: p.col }
   }
-  const inspection = inspectDocument(doc, text, at, rootKeyOf(format), MAX_DEPTH)
+  const inspection = inspectDocument(doc, text, at, rootKeyOf(format), { maxDepth: MAX_DEPTH, maxAliases: MAX_ALIAS_COUNT })
   if (inspection.file) {
     const { segments, ...rest } = inspection.file
     return fail({ ...rest, path: formatPath(segments) })
@@ -143,11 +144,25 @@ export function parseConfigText(input: string, opts: ParseOptions): ParsedFile {
     value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT })
   } catch (err) {
     const msg = (err as Error).message
-    if (/excessive alias/i.test(msg)) return fail({ code: 'alias-limit', message: `too many alias expansions (limit ${MAX_ALIAS_COUNT}); refusing a possible alias bomb`, line: 1, col: 1, path: '' })
+    if (/excessive alias/i.test(msg)) return fail({ code: 'alias-limit', message: `too many alias expansions (limit ${MAX_ALIAS_COUNT}); refusing a possible alias bomb`, ...at(firstAliasOffset(doc)), path: '' })
     // Not echoed: the library's message may quote the file's text.
     return fail({ code: 'syntax', message: 'cannot read the document (unsupported YAML construct)', line: 1, col: 1, path: '' })
   }
+  if (inspection.aliases > 0 && exceedsValues(value, MAX_VALUES)) {
+    return fail({ code: 'too-complex', message: `expands through aliases to more than ${MAX_VALUES} values; refusing a possible alias bomb`, ...at(firstAliasOffset(doc)), path: '' })
+  }
   return readDocument(doc, value, at, inspection.entries, opts)
+}
+
+function firstAliasOffset(doc: Document.Parsed): number {
+  let offset = 0
+  visit(doc, {
+    Alias(_, node) {
+      offset = node.range?.[0] ?? 0
+      return visit.BREAK
+    },
+  })
+  return offset
 }
 
 /** C0 controls other than tab, LF and CR, and DEL: never in a text config file. */

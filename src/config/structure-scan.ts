@@ -18,6 +18,12 @@
  * It returns `undefined` when the text is within both. It is approximate by
  * design (a plain scalar may hold a stray bracket) and never throws.
  *
+ * The text bound does not see aliases: `*a` repeated a hundred times shares
+ * one parsed collection of 49,000 values, which the checks after parsing
+ * would walk a hundred times (seconds of the host's event loop).
+ * `exceedsValues(value, max)` bounds the parsed value as it will be walked —
+ * every visit to a shared object counted — and stops at `max + 1` visits.
+ *
  * @module
  */
 
@@ -69,4 +75,21 @@ export function scanStructure(text: string, limits: StructureLimits): StructureP
     if (problem) return problem
   }
   return undefined
+}
+
+/**
+ * True when walking `value` visits more than `max` nodes: every array item and every mapping entry (key
+ * and value together, as one `:` in the text) is one node, and a part shared by several references is
+ * counted once per reference.
+ */
+export function exceedsValues(value: unknown, max: number): boolean {
+  let budget = max
+  const stack: unknown[] = [value]
+  while (stack.length > 0) {
+    const node = stack.pop()
+    if (--budget < 0) return true
+    if (Array.isArray(node)) stack.push(...node)
+    else if (node !== null && typeof node === 'object') stack.push(...Object.values(node))
+  }
+  return false
 }

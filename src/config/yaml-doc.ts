@@ -30,6 +30,8 @@ export interface Inspection {
   file?: Located
   /** The first problem of each entry, by server name. */
   entries: Map<string, Located>
+  /** Alias nodes (`*name`) in the document (counted up to one past the limit). */
+  aliases: number
 }
 
 /** 1-based line and column of a UTF-16 offset (LF and CRLF line ends). */
@@ -83,12 +85,24 @@ function tagOffset(text: string, start: number): number {
   return text[j] === '!' ? j : start
 }
 
+export interface InspectLimits {
+  /** Collections nested deeper than this are refused (`too-deep`). */
+  readonly maxDepth: number
+  /** Alias nodes (`*name`) one document may hold (`alias-limit`). */
+  readonly maxAliases: number
+}
+
 /**
  * Every problem the parsed document holds, scoped: parser errors, duplicate
- * keys, custom tags and nesting deeper than `maxDepth`.
+ * keys, custom tags, nesting deeper than `maxDepth`, more than `maxAliases`
+ * aliases and aliases to no earlier anchor. Linear in the document's nodes.
  */
-export function inspectDocument(doc: Document.Parsed, text: string, at: At, rootKey: string, maxDepth: number): Inspection {
-  const out: Inspection = { entries: new Map() }
+export function inspectDocument(doc: Document.Parsed, text: string, at: At, rootKey: string, limits: InspectLimits): Inspection {
+  const { maxDepth, maxAliases } = limits
+  const out: Inspection = { entries: new Map(), aliases: 0 }
+  // Anchors seen so far in document order (the visit's order): an alias is checked against them here,
+  // as the library's own `resolve(doc)` re-walks the whole document for every alias.
+  const anchors = new Set<string>()
   const add = (p: Located) => {
     const server = p.segments[0] === rootKey && p.segments.length >= 2 ? String(p.segments[1]) : undefined
     if (server === undefined) out.file ??= p
@@ -119,7 +133,12 @@ export function inspectDocument(doc: Document.Parsed, text: string, at: At, root
         add({ code: 'too-deep', message: `nested more than ${maxDepth} levels deep`, ...at(node.range?.[0] ?? 0), segments: segmentsOf(ancestors, node).slice(0, 3) })
         return visit.SKIP
       }
-      if (isAlias(node) && node.resolve(doc) === undefined) {
+      if (node.anchor) anchors.add(node.anchor)
+      if (isAlias(node) && ++out.aliases > maxAliases) {
+        out.file ??= { code: 'alias-limit', message: `more than ${maxAliases} aliases ("*name"); refusing a possible alias bomb`, ...at(node.range?.[0] ?? 0), segments: [] }
+        return visit.BREAK
+      }
+      if (isAlias(node) && !anchors.has(node.source)) {
         // The whole document cannot be converted, so this is the file's problem. The alias name is
         // not echoed: an unquoted value starting with "*" may be a password.
         out.file ??= { code: 'syntax', message: 'an alias ("*name") refers to no anchor defined before it; quote a value that starts with "*"', ...at(node.range?.[0] ?? 0), segments: segmentsOf(ancestors, node) }

@@ -6,7 +6,8 @@
  * `file:line:col` line, the last good generation kept) or handled, within a
  * measured time bound and with a measured, bounded growth of peak memory.
  *
- * Decisions: a file over 1 MiB, more than 100 alias expansions, nesting
+ * Decisions: a file over 1 MiB, more than 100 aliases or alias expansions,
+ * more than 50,000 values (in its text or once its aliases expand), nesting
  * deeper than 64 and more than 256 servers in one file are refused as a
  * whole; deep nesting inside one entry costs only that entry; a NUL is
  * refused wherever it would reach a process or request; a newline in an env
@@ -38,6 +39,12 @@ function aliasBomb(): string {
   return `${lines.join('\n')}\nservers:\n  x: {command: node, args: *a8}\n`
 }
 
+function sharedList(): string {
+  let t = `servers:\n  s0:\n    command: x\n    args: &big [${Array(45_000).fill('a').join(',')}]\n`
+  for (let i = 1; i <= 99; i++) t += `  s${i}: {command: x, args: *big}\n`
+  return t
+}
+
 function manyServers(n: number): string {
   let t = 'servers:\n'
   for (let i = 0; i < n; i++) t += `  s${i}: {command: node, args: [s${i}.js]}\n`
@@ -50,6 +57,10 @@ const HOSTILE: { name: string; text: () => string; problem: RegExp }[] = [
   { name: 'bracket bomb (100,000 open brackets)', text: () => `servers: ${'['.repeat(100_000)}\n`, problem: /nested more than 64 levels deep/ },
   { name: '5,000 servers in one file', text: () => manyServers(5_000), problem: /defines 5000 servers; a config file may define at most 256/ },
   // ~1 MiB of short nested lists: half a million nodes, which took the parser 8-12 s of CPU before the pre-scan.
+  // Each alias once made the parser re-walk the whole document: 10,000 of them cost 50-200 s of CPU.
+  { name: 'aliases by the thousand (10,000 × *a)', text: () => `servers:\n  a:\n    command: &a x\n    env: {${Array.from({ length: 10_000 }, (_, i) => `K${i}: v`).join(', ')}}\n    args: [${'*a,'.repeat(10_000)}*a]\n`, problem: /more than 100 aliases \("\*name"\); refusing a possible alias bomb/ },
+  // Within 100 aliases and 50,000 values of text, yet 4.5 million values once expanded (5 s of checks).
+  { name: 'a list of 45,000 shared by 99 aliases', text: sharedList, problem: /expands through aliases to more than 50000 values/ },
   { name: 'nested lists (58,000 × [[[[[[[[1]]]]]]]])', text: () => `servers:\n  a:\n    command: x\n    args: [${'[[[[[[[[1]]]]]]]],'.repeat(58_000)}1]\n`, problem: /holds more than 50000 values .*refusing to parse it/ },
 ]
 

@@ -24,8 +24,9 @@
  * (i) reading a 0.7 MiB file with a 200-deep entry and 45,000 env keys, and
  *     (j) a file of nested flow lists just under the 50,000-value pre-scan
  *     limit (the costliest shape per value), and (k) one list shared by 99
- *     aliases, just under the 50,000 values they may expand to: CPU of one
- *     parse each (test/reliability/hostile-input).
+ *     aliases, just under the 50,000 values they may expand to, and (l)
+ *     45,000 unknown keys in one entry (a position and a "did you mean" per
+ *     key reported): CPU of one parse each (test/reliability/hostile-input).
  *
  * @module
  */
@@ -213,6 +214,16 @@ await runRow('8', 'Bounded waits', async (r) => {
     const used = process.cpuUsage(cpu0)
     if (!parsed.ok) throw new Error('row 8 (k): the file just under the limits was refused')
     bound(r, `parse: 99 aliases of one list, just under ${MAX_VALUES} values expanded (CPU)`, (used.user + used.system) / 1000, 3000, 'hostile-input')
+  }
+  // (l) problems by the thousand: 45,000 unknown keys in one entry, of which 20 are reported and the rest counted
+  {
+    let body = 'servers:\n  a:\n    command: x\n'
+    for (let i = 0; i < 45_000; i++) body += `    k${i}: 1\n`
+    const cpu0 = process.cpuUsage()
+    const parsed = parseConfigText(body, { file: 'mcp.yml', format: 'friendly' })
+    const used = process.cpuUsage(cpu0)
+    if (parsed.entries[0]?.diagnostics.length !== 21) throw new Error('row 8 (l): expected 20 problems and a count')
+    bound(r, 'parse: 45,000 unknown keys in one entry (CPU)', (used.user + used.system) / 1000, 3000, 'hostile-input')
   }
   r.note('each bound was a test assertion; the tests now prove the same behaviour by the order of events (see docs/benchmarks.md)')
 })

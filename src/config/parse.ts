@@ -165,6 +165,25 @@ function firstAliasOffset(doc: Document.Parsed): number {
   return offset
 }
 
+/**
+ * Problems one scope (a server entry, or the file's top level) reports in full. A hostile file can hold
+ * 45,000 unknown keys; past this many, the rest are counted in one closing problem, so neither the
+ * positions computed nor the lines logged grow with the file.
+ */
+export const MAX_PROBLEMS_SHOWN = 20
+
+type Counted = Pick<Problem, 'severity' | 'code' | 'message'>
+
+/** The first `MAX_PROBLEMS_SHOWN` problems (errors before warnings when some must be left out, the order kept within each), and `more` counting the rest. */
+function capProblems(problems: readonly Problem[]): { shown: readonly Problem[]; more?: Counted } {
+  if (problems.length <= MAX_PROBLEMS_SHOWN) return { shown: problems }
+  const ordered = [...problems.filter((p) => p.severity === 'error'), ...problems.filter((p) => p.severity !== 'error')]
+  const rest = ordered.slice(MAX_PROBLEMS_SHOWN)
+  const errors = rest.filter((p) => p.severity === 'error').length
+  const kinds = errors === 0 ? `${rest.length} warnings` : errors === rest.length ? `${rest.length} errors` : `${errors} errors, ${rest.length - errors} warnings`
+  return { shown: ordered.slice(0, MAX_PROBLEMS_SHOWN), more: { severity: rest[0]!.severity, code: rest[0]!.code, message: `${rest.length} more problems not listed (${kinds})` } }
+}
+
 /** C0 controls other than tab, LF and CR, and DEL: never in a text config file. */
 const CONTROL_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/
 
@@ -180,15 +199,17 @@ function readDocument(doc: Document.Parsed, value: unknown, at: At, scoped: Insp
   }
   const root = value
   const posOf = (path: (string | number)[], atKey = false) => positionOf(doc, path, atKey, at)
-  for (const key of Object.keys(root)) {
-    if ((rootKeys as readonly string[]).includes(key)) continue
-    const other = format === 'friendly' ? 'mcpServers' : 'servers'
-    const p: Problem =
+  const other = format === 'friendly' ? 'mcpServers' : 'servers'
+  const strays = Object.keys(root).filter((key) => !(rootKeys as readonly string[]).includes(key))
+  const top = capProblems(
+    strays.map((key): Problem =>
       key === other
         ? { severity: 'warning', code: 'unknown-key', message: `"${key}" is not read in this file (ignored); this file lists servers under "${rootKey}"`, path: [key], atKey: true }
-        : unknownKeyProblem(key, rootKeys, 'the top level')
-    diagnostics.push({ file, ...posOf([key], true), severity: p.severity, code: p.code, message: p.message, path: formatPath([key]) })
-  }
+        : unknownKeyProblem(key, rootKeys, 'the top level'),
+    ),
+  )
+  for (const p of top.shown) diagnostics.push({ file, ...posOf(p.path, true), severity: p.severity, code: p.code, message: p.message, path: formatPath(p.path) })
+  if (top.more) diagnostics.push({ ...base, ...top.more, message: `${top.more.message} at the top level`, path: '' })
   const servers = root[rootKey]
   if (servers === undefined || servers === null) {
     if (servers === undefined) diagnostics.push({ ...base, severity: 'warning', code: 'bad-root', message: `no "${rootKey}" key: this file defines no servers`, path: '' })
@@ -225,7 +246,9 @@ function readDocument(doc: Document.Parsed, value: unknown, at: At, scoped: Insp
       continue
     }
     const checked = checkEntry(raw, opts)
-    checked.problems.forEach(push)
+    const capped = capProblems(checked.problems)
+    capped.shown.forEach(push)
+    if (capped.more) entryDiags.push({ file, ...keyPos, ...capped.more, message: `${capped.more.message} in this entry`, path: formatPath([rootKey, name]), server: name })
     entries.push({ name, ...(checked.entry ? { entry: checked.entry } : {}), partial: checked.partial, ...keyPos, diagnostics: entryDiags })
   }
   return { file, format, ok: true, entries, diagnostics }

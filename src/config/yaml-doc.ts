@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { type Document, isAlias, isCollection, isMap, isNode, isPair, isScalar, isSeq, type Node, type Pair, visit } from 'yaml'
+import { type Document, isAlias, isCollection, isMap, isNode, isPair, isScalar, isSeq, type Node, type Pair, visit, type YAMLMap } from 'yaml'
 import type { DiagnosticCode } from './diagnostics.ts'
 
 export type At = (offset: number) => { line: number; col: number }
@@ -178,11 +178,27 @@ function duplicatePairs(doc: Document.Parsed): Map<Pair, Pair> {
   return out
 }
 
+/** Each mapping's pairs by key text (the first of equal keys), built on the first lookup: a position costs the path's depth, not the mapping's size. */
+const pairsByKey = new WeakMap<YAMLMap, Map<string, Pair>>()
+
+function pairOf(map: YAMLMap, key: string): Pair | undefined {
+  let index = pairsByKey.get(map)
+  if (!index) {
+    index = new Map()
+    for (const pair of map.items) {
+      const text = keyText(pair.key)
+      if (!index.has(text)) index.set(text, pair)
+    }
+    pairsByKey.set(map, index)
+  }
+  return index.get(key)
+}
+
 /** The node at `path`, matching map keys by their text (so `123` finds the key 123). */
 function nodeAt(doc: Document.Parsed, path: readonly (string | number)[]): unknown {
   let node: unknown = doc.contents
   for (const seg of path) {
-    if (isMap(node)) node = node.items.find((p) => keyText(p.key) === String(seg))?.value
+    if (isMap(node)) node = pairOf(node, String(seg))?.value
     else if (isSeq(node) && typeof seg === 'number') node = node.items[seg]
     else return undefined
   }
@@ -197,7 +213,7 @@ export function positionOf(doc: Document.Parsed, path: readonly (string | number
       const parent = nodeAt(doc, prefix.slice(0, -1))
       if (isMap(parent)) {
         const last = String(prefix[prefix.length - 1])
-        const pair = parent.items.find((it) => keyText(it.key) === last)
+        const pair = pairOf(parent, last)
         if (pair && isNode(pair.key) && pair.key.range) return at(pair.key.range[0])
       }
     }

@@ -24,7 +24,7 @@
 import { Buffer } from 'node:buffer'
 import { readFileSync, statSync } from 'node:fs'
 import type { Agent } from '@deepseek-ai/dsh-agent'
-import { formatDiagnostic } from '../config/diagnostics.ts'
+import { type Diagnostic, formatDiagnostic } from '../config/diagnostics.ts'
 import { type LayerFile, type LayerInput, projectLayerFiles, userLayerFile } from '../config/layers.ts'
 import { allDiagnostics } from '../config/parse.ts'
 import { guardFor, type Locations, readConfigFile } from '../files/read.ts'
@@ -43,6 +43,16 @@ function statOf(file: string): { sig: string; mtimeMs?: number; size?: number; r
   } catch (error) {
     return { sig: `error:${(error as NodeJS.ErrnoException).code ?? 'unknown'}` }
   }
+}
+
+/** Diagnostic lines one read of a file logs: a file of 256 entries can hold thousands of problems; `dsh-mcp validate` lists them. */
+const MAX_LOGGED_LINES = 50
+
+function logLines(diagnostics: readonly Diagnostic[], file: string): string[] {
+  const lines = diagnostics.slice(0, MAX_LOGGED_LINES).map((d) => formatDiagnostic(d))
+  const more = diagnostics.length - lines.length
+  if (more > 0) lines.push(`${file}: ${more} more problems not logged; \`dsh-mcp validate\` lists them`)
+  return lines
 }
 
 const formatFirst = (d: Parameters<typeof formatDiagnostic>[0] | undefined) => (d ? formatDiagnostic(d) : undefined)
@@ -128,7 +138,7 @@ export function createProjects(opts: ProjectsOptions): Projects {
       return { value: undefined }
     }
     const diagnostics = allDiagnostics(r.parsed)
-    const lines = diagnostics.map((d) => formatDiagnostic(d))
+    const lines = logLines(diagnostics, layer.file)
     if (r.parsed.refused) {
       // Refused unread (another user's file, a link out of the project): no last good version either.
       lastGood.delete(layer.file)

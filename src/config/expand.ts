@@ -6,7 +6,8 @@
  * `command`, `args`, `env` values, `cwd`, `url` and `headers` values, and
  * reports a missing variable by server, field and variable name — never by
  * value. A variable set to the empty string counts as set for `${VAR}` and as
- * unset for `${VAR:-default}` (shell semantics).
+ * unset for `${VAR:-default}` (shell semantics). A `withheld` name is unset,
+ * whatever `env` holds (see `ExpandOptions`).
  *
  * @module
  */
@@ -124,6 +125,15 @@ export interface ExpansionError {
   hint?: string
 }
 
+export interface ExpandOptions {
+  /**
+   * Names `env` holds that expansion must treat as unset: what the host took from the
+   * repository's `.env` (host/project-env.ts). A checkout must not choose what a user's own
+   * server runs or where a trusted one sends its headers.
+   */
+  withheld?: ReadonlySet<string>
+}
+
 /**
  * Expand every expandable field of `entry`. Returns the expanded entry, or
  * the list of fields that could not be expanded (messages carry no values).
@@ -131,16 +141,20 @@ export interface ExpansionError {
  * fields are new strings, arrays and maps; every other value (tool filters,
  * `reconnect`) is the input's own, to be read and not written.
  */
-export function expandEntry(entry: Entry, env: Env): { entry: Entry } | { errors: ExpansionError[] } {
+export function expandEntry(entry: Entry, env: Env, opts: ExpandOptions = {}): { entry: Entry } | { errors: ExpansionError[] } {
   const out: Entry = { ...entry }
   const errors: ExpansionError[] = []
+  const withheld = opts.withheld
+  const view: Env = withheld?.size ? new Proxy(env, { get: (target, name) => (typeof name === 'string' && withheld.has(name) ? undefined : Reflect.get(target, name)) }) : env
   const expand = (template: string, path: (string | number)[]): string => {
-    const r = expandString(template, env)
+    const r = expandString(template, view)
     if ('value' in r) return r.value
     const field = formatPath(path)
     if ('missing' in r) {
       const names = r.missing.map((m) => '${' + m + '}').join(', ')
-      errors.push({ path, missing: r.missing, message: `${field} uses ${names}, which is not set`, hint: `set it, or write \${VAR:-default}` })
+      const fromDotenv = r.missing.every((m) => withheld?.has(m))
+      const hint = fromDotenv ? `set only by the project's .env, which \${VAR} does not read: export it in the shell that starts dsh, or write the value in .dsh/mcp.local.yml` : `set it, or write \${VAR:-default}`
+      errors.push({ path, missing: r.missing, message: `${field} uses ${names}, which is not set`, hint })
     } else errors.push({ path, missing: [], message: `${field}: ${r.message}` })
     return template
   }

@@ -32,7 +32,6 @@ import { redact } from '../config/redact.ts'
 import type { OfficialConfig } from '../config/official.ts'
 import type { MountSpec } from '../plan/desired.ts'
 import { mountedConfig } from './launch.ts'
-import { projectEnvNames } from './project-env.ts'
 import { hostClientShape } from './client-shape.ts'
 import { watchClientLogs } from './client-log.ts'
 import type { Log } from './log.ts'
@@ -65,6 +64,8 @@ export interface MountTableOptions {
   /** Rotation size of the server logs. */
   logMaxBytes?: number
   log: Log
+  /** Names the host took from the repository's `.env` (project-env.ts): unset for each server unless its entry sets them. */
+  projectEnv(): readonly string[]
   /** A mount settled, or a drain finished (status and visibility may change). */
   onChange(): void
   /** A mount failed because an mcp-client that is not ours holds its name: it may be retried under another. */
@@ -89,8 +90,6 @@ export interface MountTable {
 }
 
 export function createMountTable(ctx: Context, opts: MountTableOptions): MountTable {
-  /** Read at the first mount (the host provides its launch environment around plugin loading) and kept: it is fixed at boot. */
-  let projectEnv: string[] | undefined
   const mounts = new Map<string, Mount>()
   const draining = new Map<symbol, string>()
   /** serverNames reserved by mcp-client instances that are not ours (learnt from rejections). */
@@ -144,8 +143,7 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
   }
 
   const mount = (spec: MountSpec, effectiveName: string): Mount => {
-    projectEnv ??= projectEnvNames(ctx)
-    const config = mountedConfig(spec, effectiveName, { dshHome: opts.dshHome, projectEnv, ...(opts.logMaxBytes ? { logMaxBytes: opts.logMaxBytes } : {}) })
+    const config = mountedConfig(spec, effectiveName, { dshHome: opts.dshHome, projectEnv: opts.projectEnv(), ...(opts.logMaxBytes ? { logMaxBytes: opts.logMaxBytes } : {}) })
     let settle!: () => void
     const m: Mount = {
       key: spec.key,

@@ -14,11 +14,18 @@
  * process; `[]` when the host provides no snapshot (an SDK host, a test
  * host: nothing was read from a file). Never throws. An entry that sets a
  * name in its own `env` (reviewed and fingerprinted, `${VAR}` included)
- * keeps it: `launch.ts` removes only the others.
+ * keeps it: `launch.ts` removes only the others. The same names are
+ * `withheld` from `${VAR}` expansion (config/expand.ts): a checkout's `.env`
+ * must not choose what a user's own server runs (`command: ${NODE:-node}`)
+ * or where a trusted server sends its headers (`url: ${API_URL:-…}`), since
+ * neither is reviewed again when the `.env` changes.
+ * `createProjectEnv` reads them once (they are fixed at boot) and logs the
+ * names, never the values.
  *
  * @module
  */
 import type { Context } from '@deepseek-ai/cordis'
+import type { Log } from './log.ts'
 
 type Source = 'process' | 'project-env' | 'user-env'
 interface Snapshot {
@@ -44,4 +51,30 @@ export function projectEnvNames(ctx: Context, env: NodeJS.ProcessEnv = process.e
     }
   }
   return names
+}
+
+export interface ProjectEnv {
+  /** Names `process.env` holds from the repository's `.env`, read at the first call (the host provides them around plugin loading). */
+  names(): readonly string[]
+  /** The same names, as the set `${VAR}` expansion must treat as unset. */
+  withheld(): ReadonlySet<string>
+}
+
+export function createProjectEnv(ctx: Context, log: Log): ProjectEnv {
+  let names: readonly string[] | undefined
+  let withheld: ReadonlySet<string> = new Set()
+  const read = (): readonly string[] => {
+    if (names) return names
+    names = projectEnvNames(ctx)
+    withheld = new Set(names)
+    if (names.length > 0) log.info(`the .env of the working directory set %s: MCP servers do not inherit them, and \${VAR} in MCP configs does not read them`, names.join(', '))
+    return names
+  }
+  return {
+    names: read,
+    withheld() {
+      read()
+      return withheld
+    },
+  }
 }

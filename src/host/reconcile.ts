@@ -29,6 +29,7 @@ import { assignNames } from '../plan/names.ts'
 import { lifecyclePolicy } from '../lazy/index.ts'
 import type { LazyServers } from '../lazy/servers.ts'
 import type { FileWatcher } from '../watch/files.ts'
+import type { ProjectEnv } from './project-env.ts'
 import type { Mount, MountTable } from './mounts.ts'
 import type { Options } from './options.ts'
 import type { Projects } from './projects.ts'
@@ -54,6 +55,8 @@ export interface ReconcileDeps {
   visibility: VisibilityGuard
   reports: Reports
   watcher: FileWatcher | undefined
+  /** What the host took from the repository's `.env`: `${VAR}` does not read it. */
+  dotenv: ProjectEnv
 }
 
 export interface Reconciler {
@@ -78,6 +81,7 @@ export function createReconciler(deps: ReconcileDeps): Reconciler {
       projects: projects.list().map((p) => ({ root: p.root, layers: p.layers })),
       user: state.userLayers,
       env: process.env,
+      withheld: deps.dotenv.withheld(),
       dshHome: deps.dshHome,
       trust: gate.check,
       storeProblem: gate.storeProblem,

@@ -33,6 +33,7 @@ import { createSettle } from './settle.ts'
 import { shutdown } from './shutdown.ts'
 import { createRuntimeState, createSignals, late, visibleFor as viewsOf } from './state.ts'
 import { createStatusWriter, type Snapshot } from './status.ts'
+import { createProjectEnv } from './project-env.ts'
 import { createTrustGate } from './trust-gate.ts'
 import { createVisibility } from './visibility.ts'
 import type { WebSource } from './web.ts'
@@ -58,6 +59,8 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
   const log = createLog(ctx)
   const loc = defaultLocations(process.env, options.dshHome ? { dshHome: options.dshHome } : undefined)
   const gate = createTrustGate({ mode: options.trust, dshHome: loc.dshHome, env: process.env, log })
+  // What the host took from the checkout's `.env`: no server inherits it, and `${VAR}` does not read it.
+  const dotenv = createProjectEnv(ctx, log)
   const rootOfDir = (dir: string) => projectRootOf(canonicalRoot(dir), loc).root
   const hostRoot = rootOfDir(options.cwd ?? process.cwd())
   // One state object; what an agent may see is read from its plan.
@@ -74,7 +77,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
   const onNameTaken = (key: string) => {
     if (retryRenamed(state, key)) signals.wanted.fire()
   }
-  const mounts = createMountTable(ctx, { mountTimeoutMs: options.mountTimeoutMs, dshHome: loc.dshHome, log, onChange: () => signals.changed.fire('mounts'), onNameTaken })
+  const mounts = createMountTable(ctx, { mountTimeoutMs: options.mountTimeoutMs, dshHome: loc.dshHome, log, projectEnv: dotenv.names, onChange: () => signals.changed.fire('mounts'), onNameTaken })
   // Visibility and lazy servers need each other: dormant servers own their cached tools; lazy servers ask what is registered.
   const lazyRef = late<LazyServers>('the lazy servers')
   const visibility = createVisibility(ctx, { ownership: () => ownership(lazyRef.get().owners(mounts.owners())), visibleFor }, log)
@@ -89,7 +92,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
   // Known files are watched (when `watch` is on): an edit reaches the reconcile through the edit debounce.
   const watcher = options.watch ? watchFiles({ onChange: () => edited.trigger(), onError: (e) => log.debug('watcher: %s', String(e)) }) : undefined
   // The reconcile step needs every service above; the queue runs it one at a time; settle knows when all of it is idle.
-  const reconciler = createReconciler({ state, options, dshHome: loc.dshHome, gate, projects, mounts, lazy, visibility, reports, watcher })
+  const reconciler = createReconciler({ state, options, dshHome: loc.dshHome, gate, projects, mounts, lazy, visibility, reports, watcher, dotenv })
   const queue = createQueue(reconciler.run, (error) => log.error('reconcile failed: %s', String(error)))
   const settle = createSettle({ delays: [edited, kick], queue, mounts, status })
 

@@ -77,6 +77,8 @@ export interface PlanInput {
   /** The user layer (empty when absent or turned off). */
   user: readonly LayerInput[]
   env: Env
+  /** Names of `env` that `${VAR}` must not read: what the host took from the repository's `.env`. */
+  withheld?: ReadonlySet<string>
   dshHome: string
   platform?: string
   trust: TrustFn
@@ -148,6 +150,7 @@ function judgeRow(row: Row, root: string | null, input: ViewInput, mounts: Map<s
   const v = verdictOf(row, {
     root,
     env: input.env,
+    ...(input.withheld ? { withheld: input.withheld } : {}),
     dshHome: input.dshHome,
     platform: input.platform ?? process.platform,
     trust: (r) => (answer = input.trust(root as string, r)),

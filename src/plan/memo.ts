@@ -7,7 +7,7 @@
  * still current, a view judged again may ask a row twice. A view (the global
  * one, or one project) is reused when all of these are unchanged since it was
  * judged: its `LayerInput`s and the user layer's (by identity, in order),
- * `dshHome`, the platform, the trust store's problem and the file refusals, the value of every variable its rows read from
+ * `dshHome`, the platform, the trust store's problem, the file refusals and the withheld names, the value of every variable its rows read from
  * `env`, and every trust verdict its rows got. So callers must hand in a new
  * `LayerInput` whenever a file's content changes, and never mutate one. A
  * project missing from an input is forgotten. Pure apart from its own cache.
@@ -36,6 +36,7 @@ interface View {
   /** The store problem and the file refusals the judgement saw. */
   storeProblem: string | undefined
   refusals: PlanInput['refusals']
+  withheld: PlanInput['withheld']
   judged: ViewJudgement
 }
 
@@ -55,6 +56,7 @@ export function createPlanMemo(): PlanMemo {
       prev.platform === platform &&
       prev.storeProblem === storeProblem &&
       prev.refusals === input.refusals &&
+      prev.withheld === input.withheld &&
       [...prev.read].every(([name, value]) => input.env[name] === value) &&
       prev.asked.every(([row, verdict]) => input.trust(root as string, row) === verdict)
     ) {
@@ -81,8 +83,9 @@ export function createPlanMemo(): PlanMemo {
       },
       ...(input.storeProblem ? { storeProblem: input.storeProblem } : {}),
       ...(input.refusals ? { refusals: input.refusals } : {}),
+      ...(input.withheld ? { withheld: input.withheld } : {}),
     }
-    return { layers, user: input.user, dshHome: input.dshHome, platform, rows, read, asked, storeProblem, refusals: input.refusals, judged: judgeView(rows, root, judging) }
+    return { layers, user: input.user, dshHome: input.dshHome, platform, rows, read, asked, storeProblem, refusals: input.refusals, withheld: input.withheld, judged: judgeView(rows, root, judging) }
   }
 
   return {

@@ -59,6 +59,8 @@ export interface VerdictInput {
   /** The project root; null for the global view (the user layer alone). */
   root: string | null
   env: Env
+  /** Names of `env` that `${VAR}` must not read (the repository's `.env`: config/expand.ts `ExpandOptions`). */
+  withheld?: ReadonlySet<string>
   /** `$DSH_HOME`: where a user row's relative `cwd` resolves. */
   dshHome: string
   platform: string
@@ -130,7 +132,7 @@ export function verdictOf(row: Row, input: VerdictInput): Verdict {
       return { tag: 'needs-trust', why, reason: needsTrustReason(why, trustCommand(input.root, row.name), input.storeProblem) }
     }
   }
-  const expanded = expandEntry(row.entry, input.env)
+  const expanded = expandEntry(row.entry, input.env, input.withheld ? { withheld: input.withheld } : {})
   if ('errors' in expanded) {
     const variables = [...new Set(expanded.errors.flatMap((e) => e.missing))]
     const problems = expanded.errors.map((e) => e.message)

@@ -129,3 +129,25 @@ describe('templateSites', () => {
     )
   })
 })
+
+describe('withheld names (a repository .env)', () => {
+  const env = { NODE_BIN: '/checkout/pwn.sh', DOCS_URL: 'http://127.0.0.1:9/steal', TOKEN: 'shell-token' }
+  const withheld = new Set(['NODE_BIN', 'DOCS_URL'])
+  it('count as unset: a default applies, the shell-set names still expand', () => {
+    const r = expandEntry({ command: '${NODE_BIN:-node}', url: '${DOCS_URL:-https://docs.example/mcp}', headers: { Authorization: 'Bearer ${TOKEN}' } } as Entry, env, { withheld })
+    assert.ok('entry' in r)
+    assert.deepEqual([r.entry.command, r.entry.url, r.entry.headers], ['node', 'https://docs.example/mcp', { Authorization: 'Bearer shell-token' }])
+  })
+  it('a withheld name without a default skips the entry, saying where it was set and what to do, never the value', () => {
+    const r = expandEntry({ command: 'node', env: { U: '${DOCS_URL}' } } as Entry, env, { withheld })
+    assert.ok('errors' in r)
+    assert.deepEqual(r.errors[0]!.missing, ['DOCS_URL'])
+    assert.match(r.errors[0]!.hint ?? '', /^set only by the project's \.env, which \$\{VAR\} does not read: export it in the shell that starts dsh, or write the value in \.dsh\/mcp\.local\.yml$/)
+    assert.ok(!JSON.stringify(r).includes('steal'))
+  })
+  it('a name that is simply unset keeps the usual hint', () => {
+    const r = expandEntry({ command: '${NOPE}' } as Entry, env, { withheld })
+    assert.ok('errors' in r)
+    assert.equal(r.errors[0]!.hint, 'set it, or write ${VAR:-default}')
+  })
+})

@@ -10,7 +10,8 @@
  * one-line `failure` (exit 1) and writes nothing. A created user file gets
  * mode 0600 (its directory 0700); a created local file 0600. A project or
  * local file (and `.gitignore`) reached through a symbolic link that leaves
- * the project is refused, naming the link and its target. Writing the
+ * the project is refused, naming the link and its target; the local file and
+ * its `.gitignore` are refused as links wherever they point. Writing the
  * local file makes sure `.dsh/.gitignore` lists `mcp.local.yml`. A written
  * friendly file starts with `# yaml-language-server: $schema=mcp.schema.json`
  * and gets the format's JSON Schema next to it (`.dsh/mcp.schema.json`, or
@@ -21,6 +22,7 @@
  *
  * @module
  */
+import { lstatSync, readlinkSync } from 'node:fs'
 import path from 'node:path'
 import { contributors, type LayerFile, projectLayerFiles, userLayerFile, winners } from '../config/layers.ts'
 import { rowFingerprint, trustFingerprint } from '../config/fingerprint.ts'
@@ -102,6 +104,10 @@ export async function editTarget<T>(
     for (const f of layer.scope === 'local' ? [layer.file, path.join(path.dirname(layer.file), '.gitignore')] : [layer.file]) {
       const out = linkOutside(f, root)
       if (out) throw failure(`refusing to write ${show(f)}: ${out.link} is a symbolic link to ${out.target}, outside the project; dsh-mcp never writes through it (replace the link with a regular file or directory)`)
+      // The local file holds secrets and must stay a file git ignores: a link in the checkout would put them in the
+      // file it names (a committed one), and git reads no `.gitignore` that is a link.
+      const target = layer.scope === 'local' ? linkTarget(f) : undefined
+      if (target !== undefined) throw failure(`refusing to write ${show(f)}: it is a symbolic link (to ${target}); the local file holds secrets and must be a regular file git ignores, so dsh-mcp never writes it through a link (remove the link)`)
     }
   }
   let value: T | undefined
@@ -138,6 +144,16 @@ export async function editTarget<T>(
     }
   }
   return { value: value as T, changed: result.changed, created: result.created }
+}
+
+/** Where `file` points when it is a symbolic link; `undefined` when it is not one (or does not exist). */
+function linkTarget(file: string): string | undefined {
+  try {
+    return lstatSync(file).isSymbolicLink() ? readlinkSync(file) : undefined
+  } catch {
+    // absent (or unreadable: the write itself reports that)
+    return undefined
+  }
 }
 
 /** `.dsh/.gitignore` lists `mcp.local.yml` (created, or appended to). */

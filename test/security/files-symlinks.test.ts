@@ -9,7 +9,9 @@
  * Writing (item 7): `add`, `remove`, `enable`, `disable` never write through
  * `.dsh/mcp.yml`, `.dsh/mcp.local.yml`, `.dsh/.gitignore` or `.dsh` linked
  * elsewhere: exit 1 naming the link and its target, the target
- * byte-identical, no lock directory beside it.
+ * byte-identical, no lock directory beside it. The local file and
+ * `.dsh/.gitignore` are refused as links even inside the repository (a link
+ * to a committed file would take the secrets there).
  */
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
@@ -170,5 +172,29 @@ for (const v of WRITES) {
     if (before === undefined) assert.ok(!existsSync(target), 'nothing created through the link')
     else assert.deepEqual(readFileSync(target), before, 'target byte-identical')
     assert.deepEqual(readdirSync(outside.path, { recursive: true }).sort(), listing, 'no lock or temp file beside the target')
+  })
+}
+
+// The local file holds secrets: a link to a committed file inside the repository would put them there, and git reads
+// no `.gitignore` that is a link (so the local file would not be ignored either).
+const INSIDE: { name: string; link: string; target: string; content: string }[] = [
+  { name: 'add -s local through .dsh/mcp.local.yml linked to a committed file', link: '.dsh/mcp.local.yml', target: 'docs/NOTES.md', content: 'servers: {}\n' },
+  { name: 'add -s local through .dsh/.gitignore linked to a source file', link: '.dsh/.gitignore', target: 'src/index.js', content: "console.log('app')\n" },
+]
+
+for (const v of INSIDE) {
+  test(`${v.name}: refused, the secret written nowhere`, async () => {
+    const home = makeTempDir('dsh-mcp-home-')
+    const p = makeProject({ [v.target]: v.content })
+    p.mkdir('.dsh')
+    symlinkSync(join('..', v.target), p.join(v.link))
+    const r = await runCli(['add', '-s', 'local', 'gh', 'node', 'srv.js', '-e', 'GITHUB_TOKEN=ghp_insideLinkCanary'], { cwd: p.path, dshHome: home.path, home: home.path })
+    assert.equal(r.code, 1, `exit 1\n${r.stdout}\n${r.stderr}`)
+    assert.equal(r.stderr, `dsh-mcp: refusing to write ${v.link}: it is a symbolic link (to ../${v.target}); the local file holds secrets and must be a regular file git ignores, so dsh-mcp never writes it through a link (remove the link)\n`)
+    assert.equal(readFileSync(p.join(v.target), 'utf8'), v.content, 'the linked file is untouched')
+    for (const f of readdirSync(p.path, { recursive: true, withFileTypes: true })) {
+      if (f.isFile()) assert.ok(!readFileSync(join(f.parentPath, f.name), 'utf8').includes('ghp_insideLinkCanary'), `${f.name} holds no secret`)
+    }
+    assert.ok(!existsSync(p.join('.dsh', 'mcp.local.yml.lock')), 'nothing locked')
   })
 }

@@ -35,6 +35,10 @@ export const CODE_ENV_NAMES: readonly string[] = [
   'AWS_CONFIG_FILE', 'AWS_SHARED_CREDENTIALS_FILE', 'AWS_ENDPOINT_URL', 'AWS_CA_BUNDLE',
   // where traffic and certificates go
   'HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY', 'NO_PROXY', 'SSL_CERT_FILE', 'SSL_CERT_DIR', 'REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE',
+  // compilers and make, which a native build (`npx` of a package with an install script) runs
+  'CC', 'CXX', 'CPP', 'LD', 'AR', 'AS', 'NM', 'RANLIB', 'STRIP', 'CFLAGS', 'CXXFLAGS', 'CPPFLAGS', 'LDFLAGS', 'MAKE', 'MAKEFLAGS', 'MFLAGS', 'GNUMAKEFLAGS', 'MAKEFILES',
+  // start-up files of editors and tools
+  'EXINIT', 'VIMINIT', 'GVIMINIT', 'MYVIMRC', 'INPUTRC', 'WGETRC', 'GNUPGHOME', 'SVN_SSH', 'CVS_RSH', 'RSYNC_RSH',
 ]
 
 /** Name prefixes (upper case): whole families that configure a loader, an interpreter or a package manager. */
@@ -68,6 +72,8 @@ export const CODE_ENV_PREFIXES: readonly string[] = [
   'ELECTRON_',
   'JAVA', // JAVA_HOME, JAVA_OPTS, JAVACMD, …
   'R_', // R_PROFILE, R_LIBS, …
+  'HG', // HGRCPATH, HGEDITOR, HGPLAIN, …
+  'CMAKE_',
 ]
 
 /** Name suffixes (upper case): options, toolchains, interpreters, search paths, hooks and configs of any tool. */
@@ -75,6 +81,8 @@ export const CODE_ENV_SUFFIXES: readonly string[] = [
   '_OPTS', '_OPTIONS', '_ARGS', '_FLAGS', '_TOOLCHAIN', '_COMPILER', '_INTERPRETER', '_WRAPPER', '_LAUNCHER', '_LOADER', '_PRELOAD', '_HOOK', '_HOOKS',
   '_PLUGIN', '_PLUGINS', '_EXTENSIONS', '_PATH', '_HOME', '_ROOT', '_LIB', '_LIBS', '_BIN', '_CMD', '_COMMAND', '_EXEC', '_SHELL', '_STARTUP', '_INIT',
   '_RC', '_CONF', '_CONFIG', '_PROFILE', '_REGISTRY', '_PROXY', '_INDEX_URL', '_ENDPOINT',
+  // where a tool sends its requests (and its token): `GH_HOST`, `GITHUB_API_URL`, `VAULT_ADDR`
+  '_HOST', '_HOSTNAME', '_URL', '_URI', '_SERVER', '_ADDR',
 ]
 
 import { isSecretName } from './redact-shapes.ts'

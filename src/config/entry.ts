@@ -10,7 +10,7 @@
  * @module
  */
 import { closest, distance } from 'fastest-levenshtein'
-import type * as z from 'zod'
+import type * as z from 'zod/mini'
 import type { DiagnosticCode, Severity } from './diagnostics.ts'
 import { scanTemplate, templateSites } from './expand.ts'
 import { ENTRY_KEYS, type Entry, EntrySchema, OAuthSchema, OFFICIAL_RECONNECT_DEFAULTS, ReconnectSchema, ToolFilterSchema, TRANSPORT_SPELLINGS, type Transport } from './schema.ts'

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { FriendlyFileSchema, TRANSPORT_SPELLINGS } from './schema.ts'
 
 type Json = Record<string, unknown>

@@ -19,20 +19,20 @@
  * @module
  */
 import path from 'node:path'
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { transportOf } from './entry.ts'
 import { type Entry, OAuthSchema, ReconnectSchema } from './schema.ts'
 import { SERVER_NAME_PATTERN } from './server-name.ts'
 import { windowsLaunch } from './windows.ts'
 
-const ServerName = z.string().regex(SERVER_NAME_PATTERN)
+const ServerName = z.string().check(z.regex(SERVER_NAME_PATTERN))
 const StringMap = z.record(z.string(), z.string())
 const Common = {
   serverName: ServerName,
-  toolCallTimeoutMs: z.number().optional(),
-  failOnStartupError: z.boolean().optional(),
-  maxInstructionBytes: z.number().int().min(1).optional(),
-  reconnect: ReconnectSchema.optional(),
+  toolCallTimeoutMs: z.optional(z.number()),
+  failOnStartupError: z.optional(z.boolean()),
+  maxInstructionBytes: z.optional(z.number().check(z.int(), z.minimum(1))),
+  reconnect: z.optional(ReconnectSchema),
 }
 
 /** Fields of the official Config that later client lines add, with the first line that has each. */
@@ -63,36 +63,30 @@ export function gapMessage(gaps: readonly string[], host: HostClientShape): stri
   return `the host's @deepseek-ai/dsh-mcp-client ${host.version} does not support ${gaps.join(', ')}: remove ${gaps.length === 1 ? 'it' : 'them'} from the entry or update the host`
 }
 
-export const OfficialStdioSchema = z
-  .object({
-    transport: z.literal('stdio'),
-    ...Common,
-    command: z.string().min(1),
-    args: z.array(z.string()).optional(),
-    env: StringMap.optional(),
-    cwd: z.string().optional(),
-  })
-  .strict()
+export const OfficialStdioSchema = z.strictObject({
+  transport: z.literal('stdio'),
+  ...Common,
+  command: z.string().check(z.minLength(1)),
+  args: z.optional(z.array(z.string())),
+  env: z.optional(StringMap),
+  cwd: z.optional(z.string()),
+})
 
-export const OfficialHttpSchema = z
-  .object({
-    transport: z.literal('streamable-http'),
-    ...Common,
-    url: z.string().min(1),
-    headers: StringMap.optional(),
-    oauth: OAuthSchema.optional(),
-  })
-  .strict()
+export const OfficialHttpSchema = z.strictObject({
+  transport: z.literal('streamable-http'),
+  ...Common,
+  url: z.string().check(z.minLength(1)),
+  headers: z.optional(StringMap),
+  oauth: z.optional(OAuthSchema),
+})
 
-export const OfficialSseSchema = z
-  .object({
-    transport: z.literal('sse'),
-    ...Common,
-    url: z.string().min(1),
-    headers: StringMap.optional(),
-    oauth: OAuthSchema.optional(),
-  })
-  .strict()
+export const OfficialSseSchema = z.strictObject({
+  transport: z.literal('sse'),
+  ...Common,
+  url: z.string().check(z.minLength(1)),
+  headers: z.optional(StringMap),
+  oauth: z.optional(OAuthSchema),
+})
 
 export const OfficialConfigSchema = z.discriminatedUnion('transport', [OfficialStdioSchema, OfficialHttpSchema, OfficialSseSchema])
 export type OfficialConfig = z.output<typeof OfficialConfigSchema>

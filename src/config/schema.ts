@@ -6,12 +6,19 @@
  * defaults — a field the user did not write stays absent, so the official
  * client keeps owning its own defaults. Scalars a YAML author naturally writes
  * unquoted (`PORT: 3000`, `args: [--port, 8080]`) are accepted as strings.
+ * Written with `zod/mini` (functions, not methods): the CLI builds these
+ * schemas on every start, and mini's instances carry no method closures.
  *
  * @module
  */
-import * as z from 'zod'
+import * as z from 'zod/mini'
+import en from 'zod/v4/locales/en.js'
 import { globProblem } from './glob.ts'
 import { SERVER_NAME_PATTERN, SERVER_NAME_SHAPE } from './server-name.ts'
+
+// zod/mini leaves issue messages generic ("Invalid input") until a locale is set; classic zod sets this one
+// on import. Set here so the CLI (which loads only mini) words a problem as the host does.
+z.config(en())
 
 /** Longest timer delay Node accepts (2^31 - 1 ms); larger values fire at once. */
 export const MAX_TIMER_DELAY_MS = 2_147_483_647
@@ -27,72 +34,74 @@ export type Lifecycle = (typeof LIFECYCLES)[number]
 export const TRANSPORT_SPELLINGS = ['stdio', 'http', 'streamable-http', 'sse'] as const
 
 /** A string, or a number/boolean written without quotes (kept as its text). */
-const Text = z.union([z.string(), z.number(), z.boolean()]).transform((v) => String(v))
+const Text = z.pipe(
+  z.union([z.string(), z.number(), z.boolean()]),
+  z.transform((v) => String(v)),
+)
 
 const StringMap = z.record(z.string(), Text)
 
-const Millis = z.number().int().min(1).max(MAX_TIMER_DELAY_MS)
+/** A whole number in `[min, max]`, failing as the checks of `z.number()` do (a string is "expected a number"). */
+const WholeNumber = (min: number, max: number) => z.number().check(z.int(), z.minimum(min), z.maximum(max))
 
-export const ReconnectSchema = z
-  .object({
-    enabled: z.boolean().optional().describe('Reconnect automatically after a lost connection.'),
-    initialDelayMs: Millis.optional().describe('First reconnect delay in ms; doubles per failed attempt.'),
-    maxDelayMs: Millis.optional().describe('Backoff ceiling in ms.'),
-    maxAttempts: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional().describe('Failed attempts per outage before giving up.'),
-  })
-  .strict()
+const Millis = WholeNumber(1, MAX_TIMER_DELAY_MS)
+
+/** A described optional field (the description goes to the JSON Schema). */
+const opt = <T extends z.core.SomeType>(schema: T, description?: string) => (description === undefined ? z.optional(schema) : z.optional(schema).check(z.describe(description)))
+
+const NonEmpty = () => z.string().check(z.minLength(1))
+
+export const ReconnectSchema = z.strictObject({
+  enabled: opt(z.boolean(), 'Reconnect automatically after a lost connection.'),
+  initialDelayMs: opt(Millis, 'First reconnect delay in ms; doubles per failed attempt.'),
+  maxDelayMs: opt(Millis, 'Backoff ceiling in ms.'),
+  maxAttempts: opt(WholeNumber(1, Number.MAX_SAFE_INTEGER), 'Failed attempts per outage before giving up.'),
+})
 
 /** A tool glob: bounded length and alternatives (`config/glob.ts`), so matching it costs linear time. */
-const ToolGlob = z
-  .string()
-  .min(1)
-  .superRefine((g, ctx) => {
+const ToolGlob = z.string().check(
+  z.minLength(1),
+  z.superRefine((g: string, ctx) => {
     const problem = globProblem(g)
     if (problem) ctx.addIssue({ code: 'custom', message: `this glob ${problem}` })
-  })
+  }),
+)
 
-export const ToolFilterSchema = z
-  .object({
-    include: z.array(ToolGlob).optional().describe('Globs on raw tool names to keep (default: all).'),
-    exclude: z.array(ToolGlob).optional().describe('Globs on raw tool names to hide; exclude wins over include.'),
-  })
-  .strict()
+export const ToolFilterSchema = z.strictObject({
+  include: opt(z.array(ToolGlob), 'Globs on raw tool names to keep (default: all).'),
+  exclude: opt(z.array(ToolGlob), 'Globs on raw tool names to hide; exclude wins over include.'),
+})
 
 /** OAuth for a remote server (newer host clients): the client runs the flow and keeps the grant in the host's credential store. */
-export const OAuthSchema = z
-  .object({
-    redirectUrl: z.string().min(1).optional().describe('Where the authorization server sends the code back.'),
-    clientName: z.string().min(1).optional().describe('Client name shown by the authorization server.'),
-    credentialPrefix: z.string().min(1).optional().describe('Prefix of the host credentials that hold the grant.'),
-  })
-  .strict()
+export const OAuthSchema = z.strictObject({
+  redirectUrl: opt(NonEmpty(), 'Where the authorization server sends the code back.'),
+  clientName: opt(NonEmpty(), 'Client name shown by the authorization server.'),
+  credentialPrefix: opt(NonEmpty(), 'Prefix of the host credentials that hold the grant.'),
+})
 
 /** One server entry as written in any layer file (unexpanded, unvalidated cross-field rules). */
 export const EntrySchema = z.object({
-  command: z.string().min(1).optional().describe('Executable to start (stdio transport).'),
-  args: z.array(Text).optional().describe('Arguments, passed without a shell.'),
-  env: StringMap.optional().describe('Environment variables for the server process.'),
-  cwd: z.string().optional().describe('Working directory, relative to the project root (default: the project root).'),
-  url: z.string().min(1).optional().describe('MCP endpoint (streamable-http transport).'),
-  headers: StringMap.optional().describe('HTTP headers sent with every request.'),
-  transport: z.string().optional().describe('stdio | http | streamable-http | sse (sse needs a host dsh-mcp-client that has it); inferred from command/url when absent.'),
-  type: z.string().optional().describe('Alias of transport (Claude Code spelling).'),
-  toolCallTimeoutMs: Millis.optional().describe('Timeout of one tool call in ms.'),
-  failOnStartupError: z.boolean().optional().describe('Fail the mount when the first connection fails.'),
-  maxInstructionBytes: z
-    .number()
-    .int()
-    .min(1)
-    .max(Number.MAX_SAFE_INTEGER)
-    .optional()
-    .describe('Largest server instructions (UTF-8 bytes) the client accepts; needs a host dsh-mcp-client that has it (0.1.6-alpha.2 and later).'),
-  reconnect: ReconnectSchema.optional(),
-  oauth: OAuthSchema.optional().describe('OAuth for an http server; needs a host dsh-mcp-client that has it.'),
-  tools: ToolFilterSchema.optional(),
-  description: z.string().optional().describe('What this server is for (shown by dsh-mcp list).'),
-  lifecycle: z.enum(LIFECYCLES).optional().describe('eager: start with the project; lazy: start on the first tool call (tools offered from the cache meanwhile).'),
-  idleTimeoutMs: z.number().int().min(0).max(MAX_TIMER_DELAY_MS).optional().describe('lazy: stop the server after this long without a call (0: never).'),
-  enabled: z.boolean().optional().describe('false keeps the entry but does not mount it.'),
+  command: opt(NonEmpty(), 'Executable to start (stdio transport).'),
+  args: opt(z.array(Text), 'Arguments, passed without a shell.'),
+  env: opt(StringMap, 'Environment variables for the server process.'),
+  cwd: opt(z.string(), 'Working directory, relative to the project root (default: the project root).'),
+  url: opt(NonEmpty(), 'MCP endpoint (streamable-http transport).'),
+  headers: opt(StringMap, 'HTTP headers sent with every request.'),
+  transport: opt(z.string(), 'stdio | http | streamable-http | sse (sse needs a host dsh-mcp-client that has it); inferred from command/url when absent.'),
+  type: opt(z.string(), 'Alias of transport (Claude Code spelling).'),
+  toolCallTimeoutMs: opt(Millis, 'Timeout of one tool call in ms.'),
+  failOnStartupError: opt(z.boolean(), 'Fail the mount when the first connection fails.'),
+  maxInstructionBytes: opt(
+    WholeNumber(1, Number.MAX_SAFE_INTEGER),
+    'Largest server instructions (UTF-8 bytes) the client accepts; needs a host dsh-mcp-client that has it (0.1.6-alpha.2 and later).',
+  ),
+  reconnect: opt(ReconnectSchema),
+  oauth: opt(OAuthSchema, 'OAuth for an http server; needs a host dsh-mcp-client that has it.'),
+  tools: opt(ToolFilterSchema),
+  description: opt(z.string(), 'What this server is for (shown by dsh-mcp list).'),
+  lifecycle: opt(z.enum(LIFECYCLES), 'eager: start with the project; lazy: start on the first tool call (tools offered from the cache meanwhile).'),
+  idleTimeoutMs: opt(WholeNumber(0, MAX_TIMER_DELAY_MS), 'lazy: stop the server after this long without a call (0: never).'),
+  enabled: opt(z.boolean(), 'false keeps the entry but does not mount it.'),
 })
 
 export type Entry = z.output<typeof EntrySchema>
@@ -106,10 +115,10 @@ export const EXPANDABLE_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'headers
 /** The friendly file document: `.dsh/mcp.yml`, `.dsh/mcp.local.yml`, `$DSH_HOME/mcp.yml`. */
 export const FriendlyFileSchema = z
   .object({
-    $schema: z.string().optional().describe('JSON Schema of this file, for editors.'),
-    servers: z.record(z.string().regex(SERVER_NAME_PATTERN), EntrySchema).describe(`MCP servers by name (${SERVER_NAME_SHAPE}).`),
+    $schema: opt(z.string(), 'JSON Schema of this file, for editors.'),
+    servers: z.record(z.string().check(z.regex(SERVER_NAME_PATTERN)), EntrySchema).check(z.describe(`MCP servers by name (${SERVER_NAME_SHAPE}).`)),
   })
-  .describe('dsh-project-mcp server configuration (.dsh/mcp.yml)')
+  .check(z.describe('dsh-project-mcp server configuration (.dsh/mcp.yml)'))
 
 /** Top-level keys of each document format. */
 export const FRIENDLY_ROOT_KEYS = ['servers', '$schema'] as const

@@ -21,7 +21,7 @@
 import { Buffer } from 'node:buffer'
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync } from 'node:fs'
 import path from 'node:path'
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { ensureHomeDir, PRIVATE_DIRS, writePrivateFile } from '../files/private-dir.ts'
 import { publicToolName, rawNameOf } from '../plan/tool-names.ts'
 
@@ -31,18 +31,20 @@ const MAX_CACHE_BYTES = 8 * 1024 * 1024
 
 const JsonObject = z.record(z.string(), z.unknown())
 
+const NonEmpty = () => z.string().check(z.minLength(1))
+
 const CachedToolSchema = z.object({
-  name: z.string().min(1),
-  raw: z.string().optional(),
+  name: NonEmpty(),
+  raw: z.optional(z.string()),
   description: z.string(),
   parameters: JsonObject,
-  output: JsonObject.optional(),
+  output: z.optional(JsonObject),
 })
 
 const CacheRecordSchema = z.object({
   version: z.literal(CACHE_VERSION),
-  key: z.string().min(1),
-  server: z.string().min(1),
+  key: NonEmpty(),
+  server: NonEmpty(),
   recordedAt: z.string(),
   tools: z.array(CachedToolSchema),
 })

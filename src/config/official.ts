@@ -72,21 +72,18 @@ export const OfficialStdioSchema = z.strictObject({
   cwd: z.optional(z.string()),
 })
 
-export const OfficialHttpSchema = z.strictObject({
-  transport: z.literal('streamable-http'),
-  ...Common,
-  url: z.string().check(z.minLength(1)),
-  headers: z.optional(StringMap),
-  oauth: z.optional(OAuthSchema),
-})
+/** The remote transports take the same fields. */
+const remoteSchema = <T extends 'streamable-http' | 'sse'>(transport: T) =>
+  z.strictObject({
+    transport: z.literal(transport),
+    ...Common,
+    url: z.string().check(z.minLength(1)),
+    headers: z.optional(StringMap),
+    oauth: z.optional(OAuthSchema),
+  })
 
-export const OfficialSseSchema = z.strictObject({
-  transport: z.literal('sse'),
-  ...Common,
-  url: z.string().check(z.minLength(1)),
-  headers: z.optional(StringMap),
-  oauth: z.optional(OAuthSchema),
-})
+export const OfficialHttpSchema = remoteSchema('streamable-http')
+export const OfficialSseSchema = remoteSchema('sse')
 
 export const OfficialConfigSchema = z.discriminatedUnion('transport', [OfficialStdioSchema, OfficialHttpSchema, OfficialSseSchema])
 export type OfficialConfig = z.output<typeof OfficialConfigSchema>

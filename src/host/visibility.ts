@@ -17,7 +17,12 @@
  * ever denied. The registered MCP names are listed once per `tools/change`
  * we did not cause ourselves (rc.8 lists names only through `schemas()`,
  * which copies every schema), and not at all while no agent is tracked;
- * within one pass each visible view's deny set is derived once.
+ * within one pass each visible view's deny set is derived once. A burst of
+ * changes (more than `BURST_CHANGES` in one macrotask: a server registering
+ * thousands of tools) is not handled one by one, which would cost the
+ * square of its size: each agent is restricted to what it already sees
+ * (`allow`), and one pass in the next macrotask applies the new deny sets
+ * before lifting that freeze.
  * Nothing here throws: a failing restrict is logged and the agent retried on
  * the next change. Restrictions die with their agent, or on `dispose`.
  *
@@ -36,6 +41,13 @@ export interface VisibilityModel {
 
 /** Nesting bound for re-entrant updates (each costs a few stack frames). */
 const MAX_NESTING = 200
+
+/**
+ * Registry changes not ours handled one at a time within one macrotask. Each costs a listing of every
+ * tool, so a server registering thousands at once would cost the square; past this many, the burst
+ * freezes every agent to what it already sees and is settled by one pass once the task is over.
+ */
+const BURST_CHANGES = 32
 
 interface Tracked {
   root: string | null
@@ -66,6 +78,12 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
   let selfDepth = 0
   /** Registered MCP tool names; dropped on every `tools/change` we did not cause (`schemas()` clones every schema). */
   let cache: string[] | undefined
+  /** Every global tool name of the last listing (MCP or not): what a freeze keeps visible. */
+  let listed: readonly string[] = []
+  /** Changes not ours in this macrotask (reset by the next one). */
+  let burst = 0
+  /** While a burst is frozen: each agent's freeze, lifted once the settling pass has restricted it. */
+  let frozen: Map<Agent, () => void> | undefined
 
   /**
    * The registry itself (cordis `symbols.original`), not the per-access proxy `ctx.tools` hands out:
@@ -81,8 +99,13 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
   const registered = (): string[] => {
     if (cache) return cache
     const names: string[] = []
-    for (const s of tools().schemas()) if (s.name.startsWith('mcp__')) names.push(s.name)
+    const all: string[] = []
+    for (const s of tools().schemas()) {
+      all.push(s.name)
+      if (s.name.startsWith('mcp__')) names.push(s.name)
+    }
     cache = names
+    listed = all
     return names
   }
   const asSelf = <T>(fn: () => T): T => {
@@ -174,7 +197,65 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
       return
     }
     cache = undefined
+    // A frozen agent sees nothing registered since the freeze: the settling pass covers this change.
+    if (frozen) return
+    if (++burst === 1) setImmediate(() => (burst = 0)).unref()
+    if (burst > BURST_CHANGES && freeze()) return
     refresh()
+  }
+
+  /** Restrict `agent` to the names it sees now (`listed` minus its deny set); undefined when that cannot be done. */
+  const freezeOne = (agent: Agent, t: Tracked): (() => void) | undefined => {
+    const allow = listed.filter((n) => !t.denied.has(n))
+    if (allow.length === 0) return undefined
+    try {
+      return asSelf(() => agent.ctx.tools.restrict({ allow }))
+    } catch (error) {
+      log.debug('could not freeze agent %s: %s', agent.id, String(error))
+      return undefined
+    }
+  }
+
+  const liftAll = (lifts: Iterable<() => void>) => {
+    for (const lift of lifts) {
+      try {
+        asSelf(lift)
+      } catch {
+        // the agent is already gone with its restriction: nothing to lift
+      }
+    }
+  }
+
+  /**
+   * Freeze every agent for the rest of a burst; false (nothing frozen) when some agent cannot be, and the
+   * change is then handled one at a time as before. Settled from the next macrotask: one pass applies the
+   * new deny sets, then the freezes are lifted, so no instant shows an agent a tool not its own.
+   */
+  const freeze = (): boolean => {
+    if (agents.size === 0 || running) return false
+    const lifts = new Map<Agent, () => void>()
+    for (const [agent, t] of agents) {
+      const lift = freezeOne(agent, t)
+      if (!lift) {
+        liftAll(lifts.values())
+        return false
+      }
+      lifts.set(agent, lift)
+    }
+    frozen = lifts
+    setImmediate(thaw)
+    return true
+  }
+
+  /** End a freeze: the pass restricts every agent to its project first, then the freezes are lifted. */
+  const thaw = () => {
+    const held = frozen
+    frozen = undefined
+    burst = 0
+    if (!held) return
+    cache = undefined
+    refresh()
+    liftAll(held.values())
   }
 
   /** A full pass; with `only`, its first round covers just that agent (later rounds, after a change mid-pass, cover all). */
@@ -216,11 +297,21 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
       }
       // Every other agent is current: each registry, mount and plan change runs its own pass.
       refresh(agent)
+      // Mid-burst, later changes are not handled one by one: this agent is frozen like the others.
+      if (frozen) {
+        const lift = freezeOne(agent, t)
+        // One that cannot be frozen ends the freeze now: the changes after it are handled one by one again.
+        if (lift) frozen.set(agent, lift)
+        else thaw()
+      }
     },
     untrack(agent) {
       const t = agents.get(agent)
       if (!t) return
       agents.delete(agent)
+      const freezing = frozen?.get(agent)
+      frozen?.delete(agent)
+      if (freezing) liftAll([freezing])
       try {
         if (t.lift) asSelf(t.lift)
       } catch {
@@ -233,6 +324,8 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
     dispose() {
       disposed = true
       work.length = 0
+      if (frozen) liftAll(frozen.values())
+      frozen = undefined
       for (const t of agents.values()) {
         try {
           if (t.lift) asSelf(t.lift)

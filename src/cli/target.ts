@@ -11,7 +11,8 @@
  * mode 0600 (its directory 0700); a created local file 0600. A project or
  * local file (and `.gitignore`) reached through a symbolic link that leaves
  * the project is refused, naming the link and its target; the local file and
- * its `.gitignore` are refused as links wherever they point. Writing the
+ * its `.gitignore` are refused as links wherever they point, and a local file
+ * git tracks is refused (a `.gitignore` line cannot untrack it). Writing the
  * local file makes sure `.dsh/.gitignore` lists `mcp.local.yml`. A written
  * friendly file starts with `# yaml-language-server: $schema=mcp.schema.json`
  * and gets the format's JSON Schema next to it (`.dsh/mcp.schema.json`, or
@@ -29,6 +30,7 @@ import { rowFingerprint, trustFingerprint } from '../config/fingerprint.ts'
 import type { Entry } from '../config/schema.ts'
 import { shellWord } from '../trust/command.ts'
 import { needsTrust } from '../trust/state.ts'
+import { gitTracks } from '../files/git-tracked.ts'
 import { loadProject, type ProjectView } from '../files/project.ts'
 import { type ConfigEditor, createEditor, editProblem } from '../files/editor.ts'
 import { linkOutside } from '../files/guard.ts'
@@ -108,6 +110,10 @@ export async function editTarget<T>(
       // file it names (a committed one), and git reads no `.gitignore` that is a link.
       const target = layer.scope === 'local' ? linkTarget(f) : undefined
       if (target !== undefined) throw failure(`refusing to write ${show(f)}: it is a symbolic link (to ${target}); the local file holds secrets and must be a regular file git ignores, so dsh-mcp never writes it through a link (remove the link)`)
+    }
+    // A committed local file stays tracked whatever `.gitignore` says: its secrets would go out with the next commit.
+    if (layer.scope === 'local' && gitTracks(root, layer.file, cli.env) === true) {
+      throw failure(`refusing to write ${show(layer.file)}: git tracks it, so the secrets it holds would be committed; run git rm --cached ${shellWord(path.relative(root, layer.file))} (your copy stays), then try again`)
     }
   }
   let value: T | undefined

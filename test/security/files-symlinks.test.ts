@@ -14,6 +14,7 @@
  * to a committed file would take the secrets there).
  */
 import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
@@ -198,3 +199,24 @@ for (const v of INSIDE) {
     assert.ok(!existsSync(p.join('.dsh', 'mcp.local.yml.lock')), 'nothing locked')
   })
 }
+
+test('a local file the repository committed is refused: git tracks it whatever .gitignore says; an untracked one is written', async () => {
+  const home = makeTempDir('dsh-mcp-home-')
+  const p = makeProject({ '.dsh/mcp.local.yml': 'servers: {}\n', 'README.md': '# app\n' })
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd: p.path, stdio: 'pipe' }).toString()
+  git('init', '-q')
+  git('add', '-A')
+  git('commit', '-qm', 'plant')
+  const add = ['add', '-s', 'local', 'gh', 'node', 'srv.js', '-e', 'GITHUB_TOKEN=ghp_trackedCanary', '-C', p.path]
+  const r = await runCli(add, { cwd: p.path, dshHome: home.path, home: home.path })
+  assert.equal(r.code, 1, `exit 1\n${r.stdout}\n${r.stderr}`)
+  assert.equal(r.stderr, 'dsh-mcp: refusing to write .dsh/mcp.local.yml: git tracks it, so the secrets it holds would be committed; run git rm --cached .dsh/mcp.local.yml (your copy stays), then try again\n')
+  assert.equal(readFileSync(p.join('.dsh/mcp.local.yml'), 'utf8'), 'servers: {}\n')
+  assert.equal(git('status', '--porcelain'), '', 'nothing changed in the checkout')
+  // Untracked (as `git rm --cached` leaves it): written, and ignored from then on.
+  git('rm', '-q', '--cached', '.dsh/mcp.local.yml')
+  const ok = await runCli(add, { cwd: p.path, dshHome: home.path, home: home.path })
+  assert.equal(ok.code, 0, ok.stderr)
+  assert.match(readFileSync(p.join('.dsh/mcp.local.yml'), 'utf8'), /ghp_trackedCanary/)
+  assert.equal(git('check-ignore', '.dsh/mcp.local.yml').trim(), '.dsh/mcp.local.yml')
+})

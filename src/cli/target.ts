@@ -10,8 +10,9 @@
  * one-line `failure` (exit 1) and writes nothing. A created user file gets
  * mode 0600 (its directory 0700); a created local file 0600. A project or
  * local file (and `.gitignore`) reached through a symbolic link that leaves
- * the project is refused, naming the link and its target; the local file and
- * its `.gitignore` are refused as links wherever they point, and a local file
+ * the project is refused, naming the link and its target; the file itself
+ * (and the local file's `.gitignore`) is refused as a link wherever it
+ * points, so an edit never lands in another file of the checkout; a local file
  * git tracks is refused (a `.gitignore` line cannot untrack it). Writing the
  * local file makes sure `.dsh/.gitignore` lists `mcp.local.yml`. A written
  * friendly file starts with `# yaml-language-server: $schema=mcp.schema.json`
@@ -23,7 +24,7 @@
  *
  * @module
  */
-import { lstatSync, readlinkSync } from 'node:fs'
+import { lstatSync, readlinkSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { contributors, type LayerFile, projectLayerFiles, userLayerFile, winners } from '../config/layers.ts'
 import { rowFingerprint, trustFingerprint } from '../config/fingerprint.ts'
@@ -106,10 +107,14 @@ export async function editTarget<T>(
     for (const f of layer.scope === 'local' ? [layer.file, path.join(path.dirname(layer.file), '.gitignore')] : [layer.file]) {
       const out = linkOutside(f, root)
       if (out) throw failure(`refusing to write ${show(f)}: ${out.link} is a symbolic link to ${out.target}, outside the project; dsh-mcp never writes through it (replace the link with a regular file or directory)`)
-      // The local file holds secrets and must stay a file git ignores: a link in the checkout would put them in the
-      // file it names (a committed one), and git reads no `.gitignore` that is a link.
-      const target = layer.scope === 'local' ? linkTarget(f) : undefined
-      if (target !== undefined) throw failure(`refusing to write ${show(f)}: it is a symbolic link (to ${target}); the local file holds secrets and must be a regular file git ignores, so dsh-mcp never writes it through a link (remove the link)`)
+      // A link in the checkout, even one that stays in it, names another file: the write would land in that one
+      // (`.dsh/mcp.yml` → a CI workflow; the local file's secrets → a committed file), and git reads no `.gitignore`
+      // that is a link.
+      const target = linkTarget(f)
+      if (target !== undefined) {
+        const why = layer.scope === 'local' ? 'the local file holds secrets and must be a regular file git ignores' : 'the edit would land in that file, not in the one named'
+        throw failure(`refusing to write ${show(f)}: it is a symbolic link (to ${target}); ${why}, so dsh-mcp never writes it through a link (remove the link)`)
+      }
     }
     // A committed local file stays tracked whatever `.gitignore` says: its secrets would go out with the next commit.
     if (layer.scope === 'local' && gitTracks(root, layer.file, cli.env) === true) {
@@ -152,10 +157,17 @@ export async function editTarget<T>(
   return { value: value as T, changed: result.changed, created: result.created }
 }
 
-/** Where `file` points when it is a symbolic link; `undefined` when it is not one (or does not exist). */
+/** Where `file` points when it is a symbolic link; `undefined` when it is not one, does not exist or is a loop (the read reports that). */
 function linkTarget(file: string): string | undefined {
   try {
-    return lstatSync(file).isSymbolicLink() ? readlinkSync(file) : undefined
+    if (!lstatSync(file).isSymbolicLink()) return undefined
+    const target = readlinkSync(file)
+    try {
+      statSync(file)
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ELOOP') return undefined
+    }
+    return target
   } catch {
     // absent (or unreadable: the write itself reports that)
     return undefined

@@ -220,3 +220,15 @@ test('a local file the repository committed is refused: git tracks it whatever .
   assert.match(readFileSync(p.join('.dsh/mcp.local.yml'), 'utf8'), /ghp_trackedCanary/)
   assert.equal(git('check-ignore', '.dsh/mcp.local.yml').trim(), '.dsh/mcp.local.yml')
 })
+
+test('add through .dsh/mcp.yml linked to another file of the repository (a CI workflow): refused, the workflow untouched', async () => {
+  const home = makeTempDir('dsh-mcp-home-')
+  const workflow = 'on: push\njobs: {}\n'
+  const p = makeProject({ '.github/workflows/ci.yml': workflow })
+  p.mkdir('.dsh')
+  symlinkSync(join('..', '.github', 'workflows', 'ci.yml'), p.join('.dsh/mcp.yml'))
+  const r = await runCli(['add', 'myapi', '-e', 'API_KEY=sk-live-linkCanary', '--', 'node', 'server.js', '-C', p.path], { cwd: p.path, dshHome: home.path, home: home.path })
+  assert.equal(r.code, 1, `exit 1\n${r.stdout}\n${r.stderr}`)
+  assert.equal(r.stderr, 'dsh-mcp: refusing to write .dsh/mcp.yml: it is a symbolic link (to ../.github/workflows/ci.yml); the edit would land in that file, not in the one named, so dsh-mcp never writes it through a link (remove the link)\n')
+  assert.equal(readFileSync(p.join('.github/workflows/ci.yml'), 'utf8'), workflow)
+})

@@ -10,7 +10,7 @@
  * The real CLI; its own 30 s child timeout is what a hang would hit.
  */
 import assert from 'node:assert/strict'
-import { lstatSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs'
+import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs'
 import { test } from 'node:test'
 import { runCli } from '../support/cli.ts'
 import { friendly } from '../support/runtime.ts'
@@ -53,6 +53,15 @@ const PLANTS: Planted[] = [
       const file = elsewhere.write(`file-${Math.random().toString(36).slice(2)}`, 'precious\n')
       symlinkSync(file, lock)
       return { target: file, snapshot: () => readFileSync(file, 'utf8') }
+    },
+  },
+  {
+    // What a checkout can commit (git keeps no empty directory): a writer waited 30 s on it, then failed with ENOTEMPTY.
+    name: 'a directory holding a file',
+    plant(lock) {
+      mkdirSync(lock)
+      writeFileSync(`${lock}/keep`, '')
+      return { target: undefined, snapshot: () => readdirSync(lock).join(',') }
     },
   },
   {

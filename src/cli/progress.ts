@@ -8,8 +8,11 @@
  * method but `print` is a no-op and `print` simply runs its writer. The refresh timer
  * never keeps the process alive. `stop()` erases the line and is idempotent.
  *
+ * Names are drawn terminal-safe (`oneLine`: controls as visible escapes).
+ *
  * @module
  */
+import { oneLine } from '../config/terminal-safe.ts'
 
 export interface ProgressStream {
   write(text: string): unknown
@@ -44,7 +47,8 @@ export function createProgress(stream: ProgressStream, opts: { enabled?: boolean
   const line = (): string => {
     const secs = ((performance.now() - started) / 1000).toFixed(1)
     const width = Math.max(40, (stream.columns || 80) - 1)
-    const text = `${FRAMES[frame % FRAMES.length]} ${label} ${total - pending.length}/${total} · waiting for ${pending.join(', ')} · ${secs} s`
+    // Names come from config files (a checkout's): escaped like every other CLI edge, or an OSC could write the clipboard.
+    const text = `${FRAMES[frame % FRAMES.length]} ${label} ${total - pending.length}/${total} · waiting for ${pending.map((n) => oneLine(n)).join(', ')} · ${secs} s`
     return text.length > width ? `${text.slice(0, width - 1)}…` : text
   }
   const erase = () => {

@@ -12,9 +12,10 @@
  * local file (and `.gitignore`) reached through a symbolic link that leaves
  * the project is refused, naming the link and its target; the file itself
  * (and the local file's `.gitignore`) is refused as a link wherever it
- * points, so an edit never lands in another file of the checkout; a local file
- * git tracks is refused (a `.gitignore` line cannot untrack it). Writing the
- * local file makes sure `.dsh/.gitignore` lists `mcp.local.yml`. A written
+ * points, so an edit never lands in another file of the checkout. Before the
+ * local file is written, `.dsh/.gitignore` lists `mcp.local.yml`, and a
+ * local file git tracks (a `.gitignore` line cannot untrack it) or does not
+ * ignore (a `!` rule) is refused. A written
  * friendly file starts with `# yaml-language-server: $schema=mcp.schema.json`
  * and gets the format's JSON Schema next to it (`.dsh/mcp.schema.json`, or
  * `$DSH_HOME/mcp.schema.json`), refreshed when it differs, so the line
@@ -31,11 +32,11 @@ import { rowFingerprint, trustFingerprint } from '../config/fingerprint.ts'
 import type { Entry } from '../config/schema.ts'
 import { shellWord } from '../trust/command.ts'
 import { needsTrust } from '../trust/state.ts'
-import { gitTracks } from '../files/git-tracked.ts'
+import { gitIgnores, gitTracks } from '../files/git-tracked.ts'
 import { loadProject, type ProjectView } from '../files/project.ts'
 import { type ConfigEditor, createEditor, editProblem } from '../files/editor.ts'
 import { linkOutside } from '../files/guard.ts'
-import { readForEdit, updateFile, WriteError } from '../files/write.ts'
+import { readForEdit, refuseLockPath, updateFile, WriteError } from '../files/write.ts'
 import { failure } from './errors.ts'
 import { displayPath } from './present.ts'
 import type { CliContext } from './program.ts'
@@ -116,10 +117,7 @@ export async function editTarget<T>(
         throw failure(`refusing to write ${show(f)}: it is a symbolic link (to ${target}); ${why}, so dsh-mcp never writes it through a link (remove the link)`)
       }
     }
-    // A committed local file stays tracked whatever `.gitignore` says: its secrets would go out with the next commit.
-    if (layer.scope === 'local' && gitTracks(root, layer.file, cli.env) === true) {
-      throw failure(`refusing to write ${show(layer.file)}: git tracks it, so the secrets it holds would be committed; run git rm --cached ${shellWord(path.relative(root, layer.file))} (your copy stays), then try again`)
-    }
+    if (layer.scope === 'local' && !opts.dryRun) await secureLocalFile(cli, root, layer.file)
   }
   let value: T | undefined
   const edit = (current: string | undefined): string | undefined => {
@@ -146,7 +144,6 @@ export async function editTarget<T>(
     if (err instanceof WriteError) throw failure(`${show(err.file)}${err.message.slice(err.file.length)}`)
     throw err
   }
-  if (result.changed && layer.scope === 'local') await ensureLocalGitignore(path.dirname(layer.file), root)
   if (result.changed && layer.format === 'friendly') {
     try {
       await ensureSchemaFile(path.dirname(layer.file), layer.scope === 'user', layer.scope === 'user' ? undefined : root)
@@ -171,6 +168,35 @@ function linkTarget(file: string): string | undefined {
   } catch {
     // absent (or unreadable: the write itself reports that)
     return undefined
+  }
+}
+
+/**
+ * Before the local file gets a secret: git must not track it (a committed one stays tracked whatever
+ * `.gitignore` says), `.dsh/.gitignore` must list it, and git must then ignore it (a later `!` rule can
+ * un-ignore it). Outside a repository (or without git) only the `.gitignore` line is made.
+ */
+async function secureLocalFile(cli: CliContext, root: string, file: string): Promise<void> {
+  const show = (f: string) => label(cli, root, f)
+  const rel = shellWord(path.relative(root, file))
+  try {
+    // A lock that cannot be one refuses the write anyway: before anything (the `.gitignore`) is created.
+    refuseLockPath(file)
+  } catch (err) {
+    if (err instanceof WriteError) throw failure(`${show(err.file)}${err.message.slice(err.file.length)}`)
+    throw err
+  }
+  if (gitTracks(root, file, cli.env) === true) {
+    throw failure(`refusing to write ${show(file)}: git tracks it, so the secrets it holds would be committed; run git rm --cached ${rel} (your copy stays), then try again`)
+  }
+  try {
+    await ensureLocalGitignore(path.dirname(file), root)
+  } catch (err) {
+    if (err instanceof WriteError) throw failure(`refusing to write ${show(file)}: ${show(err.file)}${err.message.slice(err.file.length)}, so it cannot list the local file (which holds secrets)`)
+    throw err
+  }
+  if (gitIgnores(root, file, cli.env) === false) {
+    throw failure(`refusing to write ${show(file)}: git does not ignore it, so the secrets it holds could be committed (a .gitignore rule un-ignores it: git check-ignore -v --no-index ${rel} names it); remove that rule, then try again`)
   }
 }
 

@@ -141,7 +141,8 @@ function undoParents(file: string, first: string | undefined): void {
   }
 }
 
-function refuseLockPath(file: string): void {
+/** Throw the `WriteError` a write of `file` would, when its lock path cannot be a lock (lock-path.ts). */
+export function refuseLockPath(file: string): void {
   const problem = lockPathProblem(file)
   if (problem) throw new WriteError(file, `refusing to write: ${problem}`)
 }

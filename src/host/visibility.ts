@@ -204,9 +204,14 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
     refresh()
   }
 
-  /** Restrict `agent` to the names it sees now (`listed` minus its deny set); undefined when that cannot be done. */
+  /**
+   * Restrict `agent` to the names it sees now (`listed` minus its deny set); undefined when that cannot be
+   * done. An agent that sees none of them is held by allowing one it is denied: the two restrictions
+   * intersect to nothing, and nothing registered later is in either.
+   */
   const freezeOne = (agent: Agent, t: Tracked): (() => void) | undefined => {
-    const allow = listed.filter((n) => !t.denied.has(n))
+    const seen = listed.filter((n) => !t.denied.has(n))
+    const allow = seen.length > 0 ? seen : listed.slice(0, 1)
     if (allow.length === 0) return undefined
     try {
       return asSelf(() => agent.ctx.tools.restrict({ allow }))
@@ -227,20 +232,36 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
   }
 
   /**
-   * Freeze every agent for the rest of a burst; false (nothing frozen) when some agent cannot be, and the
-   * change is then handled one at a time as before. Settled from the next macrotask: one pass applies the
+   * Freeze every agent for the rest of a burst; false when there is nothing to freeze. When some agent
+   * cannot be frozen, this change is handled by a full pass (and the next ones one at a time, as before). Settled from the next macrotask: one pass applies the
    * new deny sets, then the freezes are lifted, so no instant shows an agent a tool not its own.
    */
   const freeze = (): boolean => {
     if (agents.size === 0 || running) return false
     const lifts = new Map<Agent, () => void>()
+    let failed = false
+    // Queued like a pass's updates: each restrict re-enters `tools/change`, which drains the rest first, so a
+    // listener after ours never sees an agent not frozen yet.
     for (const [agent, t] of agents) {
-      const lift = freezeOne(agent, t)
-      if (!lift) {
-        liftAll(lifts.values())
-        return false
-      }
-      lifts.set(agent, lift)
+      work.push(() => {
+        if (failed || agents.get(agent) !== t) return
+        const lift = freezeOne(agent, t)
+        if (lift) lifts.set(agent, lift)
+        else failed = true
+      })
+    }
+    running = true
+    try {
+      drain()
+    } finally {
+      work.length = 0
+      running = false
+    }
+    if (failed) {
+      // The freezes made so far are lifted only after the pass has denied the new tools (restrict, then lift).
+      refresh()
+      liftAll(lifts.values())
+      return true
     }
     frozen = lifts
     setImmediate(thaw)

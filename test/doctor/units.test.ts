@@ -102,6 +102,15 @@ describe('progress', () => {
     p.stop()
     assert.equal(chunks.at(-1), '\r\u001b[2K')
   })
+  test('a name carrying terminal controls (an OSC 52 clipboard write, a title change, SGR) is drawn escaped', () => {
+    const { chunks, stream } = sink(true)
+    const p = createProgress(stream, { intervalMs: 10_000 })
+    p.start(['x\u001b]52;c;SGVsbG8=\u0007\u001b]0;TITLE\u0007', 'bad\u001b[31mname'])
+    const drawn = chunks.join('').replaceAll('\r\u001b[2K', '')
+    assert.ok(!/[\u0000-\u001f\u007f]/.test(drawn), `no raw control drawn: ${JSON.stringify(drawn)}`)
+    assert.match(drawn, /waiting for x\\x1b\]52;c;SGVsbG8=\\x07\\x1b\]0;TITLE\\x07, bad\\x1b\[31mname/)
+    p.stop()
+  })
   test('not a TTY: nothing drawn, print still runs', () => {
     const { chunks, stream } = sink(false)
     const p = createProgress(stream)

@@ -232,3 +232,33 @@ test('add through .dsh/mcp.yml linked to another file of the repository (a CI wo
   assert.equal(r.stderr, 'dsh-mcp: refusing to write .dsh/mcp.yml: it is a symbolic link (to ../.github/workflows/ci.yml); the edit would land in that file, not in the one named, so dsh-mcp never writes it through a link (remove the link)\n')
   assert.equal(readFileSync(p.join('.github/workflows/ci.yml'), 'utf8'), workflow)
 })
+
+test('the local file is secured before any secret is written: a project in a subdirectory of the repository, a "!" rule, a .gitignore that is a directory', async () => {
+  const home = makeTempDir('dsh-mcp-home-')
+  const repo = makeProject({
+    'sub/.dsh/mcp.local.yml': 'servers: {}\n',
+    'neg/.dsh/mcp.yml': 'servers: {}\n',
+    'neg/.dsh/.gitignore': 'mcp.local.yml\n!mcp.local.yml\n',
+    'dir/.dsh/mcp.yml': 'servers: {}\n',
+    'dir/.dsh/.gitignore/x': '',
+    'README.md': '# app\n',
+  })
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd: repo.path, stdio: 'pipe' }).toString()
+  git('init', '-q')
+  git('add', '-A')
+  git('commit', '-qm', 'plant')
+  const add = async (dir: string) => runCli(['add', '-s', 'local', 'gh', 'node', 'srv.js', '-e', 'GITHUB_TOKEN=ghp_secureCanary', '-C', repo.join(dir)], { cwd: repo.join(dir), dshHome: home.path, home: home.path })
+  const sub = await add('sub')
+  assert.equal(sub.code, 1, sub.stderr)
+  assert.match(sub.stderr, /^dsh-mcp: refusing to write \.dsh\/mcp\.local\.yml: git tracks it, so the secrets it holds would be committed; run git rm --cached \.dsh\/mcp\.local\.yml/)
+  const neg = await add('neg')
+  assert.equal(neg.code, 1, neg.stderr)
+  assert.match(neg.stderr, /^dsh-mcp: refusing to write \.dsh\/mcp\.local\.yml: git does not ignore it, so the secrets it holds could be committed \(a \.gitignore rule un-ignores it: git check-ignore -v --no-index \.dsh\/mcp\.local\.yml names it\); remove that rule, then try again\n$/)
+  const dir = await add('dir')
+  assert.equal(dir.code, 1, dir.stderr)
+  assert.match(dir.stderr, /^dsh-mcp: refusing to write \.dsh\/mcp\.local\.yml: \.dsh\/\.gitignore: is a directory, not a config file, so it cannot list the local file \(which holds secrets\)\n$/)
+  assert.equal(git('status', '--porcelain'), '', 'nothing changed or added in the checkout')
+  for (const f of readdirSync(repo.path, { recursive: true, withFileTypes: true })) {
+    if (f.isFile() && !f.parentPath.includes('.git')) assert.ok(!readFileSync(join(f.parentPath, f.name), 'utf8').includes('ghp_secureCanary'), `${f.name} holds no secret`)
+  }
+})

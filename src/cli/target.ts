@@ -186,7 +186,8 @@ async function secureLocalFile(cli: CliContext, root: string, file: string): Pro
     if (err instanceof WriteError) throw failure(`${show(err.file)}${err.message.slice(err.file.length)}`)
     throw err
   }
-  if (gitTracks(root, file, cli.env) === true) {
+  const tracked = gitTracks(file, cli.env)
+  if (tracked === true) {
     throw failure(`refusing to write ${show(file)}: git tracks it, so the secrets it holds would be committed; run git rm --cached ${rel} (your copy stays), then try again`)
   }
   try {
@@ -195,8 +196,13 @@ async function secureLocalFile(cli: CliContext, root: string, file: string): Pro
     if (err instanceof WriteError) throw failure(`refusing to write ${show(file)}: ${show(err.file)}${err.message.slice(err.file.length)}, so it cannot list the local file (which holds secrets)`)
     throw err
   }
-  if (gitIgnores(root, file, cli.env) === false) {
+  const ignored = gitIgnores(file, cli.env)
+  if (ignored === false) {
     throw failure(`refusing to write ${show(file)}: git does not ignore it, so the secrets it holds could be committed (a .gitignore rule un-ignores it: git check-ignore -v --no-index ${rel} names it); remove that rule, then try again`)
+  }
+  // Inside a repository (git answered about tracking) yet no answer about ignoring: not written on a guess.
+  if (ignored === undefined && tracked === false) {
+    throw failure(`refusing to write ${show(file)}: git cannot tell whether it ignores it (git check-ignore -v --no-index ${rel}), so the secrets it holds could be committed`)
   }
 }
 

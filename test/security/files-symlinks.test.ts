@@ -16,7 +16,7 @@
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { runCli } from '../support/cli.ts'
@@ -241,8 +241,12 @@ test('the local file is secured before any secret is written: a project in a sub
     'neg/.dsh/.gitignore': 'mcp.local.yml\n!mcp.local.yml\n',
     'dir/.dsh/mcp.yml': 'servers: {}\n',
     'dir/.dsh/.gitignore/x': '',
+    // `.dsh` a link to a directory of the repository: git answers nothing for a path beyond a link.
+    'linked/inner/mcp.yml': 'servers: {}\n',
+    'linked/inner/.gitignore': 'mcp.local.yml\n!mcp.local.yml\n',
     'README.md': '# app\n',
   })
+  symlinkSync('inner', repo.join('linked/.dsh'))
   const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd: repo.path, stdio: 'pipe' }).toString()
   git('init', '-q')
   git('add', '-A')
@@ -257,6 +261,20 @@ test('the local file is secured before any secret is written: a project in a sub
   const dir = await add('dir')
   assert.equal(dir.code, 1, dir.stderr)
   assert.match(dir.stderr, /^dsh-mcp: refusing to write \.dsh\/mcp\.local\.yml: \.dsh\/\.gitignore: is a directory, not a config file, so it cannot list the local file \(which holds secrets\)\n$/)
+  const linked = await add('linked')
+  assert.equal(linked.code, 1, linked.stderr)
+  assert.match(linked.stderr, /^dsh-mcp: refusing to write \.dsh\/mcp\.local\.yml: git does not ignore it/)
+  // A repository of its own at `.dsh` (shipped in an archive), ignored by the outer one: its own rules decide.
+  const nested = repo.mkdir('nested')
+  writeFileSync(join(nested, '.gitignore'), '.dsh/\n')
+  repo.write('nested/.dsh/mcp.yml', 'servers: {}\n')
+  repo.write('nested/.dsh/.gitignore', 'mcp.local.yml\n!mcp.local.yml\n')
+  execFileSync('git', ['init', '-q'], { cwd: join(nested, '.dsh') })
+  git('add', '-A')
+  git('commit', '-qm', 'nested')
+  const inner = await add('nested')
+  assert.equal(inner.code, 1, inner.stderr)
+  assert.match(inner.stderr, /^dsh-mcp: refusing to write \.dsh\/mcp\.local\.yml: git does not ignore it/)
   assert.equal(git('status', '--porcelain'), '', 'nothing changed or added in the checkout')
   for (const f of readdirSync(repo.path, { recursive: true, withFileTypes: true })) {
     if (f.isFile() && !f.parentPath.includes('.git')) assert.ok(!readFileSync(join(f.parentPath, f.name), 'utf8').includes('ghp_secureCanary'), `${f.name} holds no secret`)

@@ -25,7 +25,6 @@
  *
  * @module
  */
-import { lstatSync, readlinkSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { contributors, type LayerFile, projectLayerFiles, userLayerFile, winners } from '../config/layers.ts'
 import { rowFingerprint, trustFingerprint } from '../config/fingerprint.ts'
@@ -35,7 +34,7 @@ import { needsTrust } from '../trust/state.ts'
 import { gitIgnores, gitTracks } from '../files/git-tracked.ts'
 import { loadProject, type ProjectView } from '../files/project.ts'
 import { type ConfigEditor, createEditor, editProblem } from '../files/editor.ts'
-import { linkOutside } from '../files/guard.ts'
+import { linkOutside, linkTarget } from '../files/guard.ts'
 import { readForEdit, refuseLockPath, updateFile, WriteError } from '../files/write.ts'
 import { failure } from './errors.ts'
 import { displayPath } from './present.ts'
@@ -141,8 +140,7 @@ export async function editTarget<T>(
     }
     result = await updateFile(layer.file, edit, { ...(secret ? { createMode: 0o600 } : {}), ...(layer.scope === 'user' ? { dirMode: 0o700 } : { within: root }) })
   } catch (err) {
-    if (err instanceof WriteError) throw failure(`${show(err.file)}${err.message.slice(err.file.length)}`)
-    throw err
+    throw asFailure(err, show)
   }
   if (result.changed && layer.format === 'friendly') {
     try {
@@ -154,21 +152,9 @@ export async function editTarget<T>(
   return { value: value as T, changed: result.changed, created: result.created }
 }
 
-/** Where `file` points when it is a symbolic link; `undefined` when it is not one, does not exist or is a loop (the read reports that). */
-function linkTarget(file: string): string | undefined {
-  try {
-    if (!lstatSync(file).isSymbolicLink()) return undefined
-    const target = readlinkSync(file)
-    try {
-      statSync(file)
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ELOOP') return undefined
-    }
-    return target
-  } catch {
-    // absent (or unreadable: the write itself reports that)
-    return undefined
-  }
+/** A `WriteError` as the one-line failure the CLI prints (its file shown as `show` labels it); anything else as it is. */
+function asFailure(err: unknown, show: (file: string) => string, wrap: (line: string) => string = (line) => line): unknown {
+  return err instanceof WriteError ? failure(wrap(`${show(err.file)}${err.message.slice(err.file.length)}`)) : err
 }
 
 /**
@@ -183,8 +169,7 @@ async function secureLocalFile(cli: CliContext, root: string, file: string): Pro
     // A lock that cannot be one refuses the write anyway: before anything (the `.gitignore`) is created.
     refuseLockPath(file)
   } catch (err) {
-    if (err instanceof WriteError) throw failure(`${show(err.file)}${err.message.slice(err.file.length)}`)
-    throw err
+    throw asFailure(err, show)
   }
   const tracked = gitTracks(file, cli.env)
   if (tracked === true) {
@@ -193,8 +178,7 @@ async function secureLocalFile(cli: CliContext, root: string, file: string): Pro
   try {
     await ensureLocalGitignore(path.dirname(file), root)
   } catch (err) {
-    if (err instanceof WriteError) throw failure(`refusing to write ${show(file)}: ${show(err.file)}${err.message.slice(err.file.length)}, so it cannot list the local file (which holds secrets)`)
-    throw err
+    throw asFailure(err, show, (line) => `refusing to write ${show(file)}: ${line}, so it cannot list the local file (which holds secrets)`)
   }
   const ignored = gitIgnores(file, cli.env)
   if (ignored === false) {

@@ -31,6 +31,8 @@
  *   link into one): whoever commits there would configure every agent.
  * - `foreignDir(dir)` says whether root discovery may look in `dir`: not
  *   when it is owned by another user.
+ * - `linkTarget(file)` is where `file` points when it is itself a link (the
+ *   writers refuse one wherever it points).
  * Never throws; no uid on Windows means no ownership refusals there.
  *
  * @module
@@ -80,6 +82,23 @@ function tryStat(p: string, follow: boolean): Stats | undefined {
   try {
     return follow ? statSync(p) : lstatSync(p)
   } catch {
+    return undefined
+  }
+}
+
+/** Where `file` points when it is a symbolic link; `undefined` when it is not one, does not exist or is a loop (a read reports that). */
+export function linkTarget(file: string): string | undefined {
+  try {
+    if (!lstatSync(file).isSymbolicLink()) return undefined
+    const target = readlinkSync(file)
+    try {
+      statSync(file)
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ELOOP') return undefined
+    }
+    return target
+  } catch {
+    // absent (or unreadable: the write itself reports that)
     return undefined
   }
 }

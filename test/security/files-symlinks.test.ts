@@ -280,3 +280,25 @@ test('the local file is secured before any secret is written: a project in a sub
     if (f.isFile() && !f.parentPath.includes('.git')) assert.ok(!readFileSync(join(f.parentPath, f.name), 'utf8').includes('ghp_secureCanary'), `${f.name} holds no secret`)
   }
 })
+
+test("asking git about the local file runs nothing a checkout's .git/config names (fsmonitor, hooks, pager, alias)", async () => {
+  const home = makeTempDir('dsh-mcp-home-')
+  const p = makeProject({ '.dsh/mcp.yml': 'servers: {}\n' })
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd: p.path, stdio: 'pipe' }).toString()
+  git('init', '-q')
+  git('add', '-A')
+  git('commit', '-qm', 'init')
+  const marker = p.join('..', `${p.path.split('/').at(-1)}-git-ran`)
+  const script = p.write('.git/evil.sh', `#!/bin/sh\necho "$0 $*" >> '${marker}'\n`)
+  execFileSync('chmod', ['+x', script])
+  for (const hook of ['post-index-change', 'pre-commit', 'post-checkout', 'reference-transaction']) p.write(`.git/hooks/${hook}`, `#!/bin/sh\n'${script}' ${hook}\n`)
+  execFileSync('chmod', ['-R', '+x', p.join('.git/hooks')])
+  for (const [k, v] of [['core.fsmonitor', script], ['core.pager', script], ['pager.ls-files', script], ['pager.check-ignore', script], ['alias.ls-files', `!${script}`], ['core.hooksPath', p.join('.git/hooks')], ['core.sshCommand', script], ['credential.helper', `!${script}`]]) git('config', k!, v!)
+  const r = await runCli(['add', '-s', 'local', 'gh', 'node', 'srv.js', '-e', 'GITHUB_TOKEN=ghp_gitConfigCanary', '-C', p.path], { cwd: p.path, dshHome: home.path, home: home.path })
+  assert.equal(r.code, 0, r.stderr)
+  assert.equal(existsSync(marker), false, `git ran a command the checkout named: ${existsSync(marker) ? readFileSync(marker, 'utf8') : ''}`)
+  assert.equal(git('check-ignore', '.dsh/mcp.local.yml').trim(), '.dsh/mcp.local.yml', 'the secrets file is ignored')
+  // Control: the marker writer works — a plain `git status` in this checkout runs its fsmonitor.
+  git('status', '--porcelain')
+  assert.ok(existsSync(marker), 'the planted fsmonitor runs for a plain git status')
+})

@@ -32,7 +32,8 @@ const scratch = mkdtempSync(path.join(tmpdir(), 'dsh-mcp-bench-'))
 function runOne(row) {
   const script = path.join(root, 'bench', row.file)
   const out = path.join(scratch, `row-${row.id}.json`)
-  if (!existsSync(script)) return Promise.resolve({ row: row.id, title: row.file, metrics: [], notes: [], error: 'row script missing' })
+  if (!existsSync(script))
+    return Promise.resolve({ row: row.id, title: row.file, metrics: [], notes: [], error: 'row script missing' })
   return new Promise((resolve) => {
     const started = Date.now()
     const child = spawn(node, ['--no-warnings', ...row.flags, script], {
@@ -80,7 +81,11 @@ function table(results) {
     })
   }
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => String(l[i]).length)))
-  const fmtLine = (cells) => cells.map((c, i) => String(c).padEnd(widths[i])).join('  ').trimEnd()
+  const fmtLine = (cells) =>
+    cells
+      .map((c, i) => String(c).padEnd(widths[i]))
+      .join('  ')
+      .trimEnd()
   return [fmtLine(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(fmtLine)].join('\n')
 }
 
@@ -98,7 +103,12 @@ if (notes.length > 0) console.log(`\nnotes:\n${notes.join('\n')}`)
 const errors = results.filter((r) => r.error)
 if (errors.length > 0) console.log(`\nerrors:\n${errors.map((r) => `  [${r.row}] ${r.error}`).join('\n')}`)
 const totalMs = Date.now() - started
-console.log(`\n${results.length} rows in ${(totalMs / 1000).toFixed(1)} s; node ${process.versions.node} launcher, rows on ${node}; ${cpus().length} cpus`)
+console.log(
+  `\n${results.length} rows in ${(totalMs / 1000).toFixed(1)} s; node ${process.versions.node} launcher, rows on ${node}; ${cpus().length} cpus`,
+)
 
 const resultsFile = path.join(root, 'bench', 'results.json')
-writeFileSync(resultsFile, `${JSON.stringify({ date: new Date().toISOString(), cpus: cpus().length, totalMs, rows: results }, null, 2)}\n`)
+writeFileSync(
+  resultsFile,
+  `${JSON.stringify({ date: new Date().toISOString(), cpus: cpus().length, totalMs, rows: results }, null, 2)}\n`,
+)

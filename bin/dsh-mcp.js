@@ -18,7 +18,10 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 const argv = process.argv.slice(2)
-const bundle = loadBundle(path.join(__dirname, '..', 'lib', 'cli-bundle', 'cli.cjs'), argv.find((a) => !a.startsWith('-')))
+const bundle = loadBundle(
+  path.join(__dirname, '..', 'lib', 'cli-bundle', 'cli.cjs'),
+  argv.find((a) => !a.startsWith('-')),
+)
 const { version } = require('../package.json')
 bundle.exports.runCli({ argv, version, exit: (code) => process.exit(code) }).then((code) => {
   process.exitCode = code

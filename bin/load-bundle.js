@@ -25,9 +25,13 @@ const MAGIC = 'dsh-mcp-code-cache-1'
 
 /** Where the cache files go, and the directory (this user's) it is made under. */
 function cacheDir(env) {
-  if (process.platform === 'win32') return env.LOCALAPPDATA ? { base: env.LOCALAPPDATA, dir: path.join(env.LOCALAPPDATA, 'dsh-mcp') } : undefined
-  if (env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME)) return { base: env.XDG_CACHE_HOME, dir: path.join(env.XDG_CACHE_HOME, 'dsh-mcp') }
-  return env.HOME && path.isAbsolute(env.HOME) ? { base: env.HOME, dir: path.join(env.HOME, '.cache', 'dsh-mcp') } : undefined
+  if (process.platform === 'win32')
+    return env.LOCALAPPDATA ? { base: env.LOCALAPPDATA, dir: path.join(env.LOCALAPPDATA, 'dsh-mcp') } : undefined
+  if (env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME))
+    return { base: env.XDG_CACHE_HOME, dir: path.join(env.XDG_CACHE_HOME, 'dsh-mcp') }
+  return env.HOME && path.isAbsolute(env.HOME)
+    ? { base: env.HOME, dir: path.join(env.HOME, '.cache', 'dsh-mcp') }
+    : undefined
 }
 
 /** A directory or file this user owns, of the expected type, that neither group nor others can write. */
@@ -98,7 +102,8 @@ function loadBundle(file, command, env = process.env) {
   const st = fs.statSync(file)
   const where = cacheDir(env)
   const word = /^[a-z][a-z-]{0,31}$/.test(command ?? '') ? command : '_'
-  const cacheFile = where && path.join(where.dir, `cli-${word}-${process.version}-${process.arch}-${shortHash(file)}.bin`)
+  const cacheFile =
+    where && path.join(where.dir, `cli-${word}-${process.version}-${process.arch}-${shortHash(file)}.bin`)
   const header = JSON.stringify([MAGIC, file, st.size, st.mtimeMs, st.ino, process.version, process.arch])
   const cachedData = cacheFile ? readCache(cacheFile, header) : undefined
   const wrapper = `(function (exports, require, module, __filename, __dirname) {${source}\n})`
@@ -108,7 +113,8 @@ function loadBundle(file, command, env = process.env) {
   // `createRequire` would load `node:module`, which loads the ES loader.
   script.runInThisContext()(mod.exports, require, mod, file, path.dirname(file))
   const saveCache = () => {
-    if (cacheFile && (cachedData === undefined || script.cachedDataRejected)) writeCache(where.base, cacheFile, header, script.createCachedData())
+    if (cacheFile && (cachedData === undefined || script.cachedDataRejected))
+      writeCache(where.base, cacheFile, header, script.createCachedData())
   }
   return { exports: mod.exports, saveCache }
 }

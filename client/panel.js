@@ -54,7 +54,10 @@ window.__ModuleLoader__.load({
       '.dpm-note{margin:6px 0;color:var(--dsw-alias-label-tertiary)}',
       '.dpm-chip{display:inline-flex;align-items:center;gap:5px;min-height:28px;padding:3px 6px;border:0;border-radius:6px;background:transparent;color:var(--dsw-alias-state-warn-label);font-size:12px;cursor:default}',
     ].join('')
-    if (typeof document !== 'undefined' && document.querySelector('style[data-plugin-css="dsh-project-mcp/panel.css"]') === null) {
+    if (
+      typeof document !== 'undefined' &&
+      document.querySelector('style[data-plugin-css="dsh-project-mcp/panel.css"]') === null
+    ) {
       const tag = document.createElement('style')
       tag.dataset.plugin = 'dsh-project-mcp'
       tag.dataset.pluginCss = 'dsh-project-mcp/panel.css'
@@ -190,11 +193,24 @@ window.__ModuleLoader__.load({
       })
     }
 
-    const tone = (state) => (state === 'mounted' || state === 'dormant' ? 'ok' : state === 'failed' || state === 'invalid' ? 'error' : state === 'untrusted' || state === 'starting' ? 'warn' : 'idle')
-    const currentOf = (view) => (view && view.current !== null ? view.projects.find((p) => p.root === view.current) : undefined)
+    const tone = (state) =>
+      state === 'mounted' || state === 'dormant'
+        ? 'ok'
+        : state === 'failed' || state === 'invalid'
+          ? 'error'
+          : state === 'untrusted' || state === 'starting'
+            ? 'warn'
+            : 'idle'
+    const currentOf = (view) =>
+      view && view.current !== null ? view.projects.find((p) => p.root === view.current) : undefined
     const problems = (project) => (project ? project.notRunning + project.files.length : 0)
     /** The session's project's count; with no session project, every known project's. */
-    const panelCount = (view) => (view === undefined ? 0 : view.current !== null ? problems(currentOf(view)) : view.projects.reduce((n, p) => n + problems(p), 0))
+    const panelCount = (view) =>
+      view === undefined
+        ? 0
+        : view.current !== null
+          ? problems(currentOf(view))
+          : view.projects.reduce((n, p) => n + problems(p), 0)
 
     function CopyButton({ text, t }) {
       const [copied, setCopied] = React.useState(false)
@@ -222,15 +238,35 @@ window.__ModuleLoader__.load({
         'div',
         null,
         h('div', { className: 'dpm-why' }, t(`kind.${kind}`)),
-        h('div', { className: 'dpm-fix' }, h('code', { 'data-project-mcp-fix': fix }, fix), h(CopyButton, { text: fix, t })),
+        h(
+          'div',
+          { className: 'dpm-fix' },
+          h('code', { 'data-project-mcp-fix': fix }, fix),
+          h(CopyButton, { text: fix, t }),
+        ),
       )
     }
 
     function ServerRow({ root, server, t }) {
-      const meta = [t(`row.lifecycle.${server.lifecycle}`), server.state === 'mounted' ? t('row.tools', { count: server.toolCount }) : server.state === 'dormant' ? t('row.cached', { count: server.toolCount }) : null].filter(Boolean).join(' · ')
+      const meta = [
+        t(`row.lifecycle.${server.lifecycle}`),
+        server.state === 'mounted'
+          ? t('row.tools', { count: server.toolCount })
+          : server.state === 'dormant'
+            ? t('row.cached', { count: server.toolCount })
+            : null,
+      ]
+        .filter(Boolean)
+        .join(' · ')
       return h(
         'li',
-        { className: 'dpm-row', 'data-project-mcp-row': server.name, 'data-root': root, 'data-state': server.state, title: server.words ?? undefined },
+        {
+          className: 'dpm-row',
+          'data-project-mcp-row': server.name,
+          'data-root': root,
+          'data-state': server.state,
+          title: server.words ?? undefined,
+        },
         h(
           'div',
           { className: 'dpm-head' },
@@ -248,8 +284,16 @@ window.__ModuleLoader__.load({
       return h(
         'section',
         { 'data-project-mcp-project': project.root },
-        h('h3', { className: 'dpm-project' }, h('b', null, t(current ? 'panel.current' : 'panel.other')), ` · ${project.root}`, project.notRunning > 0 ? ` · ${t('panel.notRunning', { count: project.notRunning })}` : ''),
-        project.servers.length === 0 && project.files.length === 0 ? h('p', { className: 'dpm-note' }, t('panel.noServers')) : null,
+        h(
+          'h3',
+          { className: 'dpm-project' },
+          h('b', null, t(current ? 'panel.current' : 'panel.other')),
+          ` · ${project.root}`,
+          project.notRunning > 0 ? ` · ${t('panel.notRunning', { count: project.notRunning })}` : '',
+        ),
+        project.servers.length === 0 && project.files.length === 0
+          ? h('p', { className: 'dpm-note' }, t('panel.noServers'))
+          : null,
         h(
           'ul',
           { className: 'dpm-rows' },
@@ -258,7 +302,13 @@ window.__ModuleLoader__.load({
             h(
               'li',
               { key: f.file, className: 'dpm-row', 'data-project-mcp-file': f.file, title: f.words },
-              h('div', { className: 'dpm-head' }, h('span', { className: 'dpm-dot', 'data-tone': 'error' }), h('span', { className: 'dpm-name' }, f.file), h('span', { className: 'dpm-meta' }, t('row.file'))),
+              h(
+                'div',
+                { className: 'dpm-head' },
+                h('span', { className: 'dpm-dot', 'data-tone': 'error' }),
+                h('span', { className: 'dpm-name' }, f.file),
+                h('span', { className: 'dpm-meta' }, t('row.file')),
+              ),
               h(Fix, { kind: 'refused-file', fix: f.fix, t }),
             ),
           ),
@@ -277,14 +327,30 @@ window.__ModuleLoader__.load({
           ? h('p', { className: 'dpm-note' }, t('panel.loading'))
           : view.projects.length === 0
             ? h('p', { className: 'dpm-note' }, t('panel.empty'))
-            : view.projects.map((p) => h(ProjectBlock, { key: p.root, project: p, current: p.root === view.current, t }))
+            : view.projects.map((p) =>
+                h(ProjectBlock, { key: p.root, project: p, current: p.root === view.current, t }),
+              )
       return h(
         'div',
         { className: 'dpm-foot' },
-        open ? h('section', { className: 'dpm-panel', 'data-project-mcp-panel': '', 'aria-label': t('panel.aria') }, h('h2', { className: 'dpm-title' }, t('panel.title')), body) : null,
+        open
+          ? h(
+              'section',
+              { className: 'dpm-panel', 'data-project-mcp-panel': '', 'aria-label': t('panel.aria') },
+              h('h2', { className: 'dpm-title' }, t('panel.title')),
+              body,
+            )
+          : null,
         h(
           'button',
-          { type: 'button', className: 'dpm-trigger', 'data-project-mcp-trigger': count, 'aria-expanded': open, 'aria-label': t('panel.aria'), onClick: () => setOpen((v) => !v) },
+          {
+            type: 'button',
+            className: 'dpm-trigger',
+            'data-project-mcp-trigger': count,
+            'aria-expanded': open,
+            'aria-label': t('panel.aria'),
+            onClick: () => setOpen((v) => !v),
+          },
           h('span', { className: 'dpm-dot', 'data-tone': count > 0 ? 'warn' : 'ok' }),
           wide === false ? null : h('span', null, t('panel.trigger')),
           count > 0 ? h('span', null, String(count)) : null,
@@ -298,10 +364,19 @@ window.__ModuleLoader__.load({
       const project = currentOf(view)
       const count = problems(project)
       if (!project || count === 0) return null
-      const which = [...project.servers.filter((s) => s.kind !== null).map((s) => `${s.name}: ${s.words}`), ...project.files.map((f) => `${f.file}: ${f.words}`)].join('\n')
+      const which = [
+        ...project.servers.filter((s) => s.kind !== null).map((s) => `${s.name}: ${s.words}`),
+        ...project.files.map((f) => `${f.file}: ${f.words}`),
+      ].join('\n')
       return h(
         'span',
-        { className: 'dpm-chip', role: 'status', 'data-project-mcp-chip': count, title: which, 'aria-label': t('chip.count', { count }) },
+        {
+          className: 'dpm-chip',
+          role: 'status',
+          'data-project-mcp-chip': count,
+          title: which,
+          'aria-label': t('chip.count', { count }),
+        },
         h('span', { className: 'dpm-dot', 'data-tone': 'warn' }),
         String(count),
       )
@@ -310,9 +385,17 @@ window.__ModuleLoader__.load({
     module.exports.inject = ['sessions', 'slots', 'locale']
     module.exports.apply = (ctx) => {
       ctx.effect(() => ctx.locale.register(NS, { zh, en }), 'project-mcp: dictionaries')
-      ctx.slots.inject('sidebar.footer.action', () => ctx.slots.register({ name: 'sidebar.footer.action', id: 'project-mcp-panel', order: 50, locale: NS }, ServersPanel))
+      ctx.slots.inject('sidebar.footer.action', () =>
+        ctx.slots.register(
+          { name: 'sidebar.footer.action', id: 'project-mcp-panel', order: 50, locale: NS },
+          ServersPanel,
+        ),
+      )
       ctx.slots.inject('conversation.session.header.actions', () =>
-        ctx.slots.register({ name: 'conversation.session.header.actions', id: 'project-mcp-chip', order: 30, locale: NS }, ServersChip),
+        ctx.slots.register(
+          { name: 'conversation.session.header.actions', id: 'project-mcp-chip', order: 30, locale: NS },
+          ServersChip,
+        ),
       )
     }
     return module.exports

@@ -9,9 +9,13 @@ import { z } from 'zod'
 const [label = 'example', ...tools] = process.argv.slice(2)
 const server = new McpServer({ name: `demo-${label}`, version: '1.0.0' })
 for (const tool of tools) {
-  server.registerTool(tool, { description: `${tool} (demo server "${label}")`, inputSchema: { query: z.string().optional() } }, async (args) => ({
-    content: [{ type: 'text', text: `[${label}] ${tool}(${JSON.stringify(args)})` }],
-  }))
+  server.registerTool(
+    tool,
+    { description: `${tool} (demo server "${label}")`, inputSchema: { query: z.string().optional() } },
+    async (args) => ({
+      content: [{ type: 'text', text: `[${label}] ${tool}(${JSON.stringify(args)})` }],
+    }),
+  )
 }
 await server.connect(new StdioServerTransport())
 process.stdin.on('close', () => process.exit(0))

@@ -29,7 +29,10 @@ const step = (n, text) => console.log(`\n${bold(`${n}.`)} ${bold(text)}`)
 
 const yaml = (servers) =>
   `servers:\n${Object.entries(servers)
-    .map(([name, [label, ...tools]]) => `  ${name}:\n    command: ${JSON.stringify(process.execPath)}\n    args: ${JSON.stringify([server, label, ...tools])}\n`)
+    .map(
+      ([name, [label, ...tools]]) =>
+        `  ${name}:\n    command: ${JSON.stringify(process.execPath)}\n    args: ${JSON.stringify([server, label, ...tools])}\n`,
+    )
     .join('')}`
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'dsh-project-mcp-demo-'))
@@ -54,7 +57,12 @@ try {
   console.log(`   ${dshHome}/mcp.yml      → notes (remember), for every project`)
 
   step(2, 'Trust both projects with the CLI (a cloned repo runs no code until you say so)')
-  const cli = (args) => execFileSync(process.execPath, [path.join(repo, 'bin', 'dsh-mcp.js'), ...args], { env: { ...process.env, DSH_HOME: dshHome }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+  const cli = (args) =>
+    execFileSync(process.execPath, [path.join(repo, 'bin', 'dsh-mcp.js'), ...args], {
+      env: { ...process.env, DSH_HOME: dshHome },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
   for (const root of [shop, lake]) {
     cli(['trust', '--all', '--yes', '-C', root])
     console.log(`   $ dsh-mcp trust --all --yes -C ${path.basename(root)}`)
@@ -76,14 +84,26 @@ try {
   const a = await ctx.agents.create({ sessionId: SessionId('demo-webshop'), meta: { cwd: shop } })
   const b = await ctx.agents.create({ sessionId: SessionId('demo-datalake'), meta: { cwd: lake } })
   await mcp.whenIdle()
-  const seen = (agent) => ctx.tools.schemas(agent.agent).map((s) => s.name ?? s.function?.name).filter((n) => n.startsWith('mcp__')).sort()
+  const seen = (agent) =>
+    ctx.tools
+      .schemas(agent.agent)
+      .map((s) => s.name ?? s.function?.name)
+      .filter((n) => n.startsWith('mcp__'))
+      .sort()
   const left = seen(a)
   const right = seen(b)
   const width = Math.max(24, ...left.map((n) => n.length)) + 4
   console.log(`   ${bold('agent in webshop'.padEnd(width))}${bold('agent in datalake')}`)
-  for (let i = 0; i < Math.max(left.length, right.length); i++) console.log(`   ${(left[i] ?? '').padEnd(width)}${right[i] ?? ''}`)
+  for (let i = 0; i < Math.max(left.length, right.length); i++)
+    console.log(`   ${(left[i] ?? '').padEnd(width)}${right[i] ?? ''}`)
   const call = async (agent, name) => {
-    const r = await ctx.tools.execute({ callId: `demo-${Math.random()}`, name, arguments: { query: 'demo' }, signal: new AbortController().signal, agent: agent.agent })
+    const r = await ctx.tools.execute({
+      callId: `demo-${Math.random()}`,
+      name,
+      arguments: { query: 'demo' },
+      signal: new AbortController().signal,
+      agent: agent.agent,
+    })
     const text = (r.content ?? []).map((b) => (b.type === 'text' ? b.text : '')).join('')
     return /unknown tool/i.test(text) ? 'unknown tool (hidden from this agent)' : text
   }
@@ -92,7 +112,10 @@ try {
 
   step(5, "Edit webshop's .dsh/mcp.yml live: add a reviews server")
   const started = performance.now()
-  writeFileSync(path.join(shop, '.dsh', 'mcp.yml'), yaml({ catalog: ['webshop catalog', 'search_products', 'price'], reviews: ['webshop reviews', 'top_reviews'] }))
+  writeFileSync(
+    path.join(shop, '.dsh', 'mcp.yml'),
+    yaml({ catalog: ['webshop catalog', 'search_products', 'price'], reviews: ['webshop reviews', 'top_reviews'] }),
+  )
   cli(['trust', 'reviews', '--yes', '-C', shop])
   const deadline = Date.now() + 15_000
   while (!seen(a).includes('mcp__reviews__top_reviews') && Date.now() < deadline) {

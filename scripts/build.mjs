@@ -15,7 +15,10 @@ const next = path.join(root, `.lib-next-${process.pid}`)
 const old = path.join(root, `.lib-old-${process.pid}`)
 const failures = []
 try {
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json', '--outDir', next], { cwd: root, stdio: 'inherit' })
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json', '--outDir', next], {
+    cwd: root,
+    stdio: 'inherit',
+  })
 } catch {
   failures.push('tsc reported errors')
 }

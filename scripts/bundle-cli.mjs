@@ -52,7 +52,9 @@ const lazyChildProcess = {
   name: 'lazy-child-process',
   setup(build) {
     build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-      args.kind === 'require-call' && /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'node:child_process', namespace: 'lazy-builtin' } : undefined,
+      args.kind === 'require-call' && /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)
+        ? { path: 'node:child_process', namespace: 'lazy-builtin' }
+        : undefined,
     )
     build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
       contents: `let m\nmodule.exports = new Proxy({}, { get: (_, key) => (m ??= require(${JSON.stringify(args.path)}))[key] })`,

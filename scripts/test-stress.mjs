@@ -49,8 +49,13 @@ function killBurners() {
 }
 process.on('exit', killBurners)
 
-const load = () => loadavg().map((l) => l.toFixed(2)).join(' ')
-console.log(`test:stress: ${BURNERS} CPU burners (nice ${nice}, pids ${burners.map((b) => b.pid).join(', ')}); load average ${load()}`)
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')
+console.log(
+  `test:stress: ${BURNERS} CPU burners (nice ${nice}, pids ${burners.map((b) => b.pid).join(', ')}); load average ${load()}`,
+)
 
 const npm = process.env.npm_execpath
 // Its own process group, so ending it ends every test process under it.
@@ -88,7 +93,9 @@ suite.on('error', (error) => {
 suite.on('exit', (code, signal) => {
   clearTimeout(timer)
   const ms = Date.now() - started
-  console.log(`test:stress: npm test ${signal ? `ended by ${signal}` : `exited ${code}`} after ${(ms / 1000).toFixed(1)} s beside ${BURNERS} burners; load average ${load()}`)
+  console.log(
+    `test:stress: npm test ${signal ? `ended by ${signal}` : `exited ${code}`} after ${(ms / 1000).toFixed(1)} s beside ${BURNERS} burners; load average ${load()}`,
+  )
   killBurners()
   process.exit(code ?? 1)
 })

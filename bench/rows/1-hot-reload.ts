@@ -67,7 +67,10 @@ await runRow('1', 'Hot reload', async (r) => {
     const tool = `mcp__${name}__t`
     const seen = whenTools(direct.ctx, () => sees(direct.ctx, tool), `direct mount ${i}`)
     const started = performance.now()
-    const fiber = direct.ctx.plugin(mcpClient, stdioFixtureConfig({ serverName: name, tools: ['t'], cwd: project.path, pidfileDir: w.pids }))
+    const fiber = direct.ctx.plugin(
+      mcpClient,
+      stdioFixtureConfig({ serverName: name, tools: ['t'], cwd: project.path, pidfileDir: w.pids }),
+    )
     const ms = (await seen) - started
     await fiber
     await fiber.dispose()

@@ -33,15 +33,28 @@ await runRow('2', 'Unrelated edit', async (r) => {
   const tools = new Map(names.map((n) => [n, ['a']]))
   const filters = new Map<string, Record<string, unknown>>()
   const text = () =>
-    friendlyYaml(Object.fromEntries(names.map((n) => [n, { ...fixtureEntry(n, { tools: tools.get(n)!, marker: marker(n), pidfileDir: w.pids }), ...filters.get(n) }])))
+    friendlyYaml(
+      Object.fromEntries(
+        names.map((n) => [
+          n,
+          { ...fixtureEntry(n, { tools: tools.get(n)!, marker: marker(n), pidfileDir: w.pids }), ...filters.get(n) },
+        ]),
+      ),
+    )
   const project = makeProject({ '.dsh/mcp.yml': text() }, 'dsh-mcp-bench-edit-')
   const file = project.join('.dsh', 'mcp.yml')
   const { agent } = await w.host.createAgent({ cwd: project.path })
-  await whenTools(w.host.ctx, () => names.every((n) => sees(w.host.ctx, `mcp__${n}__a`, agent)), 'all 20 servers mounted', 60_000)
+  await whenTools(
+    w.host.ctx,
+    () => names.every((n) => sees(w.host.ctx, `mcp__${n}__a`, agent)),
+    'all 20 servers mounted',
+    60_000,
+  )
   await w.mcp.whenIdle()
   const starts = () => new Map(names.map((n) => [n, readMarker(marker(n)).length]))
   const initial = starts()
-  if ([...initial.values()].some((c) => c !== 1)) throw new Error(`each server should have started once: ${JSON.stringify([...initial])}`)
+  if ([...initial.values()].some((c) => c !== 1))
+    throw new Error(`each server should have started once: ${JSON.stringify([...initial])}`)
 
   for (const i of EDITED) {
     const n = names[i]!
@@ -53,7 +66,8 @@ await runRow('2', 'Unrelated edit', async (r) => {
   }
   const afterEdits = starts()
   const edited = new Set(EDITED.map((i) => names[i]!))
-  const restartsOf = (m: Map<string, number>, which: (n: string) => boolean) => sum(names.filter(which).map((n) => m.get(n)! - 1))
+  const restartsOf = (m: Map<string, number>, which: (n: string) => boolean) =>
+    sum(names.filter(which).map((n) => m.get(n)! - 1))
   const others = restartsOf(afterEdits, (n) => !edited.has(n))
   const own = restartsOf(afterEdits, (n) => edited.has(n))
   r.metric({

@@ -36,7 +36,9 @@ await runRow('3', 'Reconcile scale', async (r) => {
       const project = round % fleet.roots.length
       const t = reconcile(fleet, project, projectText(project, PER_PROJECT, round + 1))
       if (t.diff.add.length !== 1 || t.diff.remove.length !== 1 || t.diff.changed.length !== 1) {
-        throw new Error(`expected one remount, got ${JSON.stringify({ add: t.diff.add.length, remove: t.diff.remove.length, changed: t.diff.changed.length })}`)
+        throw new Error(
+          `expected one remount, got ${JSON.stringify({ add: t.diff.add.length, remove: t.diff.remove.length, changed: t.diff.changed.length })}`,
+        )
       }
       if (round >= WARMUP) samples[i]!.push(t)
     }
@@ -45,8 +47,13 @@ await runRow('3', 'Reconcile scale', async (r) => {
   const [s1, s2] = samples as [ReconcileTimes[], ReconcileTimes[]]
   const total1 = ms(s1, (t) => t.totalUs)
   const total2 = ms(s2, (t) => t.totalUs)
-  const p95 = percentile(s1.map((t) => t.totalUs), 0.95) / 1000
-  const phases = (xs: ReconcileTimes[]) => `parse ${fmt(ms(xs, (t) => t.parseUs))} + desired ${fmt(ms(xs, (t) => t.desiredUs))} + names/diff ${fmt(ms(xs, (t) => t.namesDiffUs))} ms`
+  const p95 =
+    percentile(
+      s1.map((t) => t.totalUs),
+      0.95,
+    ) / 1000
+  const phases = (xs: ReconcileTimes[]) =>
+    `parse ${fmt(ms(xs, (t) => t.parseUs))} + desired ${fmt(ms(xs, (t) => t.desiredUs))} + names/diff ${fmt(ms(xs, (t) => t.namesDiffUs))} ms`
   r.metric({
     metric: 'reconcile CPU, 1,000 entries p50',
     ours: fmt(total1, 'ms'),
@@ -77,7 +84,9 @@ await runRow('3', 'Reconcile scale', async (r) => {
     }
     return median(us) / 1000
   })
-  r.note(`desired state from scratch (every row judged, no memo): ${fmt(scratch[0]!)} ms at 1,000, ${fmt(scratch[1]!)} ms at 2,000`)
+  r.note(
+    `desired state from scratch (every row judged, no memo): ${fmt(scratch[0]!)} ms at 1,000, ${fmt(scratch[1]!)} ms at 2,000`,
+  )
 
   // (b) the running plugin, same shape, one edit per round, the two scales interleaved.
   const worlds = [await runtimeReconcileWorld(50), await runtimeReconcileWorld(100)]

@@ -44,7 +44,11 @@ async function createTimed(host: TestHost, cwd: string): Promise<number> {
 }
 
 /** Alternate `x()` and `y()` (order flipping each round) after 3 warm-up rounds. */
-async function interleave(x: () => Promise<number> | number, y: () => Promise<number> | number, rounds: number): Promise<[number[], number[]]> {
+async function interleave(
+  x: () => Promise<number> | number,
+  y: () => Promise<number> | number,
+  rounds: number,
+): Promise<[number[], number[]]> {
   const xs: number[] = []
   const ys: number[] = []
   for (let i = 0; i < rounds + 3; i++) {
@@ -90,7 +94,15 @@ await runRow('4', 'Agent creation', async (r) => {
     const fiber = withP.ctx.plugin(plugin, { dshHome: home.path, cwd: home.path })
     await fiber
     const q = makeProject({}, 'dsh-mcp-bench-q-')
-    line(r, 'per agent, 1,000 plain foreign tools', await interleave(() => createTimed(withP, q.path), () => createTimed(without, q.path), ROUNDS))
+    line(
+      r,
+      'per agent, 1,000 plain foreign tools',
+      await interleave(
+        () => createTimed(withP, q.path),
+        () => createTimed(without, q.path),
+        ROUNDS,
+      ),
+    )
     await fiber.dispose()
     await withP.dispose()
     await without.dispose()
@@ -108,13 +120,23 @@ await runRow('4', 'Agent creation', async (r) => {
   await w.mcp.whenIdle()
 
   // (b) mount the 1,000-tool server: directly on B first, then through the plugin on A (not concurrently)
-  const f = makeProject({ '.dsh/mcp.yml': friendlyYaml({ big: fixtureEntry('big', { tools: TOOLS, pidfileDir: w.pids }) }) }, 'dsh-mcp-bench-f-')
+  const f = makeProject(
+    { '.dsh/mcp.yml': friendlyYaml({ big: fixtureEntry('big', { tools: TOOLS, pidfileDir: w.pids }) }) },
+    'dsh-mcp-bench-f-',
+  )
   const directSeen = whenTools(b.ctx, () => sees(b.ctx, 'mcp__big__t999'), 'direct 1,000-tool mount', 60_000)
   const directStart = performance.now()
-  await b.mountMcp(stdioFixtureConfig({ serverName: 'big', tools: TOOLS, cwd: f.path, pidfileDir: w.pids }), { timeoutMs: 60_000 })
+  await b.mountMcp(stdioFixtureConfig({ serverName: 'big', tools: TOOLS, cwd: f.path, pidfileDir: w.pids }), {
+    timeoutMs: 60_000,
+  })
   const directMs = (await directSeen) - directStart
   const { agent: fAgent } = await a.createAgent({ cwd: f.path })
-  const pluginSeen = await whenTools(a.ctx, () => sees(a.ctx, 'mcp__big__t999', fAgent), '1,000-tool mount through the plugin', 90_000)
+  const pluginSeen = await whenTools(
+    a.ctx,
+    () => sees(a.ctx, 'mcp__big__t999', fAgent),
+    '1,000-tool mount through the plugin',
+    90_000,
+  )
   const pluginMs = pluginSeen - mountCalls.get('big')!
   await w.mcp.whenIdle()
   r.metric({
@@ -128,7 +150,15 @@ await runRow('4', 'Agent creation', async (r) => {
   const probe = await a.createAgent({ cwd: q.path })
   if (sees(a.ctx, 'mcp__big__t0', probe.agent)) throw new Error('a Q agent sees a tool of project F')
   await probe.dispose()
-  line(r, 'per agent, 1,000 tools of another project (denied)', await interleave(() => createTimed(a, q.path), () => createTimed(b, q.path), ROUNDS))
+  line(
+    r,
+    'per agent, 1,000 tools of another project (denied)',
+    await interleave(
+      () => createTimed(a, q.path),
+      () => createTimed(b, q.path),
+      ROUNDS,
+    ),
+  )
 
   // tools/change with 2, then 12 live agents on each host
   let seq = 0
@@ -154,6 +184,14 @@ await runRow('4', 'Agent creation', async (r) => {
   await w.mcp.reload()
   await w.mcp.whenIdle()
   const fresh = () => makeProject({}, 'dsh-mcp-bench-new-').path
-  line(r, 'first agent of a new project, 50 known', await interleave(() => createTimed(a, fresh()), () => createTimed(b, fresh()), 8))
+  line(
+    r,
+    'first agent of a new project, 50 known',
+    await interleave(
+      () => createTimed(a, fresh()),
+      () => createTimed(b, fresh()),
+      8,
+    ),
+  )
   await w.mcp.whenIdle()
 })

@@ -88,7 +88,9 @@ await runRow('5', 'Watcher footprint', async (r) => {
   const small = makeProject(config, 'dsh-mcp-bench-small-')
   const built = performance.now()
   const shape = bigTree(big)
-  r.note(`big project: ${shape.files} files in ${shape.dirs} directories, made in ${fmt(performance.now() - built, 'ms')}`)
+  r.note(
+    `big project: ${shape.files} files in ${shape.dirs} directories, made in ${fmt(performance.now() - built, 'ms')}`,
+  )
   if (inotifyWatches() === null) r.note('no /proc: handle counts unavailable')
 
   await ours(big.path)

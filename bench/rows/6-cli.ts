@@ -65,15 +65,26 @@ await runRow('6', 'CLI', async (r) => {
   home.mkdir('.dsh')
   const clean: NodeJS.ProcessEnv = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: home.path }
   const dropped = Object.keys(process.env).filter((k) => /^(NODE_|UV_|V8_)/.test(k) || k === 'TZ')
-  r.note(`list rows: environment PATH and HOME only${dropped.length ? `; dropped from the inherited one: ${dropped.join(', ')}` : ''}`)
+  r.note(
+    `list rows: environment PATH and HOME only${dropped.length ? `; dropped from the inherited one: ${dropped.join(', ')}` : ''}`,
+  )
   const project = makeProject({ '.dsh/mcp.yml': friendlyYaml(plainServers(20)) })
   const emptyScript = home.join('empty.cjs')
   writeFileSync(emptyScript, '')
-  const nodes: NodeBinary[] = [node, ...(node.path === process.execPath ? [] : [{ path: process.execPath, version: process.version, system: false }])]
+  const nodes: NodeBinary[] = [
+    node,
+    ...(node.path === process.execPath ? [] : [{ path: process.execPath, version: process.version, system: false }]),
+  ]
   type Case = 'list' | 'cold' | 'version' | 'cjs' | 'bare'
   const casesOf = (n: NodeBinary): Record<Case, () => Timed> => ({
     list: () => check(timeRun(n.path, [bin, 'list', '-C', project.path], { env: clean }), 'dsh-mcp list'),
-    cold: () => check(timeRun(n.path, [bin, 'list', '-C', project.path], { env: { ...clean, XDG_CACHE_HOME: makeTempDir('dsh-mcp-bench-cold-').path } }), 'dsh-mcp list (no code cache)'),
+    cold: () =>
+      check(
+        timeRun(n.path, [bin, 'list', '-C', project.path], {
+          env: { ...clean, XDG_CACHE_HOME: makeTempDir('dsh-mcp-bench-cold-').path },
+        }),
+        'dsh-mcp list (no code cache)',
+      ),
     version: () => check(timeRun(n.path, [bin, '--version'], { env: clean }), 'dsh-mcp --version'),
     cjs: () => check(timeRun(n.path, [emptyScript], { env: clean }), 'an empty CommonJS file'),
     bare: () => check(timeRun(n.path, ['-e', '0'], { env: clean }), 'node -e 0'),
@@ -86,7 +97,8 @@ await runRow('6', 'CLI', async (r) => {
   }
   const ms = nodes.map((): Record<Case, number[]> => ({ list: [], cold: [], version: [], cjs: [], bare: [] }))
   for (let i = 0; i < 3; i++) for (const c of runs) c.run()
-  for (let i = 0; i < LIST_ROUNDS; i++) for (const c of i % 2 === 0 ? runs : [...runs].reverse()) ms[c.node]![c.k].push(c.run().ms)
+  for (let i = 0; i < LIST_ROUNDS; i++)
+    for (const c of i % 2 === 0 ? runs : [...runs].reverse()) ms[c.node]![c.k].push(c.run().ms)
   nodes.forEach((n, i) => {
     const m = ms[i]!
     const bareP50 = median(m.bare)
@@ -105,13 +117,27 @@ await runRow('6', 'CLI', async (r) => {
       ['version', 'floor: --version (commander, no config code)'],
       ['cjs', 'floor: an empty CommonJS file'],
     ] as const) {
-      r.metric({ metric: `  ${what}`, ours: fmt(median(m[k]), 'ms'), baseline: `${fmt(bareP50, 'ms')} node -e 0`, ratio: `${fmt(ratio(median(m[k]), bareP50))}×`, target: '(contrast)', met: null })
+      r.metric({
+        metric: `  ${what}`,
+        ours: fmt(median(m[k]), 'ms'),
+        baseline: `${fmt(bareP50, 'ms')} node -e 0`,
+        ratio: `${fmt(ratio(median(m[k]), bareP50))}×`,
+        target: '(contrast)',
+        met: null,
+      })
     }
   })
 
   // (b) doctor, 8 slow servers at once vs one at a time
   if (!existsSync(doctorBuilt)) {
-    r.metric({ metric: 'doctor, 8 × 300 ms servers', ours: 'n/a', baseline: '-', ratio: '-', target: '≤ 1.3× slowest single', met: null })
+    r.metric({
+      metric: 'doctor, 8 × 300 ms servers',
+      ours: 'n/a',
+      baseline: '-',
+      ratio: '-',
+      target: '≤ 1.3× slowest single',
+      met: null,
+    })
     r.note('doctor is not built yet (lib/cli/commands/doctor.js missing)')
     return
   }
@@ -126,10 +152,14 @@ await runRow('6', 'CLI', async (r) => {
     const project = makeProject({ '.dsh/mcp.yml': friendlyYaml(Object.fromEntries(names.map((n) => [n, c.entry(n)]))) })
     check(timeRun(node.path, [bin, 'trust', '--all', '--yes', '-C', project.path], { env }), 'dsh-mcp trust --all')
     const doctor = (only: string[]) => {
-      const t = check(timeRun(node.path, [bin, 'doctor', '--json', '-C', project.path, ...only], { env, timeoutMs: 30_000 }), 'dsh-mcp doctor')
+      const t = check(
+        timeRun(node.path, [bin, 'doctor', '--json', '-C', project.path, ...only], { env, timeoutMs: 30_000 }),
+        'dsh-mcp doctor',
+      )
       const report = JSON.parse(t.stdout) as { name: string; state: string }[]
       const bad = report.filter((s) => s.state !== 'ok')
-      if (bad.length > 0 || report.length !== (only.length || DOCTOR_SERVERS)) throw new Error(`doctor: ${JSON.stringify(report.map((s) => [s.name, s.state]))}`)
+      if (bad.length > 0 || report.length !== (only.length || DOCTOR_SERVERS))
+        throw new Error(`doctor: ${JSON.stringify(report.map((s) => [s.name, s.state]))}`)
       return t.ms
     }
     doctor([names[0]!])
@@ -159,5 +189,7 @@ await runRow('6', 'CLI', async (r) => {
       raw: { allMs, singleMs, single, serial },
     })
   }
-  r.note(`doctor rows: trust granted with "dsh-mcp trust --all --yes"; the SDK fixture costs ~150 ms CPU per start, so 8 at once on ${cpus().length} cores are CPU-bound`)
+  r.note(
+    `doctor rows: trust granted with "dsh-mcp trust --all --yes"; the SDK fixture costs ~150 ms CPU per start, so 8 at once on ${cpus().length} cores are CPU-bound`,
+  )
 })

@@ -50,10 +50,19 @@ async function world(r: RowApi, options: Parameters<typeof startWorld>[0] = {}):
   return w
 }
 
-const same = (a: readonly string[], b: readonly string[]) => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort())
+const same = (a: readonly string[], b: readonly string[]) =>
+  JSON.stringify([...a].sort()) === JSON.stringify([...b].sort())
 
 function bound(r: RowApi, metric: string, ms: number, limitMs: number, test: string, baseline = '-'): void {
-  r.metric({ metric, ours: fmt(ms, 'ms'), baseline, ratio: '-', target: `≤ ${fmt(limitMs, 'ms')}`, met: ms <= limitMs, raw: { ms, test } })
+  r.metric({
+    metric,
+    ours: fmt(ms, 'ms'),
+    baseline,
+    ratio: '-',
+    target: `≤ ${fmt(limitMs, 'ms')}`,
+    met: ms <= limitMs,
+    raw: { ms, test },
+  })
 }
 
 await runRow('8', 'Bounded waits', async (r) => {
@@ -78,8 +87,20 @@ await runRow('8', 'Bounded waits', async (r) => {
       await new Promise((res) => setTimeout(res, Math.max(0, t0 + (i + 1) * 10 - performance.now())))
     }
     const want = final.map((n) => `mcp__${n}__${n}1`)
-    await waitFor(() => same(mcpToolNames(w.host.ctx, agent), want), { ctx: w.host.ctx, events: ['tools/change'], intervalMs: 5, message: 'the storm converges' })
-    bound(r, 'edit storm: last write → final file mounted', performance.now() - last, 1000, 'edit-storm', `500 writes in ${fmt(last - t0, 'ms')}`)
+    await waitFor(() => same(mcpToolNames(w.host.ctx, agent), want), {
+      ctx: w.host.ctx,
+      events: ['tools/change'],
+      intervalMs: 5,
+      message: 'the storm converges',
+    })
+    bound(
+      r,
+      'edit storm: last write → final file mounted',
+      performance.now() - last,
+      1000,
+      'edit-storm',
+      `500 writes in ${fmt(last - t0, 'ms')}`,
+    )
     await w.dispose()
   }
 
@@ -89,19 +110,39 @@ await runRow('8', 'Bounded waits', async (r) => {
     const two = await world(r, { debounceMs: 50 })
     const entry = (n: string) => stdioEntry(n, { tools: ['t'] })
     const a = projectWith({ s1: entry('s1') })
-    const agents = [(await one.host.createAgent({ cwd: a.path })).agent, (await two.host.createAgent({ cwd: a.path })).agent] as const
+    const agents = [
+      (await one.host.createAgent({ cwd: a.path })).agent,
+      (await two.host.createAgent({ cwd: a.path })).agent,
+    ] as const
     await Promise.all([one.mcp.whenIdle(), two.mcp.whenIdle()])
     const ms: number[] = []
-    for (const step of [{ s1: entry('s1'), s2: entry('s2') }, { s2: entry('s2') }, { s2: entry('s2'), s3: entry('s3') }]) {
+    for (const step of [
+      { s1: entry('s1'), s2: entry('s2') },
+      { s2: entry('s2') },
+      { s2: entry('s2'), s3: entry('s3') },
+    ]) {
       const want = Object.keys(step).map((n) => `mcp__${n}__t`)
       const t0 = performance.now()
       writeFileSync(a.join('.dsh', 'mcp.yml'), friendly(step))
       await Promise.all(
-        ([one, two] as const).map((w, i) => waitFor(() => same(mcpToolNames(w.host.ctx, agents[i]), want), { ctx: w.host.ctx, events: ['tools/change'], message: `host ${i + 1} converges` })),
+        ([one, two] as const).map((w, i) =>
+          waitFor(() => same(mcpToolNames(w.host.ctx, agents[i]), want), {
+            ctx: w.host.ctx,
+            events: ['tools/change'],
+            message: `host ${i + 1} converges`,
+          }),
+        ),
       )
       ms.push(performance.now() - t0)
     }
-    bound(r, 'two hosts: write → both converged (worst of 3)', Math.max(...ms), 2000, 'host-lifecycle', `p50 ${fmt(median(ms), 'ms')}`)
+    bound(
+      r,
+      'two hosts: write → both converged (worst of 3)',
+      Math.max(...ms),
+      2000,
+      'host-lifecycle',
+      `p50 ${fmt(median(ms), 'ms')}`,
+    )
     await Promise.all([one.dispose(), two.dispose()])
   }
 
@@ -113,12 +154,29 @@ await runRow('8', 'Bounded waits', async (r) => {
     const c0 = performance.now()
     const agent = (await w.host.createAgent({ cwd: a.path })).agent
     bound(r, 'createAgent while its servers mount', performance.now() - c0, 500, 'lifecycle')
-    await waitFor(() => mcpToolNames(w.host.ctx, agent).includes('mcp__fine__f'), { ctx: w.host.ctx, events: ['tools/change'] })
+    await waitFor(() => mcpToolNames(w.host.ctx, agent).includes('mcp__fine__f'), {
+      ctx: w.host.ctx,
+      events: ['tools/change'],
+    })
     const t0 = performance.now()
-    writeFileSync(a.join('.dsh', 'mcp.yml'), friendly({ hang: stdioEntry('hang', { tools: ['never'], hang: true, pidfileDir: w.pids }), fine, extra: stdioEntry('extra', { tools: ['e'], pidfileDir: w.pids }) }))
-    await waitFor(() => mcpToolNames(w.host.ctx, agent).includes('mcp__extra__e'), { ctx: w.host.ctx, events: ['tools/change'] })
+    writeFileSync(
+      a.join('.dsh', 'mcp.yml'),
+      friendly({
+        hang: stdioEntry('hang', { tools: ['never'], hang: true, pidfileDir: w.pids }),
+        fine,
+        extra: stdioEntry('extra', { tools: ['e'], pidfileDir: w.pids }),
+      }),
+    )
+    await waitFor(() => mcpToolNames(w.host.ctx, agent).includes('mcp__extra__e'), {
+      ctx: w.host.ctx,
+      events: ['tools/change'],
+    })
     bound(r, 'edit beside a hanging server: write → new tool', performance.now() - t0, 2500, 'server-faults')
-    const b = projectWith(Object.fromEntries(['p', 'q', 's'].map((n) => [n, stdioEntry(n, { tools: ['t'], pidfileDir: w.pids, initDelayMs: 400 })])))
+    const b = projectWith(
+      Object.fromEntries(
+        ['p', 'q', 's'].map((n) => [n, stdioEntry(n, { tools: ['t'], pidfileDir: w.pids, initDelayMs: 400 })]),
+      ),
+    )
     await w.host.createAgent({ cwd: b.path })
     await waitFor(() => countLive(w.pids) >= 6, { message: 'the three slow servers have started' })
     const d0 = performance.now()
@@ -137,7 +195,15 @@ await runRow('8', 'Bounded waits', async (r) => {
     agent.followup(userMessage('hello'))
     await agent.whenIdle()
     const first = performance.now() - t0
-    r.metric({ metric: 'first turn, a server outlasting firstStepWaitMs 300', ours: fmt(first, 'ms'), baseline: '-', ratio: '-', target: '250–2500 ms', met: first >= 250 && first <= 2500, raw: { ms: first } })
+    r.metric({
+      metric: 'first turn, a server outlasting firstStepWaitMs 300',
+      ours: fmt(first, 'ms'),
+      baseline: '-',
+      ratio: '-',
+      target: '250–2500 ms',
+      met: first >= 250 && first <= 2500,
+      raw: { ms: first },
+    })
     t0 = performance.now()
     agent.followup(userMessage('again'))
     await agent.whenIdle()
@@ -170,7 +236,13 @@ await runRow('8', 'Bounded waits', async (r) => {
     const pids = sandbox({}).pids
     const hang = (n: string) => fixtureServer(n, ['--hang', '--pidfile-dir', pids])
     const check = (s: ReturnType<typeof sandbox>, timeoutMs: number, signal?: AbortSignal) =>
-      diagnoseProject(loadProject(s.project.path, { dshHome: s.dshHome, home: s.home }), { env: cleanEnv(s), dshHome: s.dshHome, timeoutMs, trustAll: true, ...(signal ? { signal } : {}) })
+      diagnoseProject(loadProject(s.project.path, { dshHome: s.dshHome, home: s.home }), {
+        env: cleanEnv(s),
+        dshHome: s.dshHome,
+        timeoutMs,
+        trustAll: true,
+        ...(signal ? { signal } : {}),
+      })
     const one = sandbox({ hang: hang('hang') })
     let t0 = performance.now()
     await check(one, 700)
@@ -194,7 +266,13 @@ await runRow('8', 'Bounded waits', async (r) => {
     const cpu0 = process.cpuUsage()
     parseConfigText(body, { file: 'mcp.yml', format: 'friendly' })
     const used = process.cpuUsage(cpu0)
-    bound(r, 'parse: 0.7 MiB, 200-deep entry, 45,000 keys (CPU)', (used.user + used.system) / 1000, 3000, 'hostile-input')
+    bound(
+      r,
+      'parse: 0.7 MiB, 200-deep entry, 45,000 keys (CPU)',
+      (used.user + used.system) / 1000,
+      3000,
+      'hostile-input',
+    )
   }
   // (j) the costliest shape per value, just under the pre-scan's limit: what a hostile file can still cost
   {
@@ -202,7 +280,13 @@ await runRow('8', 'Bounded waits', async (r) => {
     const cpu0 = process.cpuUsage()
     parseConfigText(body, { file: 'mcp.yml', format: 'friendly' })
     const used = process.cpuUsage(cpu0)
-    bound(r, `parse: nested lists, just under ${MAX_VALUES} values (CPU)`, (used.user + used.system) / 1000, 3000, 'hostile-input')
+    bound(
+      r,
+      `parse: nested lists, just under ${MAX_VALUES} values (CPU)`,
+      (used.user + used.system) / 1000,
+      3000,
+      'hostile-input',
+    )
   }
   // (k) the most aliases may cost: 99 of them (the parser's limit for one anchor) sharing one list, expanded just under MAX_VALUES
   {
@@ -213,7 +297,13 @@ await runRow('8', 'Bounded waits', async (r) => {
     const parsed = parseConfigText(body, { file: 'mcp.yml', format: 'friendly' })
     const used = process.cpuUsage(cpu0)
     if (!parsed.ok) throw new Error('row 8 (k): the file just under the limits was refused')
-    bound(r, `parse: 99 aliases of one list, just under ${MAX_VALUES} values expanded (CPU)`, (used.user + used.system) / 1000, 3000, 'hostile-input')
+    bound(
+      r,
+      `parse: 99 aliases of one list, just under ${MAX_VALUES} values expanded (CPU)`,
+      (used.user + used.system) / 1000,
+      3000,
+      'hostile-input',
+    )
   }
   // (l) problems by the thousand: 45,000 unknown keys in one entry, of which 20 are reported and the rest counted
   {
@@ -225,5 +315,7 @@ await runRow('8', 'Bounded waits', async (r) => {
     if (parsed.entries[0]?.diagnostics.length !== 21) throw new Error('row 8 (l): expected 20 problems and a count')
     bound(r, 'parse: 45,000 unknown keys in one entry (CPU)', (used.user + used.system) / 1000, 3000, 'hostile-input')
   }
-  r.note('each bound was a test assertion; the tests now prove the same behaviour by the order of events (see docs/benchmarks.md)')
+  r.note(
+    'each bound was a test assertion; the tests now prove the same behaviour by the order of events (see docs/benchmarks.md)',
+  )
 })

@@ -21,7 +21,14 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { installStubModel, stdioFixtureConfig, textResponse, userMessage, execTool, waitFor } from '../../test/support/host.ts'
+import {
+  installStubModel,
+  stdioFixtureConfig,
+  textResponse,
+  userMessage,
+  execTool,
+  waitFor,
+} from '../../test/support/host.ts'
 import { livePids, pidfilePids, reapAll } from '../../test/support/procs.ts'
 import { friendly } from '../../test/support/runtime.ts'
 import { makeProject, makeTempDir, type TempDir } from '../../test/support/tmp.ts'
@@ -37,7 +44,8 @@ const MB = 1024 * 1024
 
 function servers(n: number, pids: string, lifecycle: 'eager' | 'lazy', prefix = 's'): Record<string, unknown> {
   const out: Record<string, unknown> = {}
-  for (let i = 0; i < n; i++) out[`${prefix}${i}`] = { ...fixtureEntry(`${prefix}${i}`, { tools: ['echo', 'add'], pidfileDir: pids }), lifecycle }
+  for (let i = 0; i < n; i++)
+    out[`${prefix}${i}`] = { ...fixtureEntry(`${prefix}${i}`, { tools: ['echo', 'add'], pidfileDir: pids }), lifecycle }
   return out
 }
 
@@ -46,7 +54,10 @@ async function warmAll(home: TempDir, roots: readonly string[], n: number): Prom
   const w = await lazyWorld(home, { mountTimeoutMs: LONG, idleTimeoutMs: 0 })
   try {
     for (const root of roots) await w.host.createAgent({ cwd: root })
-    await waitFor(() => cacheFiles(home).length >= n || undefined, { timeoutMs: LONG * 2, message: `never cached ${n} servers` })
+    await waitFor(() => cacheFiles(home).length >= n || undefined, {
+      timeoutMs: LONG * 2,
+      message: `never cached ${n} servers`,
+    })
   } finally {
     await w.dispose()
   }
@@ -93,14 +104,21 @@ async function rssSide(side: 'eager' | 'lazy'): Promise<void> {
   for (const root of roots) await w.host.createAgent({ cwd: root })
   await w.mcp.whenIdle()
   const want = side === 'eager' ? 'mounted' : 'dormant'
-  await waitFor(() => w.mcp.snapshot().projects.every((p) => p.servers.every((s) => s.state === want)) || undefined, { timeoutMs: LONG * 2, message: `not all ${want}` })
+  await waitFor(() => w.mcp.snapshot().projects.every((p) => p.servers.every((s) => s.state === want)) || undefined, {
+    timeoutMs: LONG * 2,
+    message: `not all ${want}`,
+  })
   w.host.logs.length = 0
   for (let i = 0; i < 4; i++) {
     ;(globalThis as { gc?: () => void }).gc?.()
     await new Promise((r) => setTimeout(r, 50))
   }
   const live = livePids(pids)
-  const out = { host: process.memoryUsage().rss, children: live.reduce((n, p) => n + rssOf(p), 0), processes: live.length }
+  const out = {
+    host: process.memoryUsage().rss,
+    children: live.reduce((n, p) => n + rssOf(p), 0),
+    processes: live.length,
+  }
   process.stdout.write(`${JSON.stringify(out)}\n`)
   await w.dispose()
   reapAll(pids)
@@ -128,7 +146,10 @@ await runRow('8', 'Lazy servers', async (r) => {
   for (let i = 0; i < ROUNDS + 1; i++) {
     const order = i % 2 === 0 ? ['eager', 'lazy'] : ['lazy', 'eager']
     for (const side of order) {
-      const got = side === 'eager' ? await firstRequest(eagerHome, eagerP.path, pids) : await firstRequest(lazyHome, lazyP.path, pids)
+      const got =
+        side === 'eager'
+          ? await firstRequest(eagerHome, eagerP.path, pids)
+          : await firstRequest(lazyHome, lazyP.path, pids)
       if (i === 0) continue
       if (side === 'eager') eager.push(got.ms)
       else {
@@ -166,7 +187,9 @@ await runRow('8', 'Lazy servers', async (r) => {
       await execTool(w.host.ctx, agent, 'mcp__b0__echo', { text: 'second' })
       const mounted = performance.now() - t
       t = performance.now()
-      await w.host.mountMcp(stdioFixtureConfig({ serverName: `raw${i}`, tools: ['echo', 'add'], pidfileDir: pids }), { timeoutMs: LONG })
+      await w.host.mountMcp(stdioFixtureConfig({ serverName: `raw${i}`, tools: ['echo', 'add'], pidfileDir: pids }), {
+        timeoutMs: LONG,
+      })
       const raw = performance.now() - t
       if (i === 0) continue
       firsts.push(first - mounted)
@@ -195,7 +218,13 @@ await runRow('8', 'Lazy servers', async (r) => {
   }
   const side = (s: 'eager' | 'lazy') => {
     const out = execFileSync(process.execPath, ['--no-warnings', '--expose-gc', fileURLToPath(import.meta.url)], {
-      env: { ...process.env, LAZY_RSS_SIDE: s, LAZY_HOME: memHome.path, LAZY_ROOTS: JSON.stringify(roots.map((p) => p.path)), LAZY_PIDS: pids },
+      env: {
+        ...process.env,
+        LAZY_RSS_SIDE: s,
+        LAZY_HOME: memHome.path,
+        LAZY_ROOTS: JSON.stringify(roots.map((p) => p.path)),
+        LAZY_PIDS: pids,
+      },
       encoding: 'utf8',
       timeout: 600_000,
       maxBuffer: 1024 * 1024,

@@ -74,7 +74,12 @@ function identities(p: Plan): Map<string, MountIdentity> {
 }
 
 function requests(p: Plan): NameRequest[] {
-  return [...p.mounts.values()].map((m) => ({ key: m.key, name: m.name, origin: m.origin, priority: m.layer === 'user' ? 0 : 1 }))
+  return [...p.mounts.values()].map((m) => ({
+    key: m.key,
+    name: m.name,
+    origin: m.origin,
+    priority: m.layer === 'user' ? 0 : 1,
+  }))
 }
 
 /** A fleet whose every mount is "mounted" (names held). */

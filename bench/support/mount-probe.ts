@@ -19,7 +19,9 @@ let installed = false
 export function installMountProbe(): void {
   if (installed) return
   installed = true
-  const proto = RegistryService.prototype as unknown as { plugin: (this: unknown, plugin: unknown, config?: unknown, ...rest: unknown[]) => unknown }
+  const proto = RegistryService.prototype as unknown as {
+    plugin: (this: unknown, plugin: unknown, config?: unknown, ...rest: unknown[]) => unknown
+  }
   const original = proto.plugin
   proto.plugin = function (this: unknown, plugin: unknown, config?: unknown, ...rest: unknown[]) {
     if (plugin === mcpClient && config && typeof config === 'object' && 'serverName' in config) {

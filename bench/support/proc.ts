@@ -60,7 +60,11 @@ export interface Timed {
 }
 
 /** Wall time of one run of `command args` (spawn to exit). */
-export function timeRun(command: string, args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): Timed {
+export function timeRun(
+  command: string,
+  args: readonly string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
+): Timed {
   const started = performance.now()
   const result = spawnSync(command, args, {
     encoding: 'utf8',

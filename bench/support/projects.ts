@@ -34,7 +34,12 @@ export function friendlyYaml(servers: Record<string, Record<string, unknown>>): 
 export function plainServers(count: number, prefix = 's', project = 'p'): Record<string, Record<string, unknown>> {
   const out: Record<string, Record<string, unknown>> = {}
   for (let i = 0; i < count; i++) {
-    out[`${prefix}${i}`] = { command: 'node', args: [`./tools/${project}-server-${i}.js`, '--port', String(4000 + i)], env: { LOG_LEVEL: 'info' }, description: `server ${i} of ${project}` }
+    out[`${prefix}${i}`] = {
+      command: 'node',
+      args: [`./tools/${project}-server-${i}.js`, '--port', String(4000 + i)],
+      env: { LOG_LEVEL: 'info' },
+      description: `server ${i} of ${project}`,
+    }
   }
   return out
 }

@@ -34,8 +34,12 @@ export async function runtimeMemory(r: RowApi): Promise<void> {
   })
   await w.mcp.reload()
   await w.mcp.whenIdle()
-  const servers = (w.mcp.snapshot() as { projects: { servers: unknown[] }[] }).projects.reduce((n, p) => n + p.servers.length, 0)
-  if (servers < PROJECTS * PER_PROJECT) throw new Error(`the plugin holds ${servers} servers, expected ${PROJECTS * PER_PROJECT}`)
+  const servers = (w.mcp.snapshot() as { projects: { servers: unknown[] }[] }).projects.reduce(
+    (n, p) => n + p.servers.length,
+    0,
+  )
+  if (servers < PROJECTS * PER_PROJECT)
+    throw new Error(`the plugin holds ${servers} servers, expected ${PROJECTS * PER_PROJECT}`)
   w.host.logs.length = 0
   const after = await settledHeap()
   const growth = (after - before) / MB

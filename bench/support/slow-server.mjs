@@ -7,7 +7,11 @@ import { createInterface } from 'node:readline'
 const started = Date.now()
 const name = process.argv[2] ?? 'slow'
 const delayMs = Number(process.argv[3] ?? 300)
-const tools = ['echo', 'add'].map((t) => ({ name: t, description: `${t} (${name})`, inputSchema: { type: 'object', properties: {} } }))
+const tools = ['echo', 'add'].map((t) => ({
+  name: t,
+  description: `${t} (${name})`,
+  inputSchema: { type: 'object', properties: {} },
+}))
 const send = (message) => process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`)
 
 createInterface({ input: process.stdin }).on('line', (line) => {
@@ -19,7 +23,11 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   }
   if (msg.id === undefined) return
   if (msg.method === 'initialize') {
-    const result = { protocolVersion: msg.params?.protocolVersion ?? '2025-06-18', capabilities: { tools: {} }, serverInfo: { name, version: '0.0.0-bench' } }
+    const result = {
+      protocolVersion: msg.params?.protocolVersion ?? '2025-06-18',
+      capabilities: { tools: {} },
+      serverInfo: { name, version: '0.0.0-bench' },
+    }
     setTimeout(() => send({ id: msg.id, result }), Math.max(0, started + delayMs - Date.now()))
   } else if (msg.method === 'tools/list') send({ id: msg.id, result: { tools } })
   else if (msg.method === 'ping') send({ id: msg.id, result: {} })

@@ -34,7 +34,10 @@ export function whenTools(ctx: Context, predicate: () => boolean, what: string, 
       }
     }
     const off = ctx.on('tools/change', check)
-    const timer = setTimeout(() => finish(() => reject(new Error(`${what}: not seen within ${timeoutMs} ms`))), timeoutMs)
+    const timer = setTimeout(
+      () => finish(() => reject(new Error(`${what}: not seen within ${timeoutMs} ms`))),
+      timeoutMs,
+    )
     check()
   })
 }

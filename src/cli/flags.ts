@@ -84,7 +84,8 @@ function parsePairs(list: readonly string[], syntax: PairSyntax): Record<string,
     if (cut < 0) throw usage(`${at}: expected ${syntax.shape} (no "${syntax.separator}" found)`)
     const left = syntax.trim ? item.slice(0, cut).trim() : item.slice(0, cut)
     if (left === '') throw usage(`${at}: expected ${syntax.shape} (the ${syntax.left} is empty)`)
-    if (!syntax.valid.test(left)) throw usage(`${at}: the part before "${syntax.separator}" is not a valid ${syntax.validText}`)
+    if (!syntax.valid.test(left))
+      throw usage(`${at}: the part before "${syntax.separator}" is not a valid ${syntax.validText}`)
     const right = item.slice(cut + 1)
     out[left] = syntax.trim ? right.trim() : right
   })
@@ -121,7 +122,9 @@ export function parseTimeout(text: string | undefined, flag = '--timeout'): numb
   if (text === undefined) return undefined
   const t = text.trim()
   if (!/^\d+$/.test(t) || Number(t) < 1 || Number(t) > MAX_TIMER_DELAY_MS) {
-    throw usage(`${flag}: expected a whole number of milliseconds between 1 and ${MAX_TIMER_DELAY_MS}, got "${text.slice(0, 20)}"`)
+    throw usage(
+      `${flag}: expected a whole number of milliseconds between 1 and ${MAX_TIMER_DELAY_MS}, got "${text.slice(0, 20)}"`,
+    )
   }
   return Number(t)
 }
@@ -129,7 +132,10 @@ export function parseTimeout(text: string | undefined, flag = '--timeout'): numb
 /** `--idle-timeout <ms>`: a whole number of milliseconds, 0 = never stop. */
 function parseIdleTimeout(text: string): number {
   const t = text.trim()
-  if (!/^\d+$/.test(t) || Number(t) > MAX_TIMER_DELAY_MS) throw usage(`--idle-timeout: expected a whole number of milliseconds between 0 (never stop) and ${MAX_TIMER_DELAY_MS}, got "${text.slice(0, 20)}"`)
+  if (!/^\d+$/.test(t) || Number(t) > MAX_TIMER_DELAY_MS)
+    throw usage(
+      `--idle-timeout: expected a whole number of milliseconds between 0 (never stop) and ${MAX_TIMER_DELAY_MS}, got "${text.slice(0, 20)}"`,
+    )
   return Number(t)
 }
 
@@ -148,7 +154,8 @@ export function entryFromAdd(commandOrUrl: string, args: readonly string[], flag
   const url = isUrl(commandOrUrl)
   const t = flags.transport
   // A URL may carry a token in its query: it is not echoed.
-  if (t === 'stdio' && url) throw usage('-t stdio needs a command, but <commandOrUrl> is a URL (drop -t, or use -t http)')
+  if (t === 'stdio' && url)
+    throw usage('-t stdio needs a command, but <commandOrUrl> is a URL (drop -t, or use -t http)')
   const http = t === 'http' || t === 'streamable-http' || t === 'sse' || (t === undefined && url)
   if (http && !url) throw usage(`-t ${t} needs an http:// or https:// URL, got "${commandOrUrl.slice(0, 60)}"`)
   if (commandOrUrl.trim() === '') throw usage('the command is empty')
@@ -164,7 +171,9 @@ export function entryFromAdd(commandOrUrl: string, args: readonly string[], flag
   } else if (headers) {
     throw usage('-H/--header applies only to http servers (this one runs a command); use -e for environment variables')
   }
-  const entry: Record<string, unknown> = http ? { url: commandOrUrl, ...(t === 'sse' ? { transport: 'sse' } : {}) } : { command: commandOrUrl }
+  const entry: Record<string, unknown> = http
+    ? { url: commandOrUrl, ...(t === 'sse' ? { transport: 'sse' } : {}) }
+    : { command: commandOrUrl }
   if (!http && args.length > 0) entry.args = [...args]
   if (env) entry.env = env
   if (flags.cwd !== undefined) entry.cwd = flags.cwd

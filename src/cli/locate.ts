@@ -29,7 +29,9 @@ export function load(cli: CliContext): ProjectView {
 }
 
 export function definingLayers(view: ProjectView, name: string): LayerInput[] {
-  return [...view.layers].sort((a, b) => a.layer.rank - b.layer.rank).filter((l) => l.parsed.entries.some((e) => e.name === name))
+  return [...view.layers]
+    .sort((a, b) => a.layer.rank - b.layer.rank)
+    .filter((l) => l.parsed.entries.some((e) => e.name === name))
 }
 
 export function ownEntry(view: ProjectView, file: string, name: string): ParsedEntry | undefined {
@@ -44,7 +46,12 @@ export function winnerOf(view: ProjectView, name: string): Row | undefined {
  * `-s scope`: the scope's writable files, and the strongest of them whose text
  * defines `name` (undefined when none does). Fails when one of them does not parse.
  */
-export function inScope(cli: CliContext, view: ProjectView, name: string, scope: WriteScope): { files: LayerFile[]; hit: LayerInput | undefined } {
+export function inScope(
+  cli: CliContext,
+  view: ProjectView,
+  name: string,
+  scope: WriteScope,
+): { files: LayerFile[]; hit: LayerInput | undefined } {
   const files = scopeLayers(view.root.root, scope, cli.loc.dshHome)
   const ofScope = (l: LayerInput) => files.some((f) => f.file === l.layer.file)
   requireReadable(cli, { ...view, layers: view.layers.filter(ofScope) })
@@ -56,15 +63,20 @@ export function requireReadable(cli: CliContext, view: ProjectView, rank?: numbe
   for (const l of view.layers) {
     if (l.parsed.ok || (rank !== undefined && l.layer.rank >= rank)) continue
     const d = l.parsed.diagnostics.find((x) => x.severity === 'error')
-    const where = d ? formatDiagnostic(d, { relativeTo: (f) => label(cli, view.root.root, f) }) : label(cli, view.root.root, l.layer.file)
+    const where = d
+      ? formatDiagnostic(d, { relativeTo: (f) => label(cli, view.root.root, f) })
+      : label(cli, view.root.root, l.layer.file)
     throw failure(`${where} (fix this file first: it may define the server)`)
   }
 }
 
 export function notFound(view: ProjectView, name: string, where?: string): CliError {
   const elsewhere = view.rows.find((r) => r.name === name)
-  if (where && elsewhere) return failure(`"${name}" is not in ${where} (it is defined in ${displayPath(view.root.root)(elsewhere.file)})`)
+  if (where && elsewhere)
+    return failure(`"${name}" is not in ${where} (it is defined in ${displayPath(view.root.root)(elsewhere.file)})`)
   const names = [...new Set(view.rows.map((r) => r.name))]
   const hint = suggest(name, names)
-  return failure(`no server "${name}"${where ? ` in ${where}` : ' in this project or the user file'}${hint ? `; did you mean "${hint}"?` : ''}`)
+  return failure(
+    `no server "${name}"${where ? ` in ${where}` : ' in this project or the user file'}${hint ? `; did you mean "${hint}"?` : ''}`,
+  )
 }

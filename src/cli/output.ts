@@ -119,7 +119,11 @@ export function createOutput(opts: OutputOptions = {}): Output {
       }
       for (const row of all) {
         const cells = isTTY ? row.map((cell, i) => fit(cell, widths[i] ?? 0)) : row
-        const line = cells.map((cell, i) => (i === cells.length - 1 ? cell : cell + ' '.repeat(Math.max(0, (widths[i] ?? 0) - visibleLength(cell))))).join('  ')
+        const line = cells
+          .map((cell, i) =>
+            i === cells.length - 1 ? cell : cell + ' '.repeat(Math.max(0, (widths[i] ?? 0) - visibleLength(cell))),
+          )
+          .join('  ')
         stdout.write(colour(line.trimEnd()) + '\n')
       }
     },

@@ -136,15 +136,26 @@ function presentRows(rows: readonly Row[], layers: readonly LayerInput[], opts: 
   const root = canonicalRoot(opts.root)
   const read = cacheReader(opts.dshHome)
   const views = rows.map((row) => presentRow(row, layers, root, opts, read))
-  return views.map((v, i) => ({ v, i })).sort((a, b) => (a.v.name < b.v.name ? -1 : a.v.name > b.v.name ? 1 : a.i - b.i)).map(({ v }) => v)
+  return views
+    .map((v, i) => ({ v, i }))
+    .sort((a, b) => (a.v.name < b.v.name ? -1 : a.v.name > b.v.name ? 1 : a.i - b.i))
+    .map(({ v }) => v)
 }
 
-function presentRow(row: Row, layers: readonly LayerInput[], root: string, opts: PresentOptions, read: (key: string) => CacheRecord | undefined): ServerView {
+function presentRow(
+  row: Row,
+  layers: readonly LayerInput[],
+  root: string,
+  opts: PresentOptions,
+  read: (key: string) => CacheRecord | undefined,
+): ServerView {
   const e = row.entry
   const show = (d: Parameters<typeof formatDiagnostic>[0]) => formatDiagnostic(d, { relativeTo: opts.display })
   const issues = row.diagnostics.map(show)
   if (row.overriddenBy) {
-    const override = layers.find((l) => l.layer.file === row.overriddenBy)?.parsed.entries.find((x) => x.name === row.name)
+    const override = layers
+      .find((l) => l.layer.file === row.overriddenBy)
+      ?.parsed.entries.find((x) => x.name === row.name)
     issues.push(`with overrides from ${opts.display(row.overriddenBy)}`, ...(override?.diagnostics ?? []).map(show))
   }
   if (row.shadowedBy) issues.push(`shadowed by ${opts.display(row.shadowedBy.file)} (${row.shadowedBy.scope})`)
@@ -156,7 +167,15 @@ function presentRow(row: Row, layers: readonly LayerInput[], root: string, opts:
     const a = answer()
     trust = a === 'store-problem' ? 'untrusted' : a
   }
-  const verdict = verdictOf(row, { root, env: opts.env, dshHome: opts.dshHome, platform: opts.platform, trust: answer, gateOff: opts.gateOff, ...(opts.storeProblem ? { storeProblem: opts.storeProblem } : {}) })
+  const verdict = verdictOf(row, {
+    root,
+    env: opts.env,
+    dshHome: opts.dshHome,
+    platform: opts.platform,
+    trust: answer,
+    gateOff: opts.gateOff,
+    ...(opts.storeProblem ? { storeProblem: opts.storeProblem } : {}),
+  })
   let state: ListState = row.state
   if (state === 'active' && verdict.tag === 'needs-trust') {
     state = 'untrusted'
@@ -184,7 +203,12 @@ function presentRow(row: Row, layers: readonly LayerInput[], root: string, opts:
     enabled: e?.enabled !== false,
     shadowedBy: row.shadowedBy ? { scope: row.shadowedBy.scope, file: row.shadowedBy.file } : null,
     overriddenBy: row.overriddenBy ?? null,
-    tools: e?.tools ? { ...(e.tools.include ? { include: [...e.tools.include] } : {}), ...(e.tools.exclude ? { exclude: [...e.tools.exclude] } : {}) } : null,
+    tools: e?.tools
+      ? {
+          ...(e.tools.include ? { include: [...e.tools.include] } : {}),
+          ...(e.tools.exclude ? { exclude: [...e.tools.exclude] } : {}),
+        }
+      : null,
     lifecycle: e?.lifecycle ?? null,
     idleTimeoutMs: e?.idleTimeoutMs ?? null,
     cache: cacheOf(e, row.scope === 'user' ? opts.dshHome : root, read),
@@ -211,14 +235,33 @@ export function targetOf(v: Pick<ServerView, 'command' | 'args' | 'url'>): strin
   return v.url ?? '-'
 }
 
-const STATE_COLOR = { active: 'green', untrusted: 'yellow', invalid: 'red', disabled: 'gray', shadowed: 'gray' } as const
+const STATE_COLOR = {
+  active: 'green',
+  untrusted: 'yellow',
+  invalid: 'red',
+  disabled: 'gray',
+  shadowed: 'gray',
+} as const
 
 /** Header and cells of the `list` table (a `check` column when any view carries one). */
-export function tableOf(views: readonly ServerView[], paint: (c: 'green' | 'yellow' | 'red' | 'gray', s: string) => string): { header: string[]; rows: string[][] } {
+export function tableOf(
+  views: readonly ServerView[],
+  paint: (c: 'green' | 'yellow' | 'red' | 'gray', s: string) => string,
+): { header: string[]; rows: string[][] } {
   const withCheck = views.some((v) => v.check)
   // Lifecycle columns only once a row names one (the table of an all-eager project keeps its shape).
   const withLifecycle = views.some((v) => v.lifecycle !== null)
-  const header = ['NAME', 'SCOPE', 'STATE', 'TRANSPORT', 'TARGET', 'EFFECTIVE', ...(withLifecycle ? ['LIFECYCLE', 'CACHE'] : []), ...(withCheck ? ['CHECK'] : []), 'ISSUES']
+  const header = [
+    'NAME',
+    'SCOPE',
+    'STATE',
+    'TRANSPORT',
+    'TARGET',
+    'EFFECTIVE',
+    ...(withLifecycle ? ['LIFECYCLE', 'CACHE'] : []),
+    ...(withCheck ? ['CHECK'] : []),
+    'ISSUES',
+  ]
   const rows = views.map((v) => [
     v.name,
     v.scope,
@@ -254,14 +297,29 @@ export interface Listing {
 }
 
 /** Read the project of `cli.dir` (+ the user layer) and the trust store, and present every row. */
-export function readListing(cli: Pick<CliContext, 'dir' | 'cwd' | 'loc' | 'env' | 'platform'>, checks?: ReadonlyMap<string, CheckResult>): Listing {
+export function readListing(
+  cli: Pick<CliContext, 'dir' | 'cwd' | 'loc' | 'env' | 'platform'>,
+  checks?: ReadonlyMap<string, CheckResult>,
+): Listing {
   const project = loadProject(cli.dir, cli.loc)
   const display = displayPath(cli.cwd)
   const gateOff = trustGateOff(cli.env)
   const { store, refused } = loadTrustStore(cli.loc.dshHome, project.root.root)
-  const options: PresentOptions = { root: project.root.root, store, storeProblem: refused, gateOff, env: cli.env, dshHome: cli.loc.dshHome, platform: cli.platform, display }
+  const options: PresentOptions = {
+    root: project.root.root,
+    store,
+    storeProblem: refused,
+    gateOff,
+    env: cli.env,
+    dshHome: cli.loc.dshHome,
+    platform: cli.platform,
+    display,
+  }
   const views = presentRows(project.rows, project.layers, { ...options, ...(checks ? { checks } : {}) })
-  const problems = [...fileProblems(project.layers, display), ...(refused && !gateOff ? [`warning: ignoring the trust store (nothing counts as trusted): ${refused}`] : [])]
+  const problems = [
+    ...fileProblems(project.layers, display),
+    ...(refused && !gateOff ? [`warning: ignoring the trust store (nothing counts as trusted): ${refused}`] : []),
+  ]
   return { project, store, gateOff, views, fileProblems: problems, display, options, dshHome: cli.loc.dshHome }
 }
 
@@ -294,13 +352,18 @@ export function reviewWarnings(row: Row, display: (file: string) => string): str
   const lines: string[] = []
   for (const [key, value] of Object.entries(e.env ?? {})) {
     // Shown in full but for what is a secret in any value (a proxy URL's userinfo, a `--token=` inside NODE_OPTIONS).
-    if (isCodeEnv(key)) lines.push(`  ! env ${oneLine(key)}=${oneLine(shellWord(redactShapesIn(value)))}  (can load or redirect code: shown in full)`)
+    if (isCodeEnv(key))
+      lines.push(
+        `  ! env ${oneLine(key)}=${oneLine(shellWord(redactShapesIn(value)))}  (can load or redirect code: shown in full)`,
+      )
   }
   const from = contributors(row)
   if (from.length > 1) lines.push(`  ! merged from ${from.map((s) => `${display(s.file)} (${s.scope})`).join(' + ')}`)
   const runner = unpinnedRunner(e.command, e.args)
   if (runner) {
-    lines.push(`  ! ${runner.runner} fetches "${oneLine(runner.pkg)}" as it is on the registry at each start: trust covers the name, not the code`)
+    lines.push(
+      `  ! ${runner.runner} fetches "${oneLine(runner.pkg)}" as it is on the registry at each start: trust covers the name, not the code`,
+    )
     lines.push(`    pin an exact version instead: ${oneLine(commandLine(runner.pinned[0]!, runner.pinned.slice(1)))}`)
   }
   return lines
@@ -323,13 +386,22 @@ export function detailLines(v: ServerView, root: string, display: (file: string)
   }
   if (v.url !== null) field('url', v.url)
   // The variables a key's value is built from are named (they say what of yours the server is sent); values never print.
-  const keyed = (keys: string[], vars: Record<string, string[]>) => keys.map((k) => (vars[k]?.length ? `${k} (← ${vars[k].map((n) => `$${n}`).join(' ')})` : k)).join(', ')
+  const keyed = (keys: string[], vars: Record<string, string[]>) =>
+    keys.map((k) => (vars[k]?.length ? `${k} (← ${vars[k].map((n) => `$${n}`).join(' ')})` : k)).join(', ')
   if (v.envKeys.length) field('env keys', keyed(v.envKeys, v.envVars))
   if (v.headerKeys.length) field('header keys', keyed(v.headerKeys, v.headerVars))
   if (v.tools?.include) field('tools in', v.tools.include.join(', '))
   if (v.tools?.exclude) field('tools out', v.tools.exclude.join(', '))
-  field('lifecycle', `${v.lifecycle ?? 'default (eager unless the plugin says otherwise)'}${v.idleTimeoutMs !== null ? `, idle timeout ${v.idleTimeoutMs === 0 ? 'never' : `${v.idleTimeoutMs} ms`}` : ''}`)
-  field('tool cache', v.cache ? `${v.cache.tools} tool(s), recorded ${v.cache.recordedAt}` : 'none (recorded the first time a host mounts it)')
+  field(
+    'lifecycle',
+    `${v.lifecycle ?? 'default (eager unless the plugin says otherwise)'}${v.idleTimeoutMs !== null ? `, idle timeout ${v.idleTimeoutMs === 0 ? 'never' : `${v.idleTimeoutMs} ms`}` : ''}`,
+  )
+  field(
+    'tool cache',
+    v.cache
+      ? `${v.cache.tools} tool(s), recorded ${v.cache.recordedAt}`
+      : 'none (recorded the first time a host mounts it)',
+  )
   if (v.trust !== null) field('trust', v.trust)
   if (v.state !== 'shadowed') field('verdict', `${v.verdict.tag}${v.verdict.why ? ` (${v.verdict.why})` : ''}`)
   if (v.effectiveName) field('effective', v.effectiveName)

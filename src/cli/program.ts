@@ -72,9 +72,12 @@ type Handler = (cli: CliContext, ...args: any[]) => Promise<number | undefined>
 
 const SCOPES = ['project', 'local', 'user'] as const
 
-const ADD_DASH_HINT = '(server arguments that start with "-" go after "--": dsh-mcp add <name> -- <command> [args...])\n'
+const ADD_DASH_HINT =
+  '(server arguments that start with "-" go after "--": dsh-mcp add <name> -- <command> [args...])\n'
 
-function scopeOption(desc = 'config scope: project (.dsh/mcp.yml), local (.dsh/mcp.local.yml) or user ($DSH_HOME/mcp.yml)'): Option {
+function scopeOption(
+  desc = 'config scope: project (.dsh/mcp.yml), local (.dsh/mcp.local.yml) or user ($DSH_HOME/mcp.yml)',
+): Option {
   return new Option('-s, --scope <scope>', desc).choices(SCOPES as unknown as string[])
 }
 
@@ -83,13 +86,22 @@ function collect(value: string, previous: string[] = []): string[] {
 }
 
 /** Build the program. `load(name)` returns a command's handler (lazy import by default). */
-function buildProgram(opts: RunOptions, result: { code: number; command?: string }, exit: (code: number) => void): Command {
+function buildProgram(
+  opts: RunOptions,
+  result: { code: number; command?: string },
+  exit: (code: number) => void,
+): Command {
   const program = new Command('dsh-mcp')
   const env = opts.env ?? process.env
   let out: Output | undefined
   const context = (cmd: Command): CliContext => {
     const g = cmd.optsWithGlobals() as { dir?: string; color?: boolean }
-    out ??= createOutput({ color: g.color !== false, env, ...(opts.stdout ? { stdout: opts.stdout } : {}), ...(opts.stderr ? { stderr: opts.stderr } : {}) })
+    out ??= createOutput({
+      color: g.color !== false,
+      env,
+      ...(opts.stdout ? { stdout: opts.stdout } : {}),
+      ...(opts.stderr ? { stderr: opts.stderr } : {}),
+    })
     const cwd = opts.cwd ?? process.cwd()
     return {
       dir: path.resolve(cwd, g.dir ?? '.'),
@@ -140,7 +152,14 @@ function buildProgram(opts: RunOptions, result: { code: number; command?: string
     .argument('<name>', `server name (${SERVER_NAME_SHAPE})`)
     .argument('<commandOrUrl>', 'command to run, or the URL of an http server')
     .argument('[args...]', 'arguments passed to the command')
-    .addOption(new Option('-t, --transport <transport>', 'stdio, http or sse (default: http for a URL, else stdio)').choices(['stdio', 'http', 'streamable-http', 'sse']))
+    .addOption(
+      new Option('-t, --transport <transport>', 'stdio, http or sse (default: http for a URL, else stdio)').choices([
+        'stdio',
+        'http',
+        'streamable-http',
+        'sse',
+      ]),
+    )
     .addOption(scopeOption())
     .option('-e, --env <KEY=VALUE>', 'environment variable for the server (repeatable)', collect)
     .option('-H, --header <"Key: Value">', 'HTTP header (repeatable)', collect)
@@ -150,7 +169,12 @@ function buildProgram(opts: RunOptions, result: { code: number; command?: string
     .option('--exclude-tools <globs>', 'hide these tools (comma-separated globs)')
     .option('--description <text>', 'what the server is for')
     .option('--disabled', 'add it disabled')
-    .addOption(new Option('--lifecycle <lifecycle>', 'eager (start with the project) or lazy (start on the first tool call)').choices(['eager', 'lazy']))
+    .addOption(
+      new Option(
+        '--lifecycle <lifecycle>',
+        'eager (start with the project) or lazy (start on the first tool call)',
+      ).choices(['eager', 'lazy']),
+    )
     .option('--idle-timeout <ms>', 'lazy: stop the server after this long without a call (0: never)')
     .option('-f, --force', 'replace an existing entry')
     .showHelpAfterError(false)
@@ -171,10 +195,22 @@ function buildProgram(opts: RunOptions, result: { code: number; command?: string
     .option('--json', 'print JSON')
     .option('--check', 'also connect to each server (like doctor)')
     .option('--timeout <ms>', 'with --check: per-server timeout in milliseconds')
-    .addOption(new Option('-s, --scope <scope>', 'only rows of this scope: local, project, legacy (.mcp.json) or user').choices(['local', 'project', 'legacy', 'user']))
+    .addOption(
+      new Option('-s, --scope <scope>', 'only rows of this scope: local, project, legacy (.mcp.json) or user').choices([
+        'local',
+        'project',
+        'legacy',
+        'user',
+      ]),
+    )
     .action(action('list'))
 
-  program.command('get').description('show one server').argument('<name>', 'server name').option('--json', 'print JSON').action(action('get'))
+  program
+    .command('get')
+    .description('show one server')
+    .argument('<name>', 'server name')
+    .option('--json', 'print JSON')
+    .action(action('get'))
 
   program
     .command('remove')
@@ -183,7 +219,12 @@ function buildProgram(opts: RunOptions, result: { code: number; command?: string
     .addOption(scopeOption())
     .action(action('remove'))
 
-  program.command('enable').description('enable a server').argument('<name>', 'server name').addOption(scopeOption()).action(action('enable'))
+  program
+    .command('enable')
+    .description('enable a server')
+    .argument('<name>', 'server name')
+    .addOption(scopeOption())
+    .action(action('enable'))
   program
     .command('disable')
     .description('disable a server (a committed one is disabled in .dsh/mcp.local.yml)')
@@ -202,7 +243,11 @@ function buildProgram(opts: RunOptions, result: { code: number; command?: string
   program
     .command('export')
     .description("print this project's servers for another client")
-    .addOption(new Option('--format <format>', 'claude, cursor or vscode').choices(['claude', 'cursor', 'vscode']).default('claude'))
+    .addOption(
+      new Option('--format <format>', 'claude, cursor or vscode')
+        .choices(['claude', 'cursor', 'vscode'])
+        .default('claude'),
+    )
     .option('-o, --output <file>', 'write to a file instead of stdout')
     .option('--include-local', 'also export the servers and overrides of .dsh/mcp.local.yml')
     .action(action('export'))
@@ -215,7 +260,11 @@ function buildProgram(opts: RunOptions, result: { code: number; command?: string
     .option('-y, --yes', 'do not ask for confirmation')
     .action(action('trust'))
 
-  program.command('untrust').description('withdraw trust').argument('[names...]', 'servers (default: all of the project)').action(action('untrust'))
+  program
+    .command('untrust')
+    .description('withdraw trust')
+    .argument('[names...]', 'servers (default: all of the project)')
+    .action(action('untrust'))
 
   program
     .command('doctor')
@@ -225,7 +274,11 @@ function buildProgram(opts: RunOptions, result: { code: number; command?: string
     .option('--timeout <ms>', 'per-server timeout in milliseconds', '10000')
     .action(action('doctor'))
 
-  program.command('status').description('what a running host mounted').option('--json', 'print JSON').action(action('status'))
+  program
+    .command('status')
+    .description('what a running host mounted')
+    .option('--json', 'print JSON')
+    .action(action('status'))
 
   program
     .command('logs')
@@ -235,7 +288,11 @@ function buildProgram(opts: RunOptions, result: { code: number; command?: string
     .option('-n, --lines <N>', 'how many of the last lines to print (default 50)')
     .action(action('logs'))
 
-  program.command('validate').description('check config files (exit 1 on any error)').argument('[files...]', 'files (default: the project and user files)').action(action('validate'))
+  program
+    .command('validate')
+    .description('check config files (exit 1 on any error)')
+    .argument('[files...]', 'files (default: the project and user files)')
+    .action(action('validate'))
 
   program.command('schema').description('print the JSON Schema of the friendly format').action(action('schema'))
 
@@ -268,7 +325,8 @@ async function run(opts: RunOptions, exit: (code: number) => void): Promise<numb
     return result.code
   } catch (err) {
     if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help')
+        return 0
       // Only an option commander does not know is likely a server argument written before "--".
       if (err.code === 'commander.unknownOption' && result.command === 'add') stderr.write(ADD_DASH_HINT)
       return 2

@@ -34,7 +34,10 @@ export interface Progress {
 const ERASE = '\r\u001b[2K'
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
 
-export function createProgress(stream: ProgressStream, opts: { enabled?: boolean; label?: string; intervalMs?: number } = {}): Progress {
+export function createProgress(
+  stream: ProgressStream,
+  opts: { enabled?: boolean; label?: string; intervalMs?: number } = {},
+): Progress {
   const enabled = opts.enabled ?? Boolean(stream.isTTY)
   const label = opts.label ?? 'checking'
   const pending: string[] = []

@@ -77,7 +77,10 @@ function header(layer: LayerFile): string | undefined {
 async function ensureSchemaFile(dir: string, secret: boolean, within: string | undefined): Promise<void> {
   const { friendlyJsonSchema } = await import('../config/json-schema.ts')
   const text = `${JSON.stringify(friendlyJsonSchema(), null, 2)}\n`
-  await updateFile(path.join(dir, SCHEMA_FILE), (current) => (current === text ? undefined : text), { ...(secret ? { createMode: 0o600 } : {}), ...(within === undefined ? {} : { within }) })
+  await updateFile(path.join(dir, SCHEMA_FILE), (current) => (current === text ? undefined : text), {
+    ...(secret ? { createMode: 0o600 } : {}),
+    ...(within === undefined ? {} : { within }),
+  })
 }
 
 export interface EditOutcome<T> {
@@ -100,20 +103,31 @@ export async function editTarget<T>(
   change: (editor: ConfigEditor, exists: boolean) => T,
   opts: { dryRun?: boolean } = {},
 ): Promise<EditOutcome<T>> {
-  if (layer.scope === 'legacy') throw failure(`${label(cli, root, layer.file)} is Claude Code's file; dsh-mcp never writes it`)
+  if (layer.scope === 'legacy')
+    throw failure(`${label(cli, root, layer.file)} is Claude Code's file; dsh-mcp never writes it`)
   const show = (f: string) => label(cli, root, f)
   if (layer.scope !== 'user') {
     // Before anything is read (a dry run too): a link out of the project is never read or written through.
-    for (const f of layer.scope === 'local' ? [layer.file, path.join(path.dirname(layer.file), '.gitignore')] : [layer.file]) {
+    for (const f of layer.scope === 'local'
+      ? [layer.file, path.join(path.dirname(layer.file), '.gitignore')]
+      : [layer.file]) {
       const out = linkOutside(f, root)
-      if (out) throw failure(`refusing to write ${show(f)}: ${out.link} is a symbolic link to ${out.target}, outside the project; dsh-mcp never writes through it (replace the link with a regular file or directory)`)
+      if (out)
+        throw failure(
+          `refusing to write ${show(f)}: ${out.link} is a symbolic link to ${out.target}, outside the project; dsh-mcp never writes through it (replace the link with a regular file or directory)`,
+        )
       // A link in the checkout, even one that stays in it, names another file: the write would land in that one
       // (`.dsh/mcp.yml` → a CI workflow; the local file's secrets → a committed file), and git reads no `.gitignore`
       // that is a link.
       const target = linkTarget(f)
       if (target !== undefined) {
-        const why = layer.scope === 'local' ? 'the local file holds secrets and must be a regular file git ignores' : 'the edit would land in that file, not in the one named'
-        throw failure(`refusing to write ${show(f)}: it is a symbolic link (to ${target}); ${why}, so dsh-mcp never writes it through a link (remove the link)`)
+        const why =
+          layer.scope === 'local'
+            ? 'the local file holds secrets and must be a regular file git ignores'
+            : 'the edit would land in that file, not in the one named'
+        throw failure(
+          `refusing to write ${show(f)}: it is a symbolic link (to ${target}); ${why}, so dsh-mcp never writes it through a link (remove the link)`,
+        )
       }
     }
     if (layer.scope === 'local' && !opts.dryRun) await secureLocalFile(cli, root, layer.file)
@@ -136,24 +150,41 @@ export async function editTarget<T>(
     if (opts.dryRun) {
       const current = readForEdit(layer.file)
       const next = edit(current)
-      return { value: value as T, changed: next !== undefined && next !== current, created: current === undefined && next !== undefined }
+      return {
+        value: value as T,
+        changed: next !== undefined && next !== current,
+        created: current === undefined && next !== undefined,
+      }
     }
-    result = await updateFile(layer.file, edit, { ...(secret ? { createMode: 0o600 } : {}), ...(layer.scope === 'user' ? { dirMode: 0o700 } : { within: root }) })
+    result = await updateFile(layer.file, edit, {
+      ...(secret ? { createMode: 0o600 } : {}),
+      ...(layer.scope === 'user' ? { dirMode: 0o700 } : { within: root }),
+    })
   } catch (err) {
     throw asFailure(err, show)
   }
   if (result.changed && layer.format === 'friendly') {
     try {
-      await ensureSchemaFile(path.dirname(layer.file), layer.scope === 'user', layer.scope === 'user' ? undefined : root)
+      await ensureSchemaFile(
+        path.dirname(layer.file),
+        layer.scope === 'user',
+        layer.scope === 'user' ? undefined : root,
+      )
     } catch (err) {
-      cli.out.err(`dsh-mcp: warning: could not write ${show(path.join(path.dirname(layer.file), SCHEMA_FILE))} (${(err as Error).message}); editors will not find the schema`)
+      cli.out.err(
+        `dsh-mcp: warning: could not write ${show(path.join(path.dirname(layer.file), SCHEMA_FILE))} (${(err as Error).message}); editors will not find the schema`,
+      )
     }
   }
   return { value: value as T, changed: result.changed, created: result.created }
 }
 
 /** A `WriteError` as the one-line failure the CLI prints (its file shown as `show` labels it); anything else as it is. */
-function asFailure(err: unknown, show: (file: string) => string, wrap: (line: string) => string = (line) => line): unknown {
+function asFailure(
+  err: unknown,
+  show: (file: string) => string,
+  wrap: (line: string) => string = (line) => line,
+): unknown {
   return err instanceof WriteError ? failure(wrap(`${show(err.file)}${err.message.slice(err.file.length)}`)) : err
 }
 
@@ -173,33 +204,49 @@ async function secureLocalFile(cli: CliContext, root: string, file: string): Pro
   }
   const tracked = gitTracks(file, cli.env)
   if (tracked === true) {
-    throw failure(`refusing to write ${show(file)}: git tracks it, so the secrets it holds would be committed; run git rm --cached ${rel} (your copy stays), then try again`)
+    throw failure(
+      `refusing to write ${show(file)}: git tracks it, so the secrets it holds would be committed; run git rm --cached ${rel} (your copy stays), then try again`,
+    )
   }
   try {
     await ensureLocalGitignore(path.dirname(file), root)
   } catch (err) {
-    throw asFailure(err, show, (line) => `refusing to write ${show(file)}: ${line}, so it cannot list the local file (which holds secrets)`)
+    throw asFailure(
+      err,
+      show,
+      (line) => `refusing to write ${show(file)}: ${line}, so it cannot list the local file (which holds secrets)`,
+    )
   }
   const ignored = gitIgnores(file, cli.env)
   if (ignored === false) {
-    throw failure(`refusing to write ${show(file)}: git does not ignore it, so the secrets it holds could be committed (a .gitignore rule un-ignores it: git check-ignore -v --no-index ${rel} names it); remove that rule, then try again`)
+    throw failure(
+      `refusing to write ${show(file)}: git does not ignore it, so the secrets it holds could be committed (a .gitignore rule un-ignores it: git check-ignore -v --no-index ${rel} names it); remove that rule, then try again`,
+    )
   }
   // Inside a repository (git answered about tracking) yet no answer about ignoring: not written on a guess.
   if (ignored === undefined && tracked === false) {
-    throw failure(`refusing to write ${show(file)}: git cannot tell whether it ignores it (git check-ignore -v --no-index ${rel}), so the secrets it holds could be committed`)
+    throw failure(
+      `refusing to write ${show(file)}: git cannot tell whether it ignores it (git check-ignore -v --no-index ${rel}), so the secrets it holds could be committed`,
+    )
   }
 }
 
 /** `.dsh/.gitignore` lists `mcp.local.yml` (created, or appended to). */
 async function ensureLocalGitignore(dshDir: string, root: string): Promise<void> {
   const file = path.join(dshDir, '.gitignore')
-  await updateFile(file, (current) => {
-    if (current === undefined) return 'mcp.local.yml\n'
-    const listed = current.split(/\r?\n/).some((l) => ['mcp.local.yml', '/mcp.local.yml', '*.local.yml', '/*.local.yml'].includes(l.trim()))
-    if (listed) return undefined
-    const eol = current.includes('\r\n') ? '\r\n' : '\n'
-    return current + (current === '' || current.endsWith('\n') ? '' : eol) + 'mcp.local.yml' + eol
-  }, { within: root })
+  await updateFile(
+    file,
+    (current) => {
+      if (current === undefined) return 'mcp.local.yml\n'
+      const listed = current
+        .split(/\r?\n/)
+        .some((l) => ['mcp.local.yml', '/mcp.local.yml', '*.local.yml', '/*.local.yml'].includes(l.trim()))
+      if (listed) return undefined
+      const eol = current.includes('\r\n') ? '\r\n' : '\n'
+      return current + (current === '' || current.endsWith('\n') ? '' : eol) + 'mcp.local.yml' + eol
+    },
+    { within: root },
+  )
 }
 
 /** What the user wrote (or imported from a file of their own outside every repository) for one server. */
@@ -217,7 +264,13 @@ export interface Written {
  * is left untrusted, with a note saying why. `loaded`, when given, must be
  * the project as read after the write; without it the project is read here.
  */
-export async function trustWritten(cli: CliContext, root: string, file: string, written: readonly Written[], loaded?: ProjectView): Promise<void> {
+export async function trustWritten(
+  cli: CliContext,
+  root: string,
+  file: string,
+  written: readonly Written[],
+  loaded?: ProjectView,
+): Promise<void> {
   if (written.length === 0) return
   const view = loaded ?? loadProject(cli.dir, cli.loc)
   const won = winners(view.rows)
@@ -232,7 +285,9 @@ export async function trustWritten(cli: CliContext, root: string, file: string, 
         ? 'its effective entry differs from what was written'
         : undefined
     if (why) {
-      cli.out.err(`note: "${w.name}" is not trusted: ${why}; review it (dsh-mcp get ${shellWord(w.name)}), then run: dsh-mcp trust ${shellWord(w.name)}`)
+      cli.out.err(
+        `note: "${w.name}" is not trusted: ${why}; review it (dsh-mcp get ${shellWord(w.name)}), then run: dsh-mcp trust ${shellWord(w.name)}`,
+      )
       continue
     }
     servers.push({ name: w.name, fingerprint: rowFingerprint(row) })
@@ -242,6 +297,8 @@ export async function trustWritten(cli: CliContext, root: string, file: string, 
   try {
     await trustServers(cli.loc.dshHome, root, servers)
   } catch (err) {
-    cli.out.err(`dsh-mcp: warning: could not record trust (${(err as Error).message}); run "dsh-mcp trust ${servers.map((s) => s.name).join(' ')}"`)
+    cli.out.err(
+      `dsh-mcp: warning: could not record trust (${(err as Error).message}); run "dsh-mcp trust ${servers.map((s) => s.name).join(' ')}"`,
+    )
   }
 }

@@ -33,7 +33,12 @@ function clearEnabled(editor: ConfigEditor, name: string, dropEmpty: boolean): v
 
 const committed = (row: Pick<Row, 'scope'>) => row.scope === 'project' || row.scope === 'legacy'
 
-export async function toggle(cli: CliContext, name: string, want: boolean, scope: WriteScope | undefined): Promise<number> {
+export async function toggle(
+  cli: CliContext,
+  name: string,
+  want: boolean,
+  scope: WriteScope | undefined,
+): Promise<number> {
   const view = load(cli)
   const root = view.root.root
   const show = (f: string) => label(cli, root, f)
@@ -52,7 +57,8 @@ export async function toggle(cli: CliContext, name: string, want: boolean, scope
     if (want) {
       if (own?.entry?.enabled !== false) {
         // -s local on a server disabled by its committed file: switch it on locally.
-        if (scope === 'local' && winner?.state === 'disabled' && committed(winner)) return write(layer, (e) => e.setField(name, 'enabled', true))
+        if (scope === 'local' && winner?.state === 'disabled' && committed(winner))
+          return write(layer, (e) => e.setField(name, 'enabled', true))
         cli.out.err(`"${name}" is not disabled in ${show(layer.file)}; nothing changed`)
         return 0
       }
@@ -75,7 +81,8 @@ export async function toggle(cli: CliContext, name: string, want: boolean, scope
   const own = ownEntry(view, winner.file, name)
   const override = winner.overriddenBy ? ownEntry(view, winner.overriddenBy, name) : undefined
   if (!want) {
-    if (committed(winner)) return write(localLayer, (e) => e.setField(name, 'enabled', false), `; ${show(winner.file)} is unchanged`)
+    if (committed(winner))
+      return write(localLayer, (e) => e.setField(name, 'enabled', false), `; ${show(winner.file)} is unchanged`)
     return write(layerAt(winner.file), (e) => e.setField(name, 'enabled', false))
   }
   // Enable: undo every `enabled: false` that applies, preferring the local file for committed rows.
@@ -91,7 +98,8 @@ export async function toggle(cli: CliContext, name: string, want: boolean, scope
 
   async function write(layer: LayerFile, change: (e: ConfigEditor) => void, extra = ''): Promise<number> {
     const outcome = await editTarget(cli, root, layer, (editor) => {
-      if (!editor.has(name) && layer.scope !== 'local') throw failure(`"${name}" is no longer in ${show(layer.file)}; nothing changed`)
+      if (!editor.has(name) && layer.scope !== 'local')
+        throw failure(`"${name}" is no longer in ${show(layer.file)}; nothing changed`)
       change(editor)
     })
     done(layer.file, outcome.changed ? extra : '; nothing changed')

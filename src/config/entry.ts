@@ -13,7 +13,17 @@ import { closest, distance } from 'fastest-levenshtein'
 import type * as z from 'zod/mini'
 import type { DiagnosticCode, Severity } from './diagnostics.ts'
 import { scanTemplate, templateSites } from './expand.ts'
-import { ENTRY_KEYS, type Entry, EntrySchema, OAuthSchema, OFFICIAL_RECONNECT_DEFAULTS, ReconnectSchema, ToolFilterSchema, TRANSPORT_SPELLINGS, type Transport } from './schema.ts'
+import {
+  ENTRY_KEYS,
+  type Entry,
+  EntrySchema,
+  OAuthSchema,
+  OFFICIAL_RECONNECT_DEFAULTS,
+  ReconnectSchema,
+  ToolFilterSchema,
+  TRANSPORT_SPELLINGS,
+  type Transport,
+} from './schema.ts'
 import { isRecord } from './guards.ts'
 
 export interface Problem {
@@ -134,14 +144,22 @@ export function kindOf(value: unknown): string {
 export function checkEntry(raw: unknown, opts: CheckOptions = {}): CheckedEntry {
   const problems: Problem[] = []
   if (!isRecord(raw)) {
-    problems.push({ severity: 'error', code: 'bad-entry', message: `a server entry must be a mapping, got ${kindOf(raw)}`, path: [], atKey: true })
+    problems.push({
+      severity: 'error',
+      code: 'bad-entry',
+      message: `a server entry must be a mapping, got ${kindOf(raw)}`,
+      path: [],
+      atKey: true,
+    })
     return { partial: false, problems }
   }
   const record = raw
   for (const key of Object.keys(record)) {
     if (!ENTRY_KEYS.includes(key)) problems.push(unknownKeyProblem(key, ENTRY_KEYS, 'a server entry'))
   }
-  const known: Record<string, unknown> = Object.fromEntries(Object.entries(record).filter(([k]) => ENTRY_KEYS.includes(k)))
+  const known: Record<string, unknown> = Object.fromEntries(
+    Object.entries(record).filter(([k]) => ENTRY_KEYS.includes(k)),
+  )
   for (const [field, keys] of Object.entries(NESTED_KEYS)) {
     const inner = known[field]
     if (!isRecord(inner)) continue
@@ -158,7 +176,12 @@ export function checkEntry(raw: unknown, opts: CheckOptions = {}): CheckedEntry 
     schemaFailed = true
     const bad = new Set<PropertyKey>()
     for (const issue of parsed.error.issues) {
-      problems.push({ severity: 'error', code: 'bad-value', message: describeZodIssue(issue, known), path: issue.path as (string | number)[] })
+      problems.push({
+        severity: 'error',
+        code: 'bad-value',
+        message: describeZodIssue(issue, known),
+        path: issue.path as (string | number)[],
+      })
       if (issue.path[0] !== undefined) bad.add(issue.path[0])
     }
     // Judge the rest of the entry too (every problem at once): the fields that did parse.
@@ -195,7 +218,8 @@ export function checkEntry(raw: unknown, opts: CheckOptions = {}): CheckedEntry 
   }
   for (const site of templateSites(entry)) {
     const scanned = scanTemplate(site.template)
-    if (!Array.isArray(scanned)) problems.push({ severity: 'error', code: 'bad-variable', message: scanned.message, path: site.path })
+    if (!Array.isArray(scanned))
+      problems.push({ severity: 'error', code: 'bad-variable', message: scanned.message, path: site.path })
   }
   if (entry.url !== undefined && !entry.url.includes('${')) {
     let ok = false
@@ -205,7 +229,13 @@ export function checkEntry(raw: unknown, opts: CheckOptions = {}): CheckedEntry 
     } catch {
       // not parseable as a URL: `ok` stays false
     }
-    if (!ok) problems.push({ severity: 'error', code: 'bad-value', message: 'must be an http:// or https:// URL', path: ['url'] })
+    if (!ok)
+      problems.push({
+        severity: 'error',
+        code: 'bad-value',
+        message: 'must be an http:// or https:// URL',
+        path: ['url'],
+      })
   }
   problems.push(...unsafeValueProblems(entry))
   checkReconnect(entry, problems)
@@ -236,12 +266,15 @@ export function unsafeValueProblems(entry: Entry): Problem[] {
   nul(entry.cwd, ['cwd'])
   nul(entry.url, ['url'])
   for (const [k, v] of Object.entries(entry.env ?? {})) {
-    if (k === '' || /[=\u0000]/.test(k)) bad(['env', k], 'an environment variable name must be non-empty, without "=" or a NUL character', true)
+    if (k === '' || /[=\u0000]/.test(k))
+      bad(['env', k], 'an environment variable name must be non-empty, without "=" or a NUL character', true)
     nul(v, ['env', k])
   }
   for (const [k, v] of Object.entries(entry.headers ?? {})) {
-    if (!HEADER_NAME.test(k)) bad(['headers', k], 'a header name must be a token: letters, digits and !#$%&\'*+-.^_`|~', true)
-    if (/[\u0000\r\n]/.test(v)) bad(['headers', k], 'contains a line break or a NUL character, which an HTTP header cannot carry')
+    if (!HEADER_NAME.test(k))
+      bad(['headers', k], "a header name must be a token: letters, digits and !#$%&'*+-.^_`|~", true)
+    if (/[\u0000\r\n]/.test(v))
+      bad(['headers', k], 'contains a line break or a NUL character, which an HTTP header cannot carry')
   }
   return out
 }
@@ -257,7 +290,12 @@ function checkReconnect(entry: Entry, problems: Problem[]): void {
     rc.initialDelayMs === undefined
       ? `must be at least initialDelayMs (default ${initial})`
       : `must not exceed maxDelayMs (${rc.maxDelayMs === undefined ? `default ${max}` : max})`
-  problems.push({ severity: 'error', code: 'bad-value', message, path: ['reconnect', rc.initialDelayMs === undefined ? 'maxDelayMs' : 'initialDelayMs'] })
+  problems.push({
+    severity: 'error',
+    code: 'bad-value',
+    message,
+    path: ['reconnect', rc.initialDelayMs === undefined ? 'maxDelayMs' : 'initialDelayMs'],
+  })
 }
 
 function checkTransport(entry: Entry, partial: boolean, opts: CheckOptions, problems: Problem[]): void {
@@ -265,17 +303,34 @@ function checkTransport(entry: Entry, partial: boolean, opts: CheckOptions, prob
   const supportedText = supported.map((t) => (t === 'streamable-http' ? 'http (streamable-http)' : t)).join(', ')
   const both = entry.command !== undefined && entry.url !== undefined
   if (both) {
-    problems.push({ severity: 'error', code: 'conflict', message: 'has both "command" and "url": use "command" for a local process or "url" for a remote server, not both', path: ['url'], atKey: true })
+    problems.push({
+      severity: 'error',
+      code: 'conflict',
+      message: 'has both "command" and "url": use "command" for a local process or "url" for a remote server, not both',
+      path: ['url'],
+      atKey: true,
+    })
   }
   if (entry.transport !== undefined && entry.type !== undefined && entry.transport !== entry.type) {
-    problems.push({ severity: 'error', code: 'conflict', message: `"transport: ${entry.transport}" and "type: ${entry.type}" disagree; keep one`, path: ['type'], atKey: true })
+    problems.push({
+      severity: 'error',
+      code: 'conflict',
+      message: `"transport: ${entry.transport}" and "type: ${entry.type}" disagree; keep one`,
+      path: ['type'],
+      atKey: true,
+    })
     return
   }
   const key = entry.transport !== undefined ? 'transport' : 'type'
   const spelled = entry.transport ?? entry.type
   if (spelled !== undefined) {
     if (!(TRANSPORT_SPELLINGS as readonly string[]).includes(spelled)) {
-      problems.push({ severity: 'error', code: 'transport', message: `unknown transport "${spelled}"; supported: ${supportedText}`, path: [key] })
+      problems.push({
+        severity: 'error',
+        code: 'transport',
+        message: `unknown transport "${spelled}"; supported: ${supportedText}`,
+        path: [key],
+      })
       return
     }
   }
@@ -283,23 +338,57 @@ function checkTransport(entry: Entry, partial: boolean, opts: CheckOptions, prob
   const t = transportOf(entry)
   if (t === undefined) return
   if (!supported.includes(t)) {
-    problems.push({ severity: 'error', code: 'transport', message: `transport "${t}" is not supported by the installed MCP client; supported: ${supportedText}`, path: [spelled ? key : t === 'stdio' ? 'command' : 'url'] })
+    problems.push({
+      severity: 'error',
+      code: 'transport',
+      message: `transport "${t}" is not supported by the installed MCP client; supported: ${supportedText}`,
+      path: [spelled ? key : t === 'stdio' ? 'command' : 'url'],
+    })
     return
   }
   if (partial) return
   if (t === 'stdio' && entry.command === undefined) {
-    problems.push({ severity: 'error', code: 'conflict', message: `needs "command" for the ${spelled} transport (found "url"; write "${key}: http" for a URL)`, path: [key] })
+    problems.push({
+      severity: 'error',
+      code: 'conflict',
+      message: `needs "command" for the ${spelled} transport (found "url"; write "${key}: http" for a URL)`,
+      path: [key],
+    })
   } else if (t !== 'stdio' && entry.url === undefined) {
-    problems.push({ severity: 'error', code: 'conflict', message: `needs "url" for the ${spelled} transport (found "command"; write "${key}: stdio" for a local process)`, path: [key] })
+    problems.push({
+      severity: 'error',
+      code: 'conflict',
+      message: `needs "url" for the ${spelled} transport (found "command"; write "${key}: stdio" for a local process)`,
+      path: [key],
+    })
   }
   if (t !== 'stdio') {
     for (const k of ['args', 'env', 'cwd'] as const) {
-      if (entry[k] !== undefined) problems.push({ severity: 'error', code: 'conflict', message: `"${k}" applies only to stdio servers (this one has "url")`, path: [k], atKey: true })
+      if (entry[k] !== undefined)
+        problems.push({
+          severity: 'error',
+          code: 'conflict',
+          message: `"${k}" applies only to stdio servers (this one has "url")`,
+          path: [k],
+          atKey: true,
+        })
     }
   } else if (entry.headers !== undefined) {
-    problems.push({ severity: 'error', code: 'conflict', message: '"headers" applies only to http servers (this one has "command")', path: ['headers'], atKey: true })
+    problems.push({
+      severity: 'error',
+      code: 'conflict',
+      message: '"headers" applies only to http servers (this one has "command")',
+      path: ['headers'],
+      atKey: true,
+    })
   }
   if (t === 'stdio' && entry.oauth !== undefined) {
-    problems.push({ severity: 'error', code: 'conflict', message: '"oauth" applies only to http servers (this one has "command")', path: ['oauth'], atKey: true })
+    problems.push({
+      severity: 'error',
+      code: 'conflict',
+      message: '"oauth" applies only to http servers (this one has "command")',
+      path: ['oauth'],
+      atKey: true,
+    })
   }
 }

@@ -56,7 +56,9 @@ export function scanTemplate(template: string): Piece[] | TemplateError {
     const variable = sep < 0 ? body : body.slice(0, sep)
     if (!VARIABLE_NAME.test(variable)) {
       // The text between the braces may be a pasted secret: say where, never what.
-      return { message: `"\${" at character ${i + 1} does not name a variable: write \${NAME} or \${NAME:-default}, NAME of letters, digits and _ (or "$$" for a literal "$")` }
+      return {
+        message: `"\${" at character ${i + 1} does not name a variable: write \${NAME} or \${NAME:-default}, NAME of letters, digits and _ (or "$$" for a literal "$")`,
+      }
     }
     if (text) pieces.push({ text })
     text = ''
@@ -109,8 +111,7 @@ export function templateSites(entry: Entry): TemplateSite[] {
     if (typeof value === 'string') sites.push({ path: [key], template: value })
     else if (Array.isArray(value)) {
       for (const [i, v] of value.entries()) sites.push({ path: [key, i], template: v })
-    }
-    else for (const [k, v] of Object.entries(value)) sites.push({ path: [key, k], template: v })
+    } else for (const [k, v] of Object.entries(value)) sites.push({ path: [key, k], template: v })
   }
   return sites
 }
@@ -141,11 +142,19 @@ export interface ExpandOptions {
  * fields are new strings, arrays and maps; every other value (tool filters,
  * `reconnect`) is the input's own, to be read and not written.
  */
-export function expandEntry(entry: Entry, env: Env, opts: ExpandOptions = {}): { entry: Entry } | { errors: ExpansionError[] } {
+export function expandEntry(
+  entry: Entry,
+  env: Env,
+  opts: ExpandOptions = {},
+): { entry: Entry } | { errors: ExpansionError[] } {
   const out: Entry = { ...entry }
   const errors: ExpansionError[] = []
   const withheld = opts.withheld
-  const view: Env = withheld?.size ? new Proxy(env, { get: (target, name) => (typeof name === 'string' && withheld.has(name) ? undefined : Reflect.get(target, name)) }) : env
+  const view: Env = withheld?.size
+    ? new Proxy(env, {
+        get: (target, name) => (typeof name === 'string' && withheld.has(name) ? undefined : Reflect.get(target, name)),
+      })
+    : env
   const expand = (template: string, path: (string | number)[]): string => {
     const r = expandString(template, view)
     if ('value' in r) return r.value
@@ -153,7 +162,9 @@ export function expandEntry(entry: Entry, env: Env, opts: ExpandOptions = {}): {
     if ('missing' in r) {
       const names = r.missing.map((m) => '${' + m + '}').join(', ')
       const fromDotenv = r.missing.every((m) => withheld?.has(m))
-      const hint = fromDotenv ? `set only by the project's .env, which \${VAR} does not read: export it in the shell that starts dsh, or write the value in .dsh/mcp.local.yml` : `set it, or write \${VAR:-default}`
+      const hint = fromDotenv
+        ? `set only by the project's .env, which \${VAR} does not read: export it in the shell that starts dsh, or write the value in .dsh/mcp.local.yml`
+        : `set it, or write \${VAR:-default}`
       errors.push({ path, missing: r.missing, message: `${field} uses ${names}, which is not set`, hint })
     } else errors.push({ path, missing: [], message: `${field}: ${r.message}` })
     return template

@@ -28,7 +28,13 @@ import { isRecord } from './guards.ts'
 /** JSON with object keys sorted at every level. */
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_k, v) =>
-    isRecord(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v,
+    isRecord(v)
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, v[k]]),
+        )
+      : v,
   )
 }
 

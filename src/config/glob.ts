@@ -24,7 +24,11 @@
 export const MAX_GLOB_LENGTH = 256
 export const MAX_ALTERNATIVES = 64
 
-type Token = { t: 'star' } | { t: 'one' } | { t: 'lit'; c: string } | { t: 'class'; neg: boolean; ranges: [string, string][] }
+type Token =
+  | { t: 'star' }
+  | { t: 'one' }
+  | { t: 'lit'; c: string }
+  | { t: 'class'; neg: boolean; ranges: [string, string][] }
 
 class TooMany extends Error {}
 
@@ -153,7 +157,8 @@ function matchTokens(p: readonly Token[], s: readonly string[]): boolean {
 
 /** Why `glob` is refused, or undefined. */
 export function globProblem(glob: string): string | undefined {
-  if (glob.length > MAX_GLOB_LENGTH) return `is ${glob.length} characters long; a tool glob may have at most ${MAX_GLOB_LENGTH}`
+  if (glob.length > MAX_GLOB_LENGTH)
+    return `is ${glob.length} characters long; a tool glob may have at most ${MAX_GLOB_LENGTH}`
   try {
     expand(Array.from(glob.startsWith('!') ? glob.slice(1) : glob))
   } catch (err) {

@@ -60,7 +60,12 @@ export function checkJsonSyntax(text: string, maxDepth: number): JsonSyntaxError
         else return fail('bad escape in a string (allowed: \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)')
         continue
       }
-      if (c.charCodeAt(0) < 0x20) return fail(c === '\n' || c === '\r' ? 'unterminated string: a line break inside a string must be written \\n' : 'a control character inside a string must be escaped')
+      if (c.charCodeAt(0) < 0x20)
+        return fail(
+          c === '\n' || c === '\r'
+            ? 'unterminated string: a line break inside a string must be written \\n'
+            : 'a control character inside a string must be escaped',
+        )
       i++
     }
     return fail('unterminated string', start)
@@ -90,7 +95,8 @@ export function checkJsonSyntax(text: string, maxDepth: number): JsonSyntaxError
     const c = text[i]
     const top = stack[stack.length - 1]
     if (expect === 'after') {
-      if (top === undefined) return i < text.length ? fail(`unexpected ${what(text, i)} after the end of the JSON document`) : undefined
+      if (top === undefined)
+        return i < text.length ? fail(`unexpected ${what(text, i)} after the end of the JSON document`) : undefined
       if (c === ',') {
         i++
         expect = top === '{' ? 'key' : 'value'
@@ -131,13 +137,17 @@ export function checkJsonSyntax(text: string, maxDepth: number): JsonSyntaxError
     // a value
     if (c === ']' && top === '[') return fail('trailing comma before "]" (JSON allows none)', lastComma(text, i))
     if (c === '{' || c === '[') {
-      if (stack.length >= maxDepth) return { offset: i, message: `nested more than ${maxDepth} levels deep`, tooDeep: true }
+      if (stack.length >= maxDepth)
+        return { offset: i, message: `nested more than ${maxDepth} levels deep`, tooDeep: true }
       stack.push(c)
       i++
       expect = c === '{' ? 'first-key' : 'first-item'
       continue
     }
-    if (i >= text.length) return fail(top ? `unexpected end of the file: missing "${top === '{' ? '}' : ']'}"` : 'the file holds no JSON value')
+    if (i >= text.length)
+      return fail(
+        top ? `unexpected end of the file: missing "${top === '{' ? '}' : ']'}"` : 'the file holds no JSON value',
+      )
     const e = scalar()
     if (e) return e
     expect = 'after'

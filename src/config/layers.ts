@@ -45,7 +45,8 @@ export function projectLayerFiles(root: string, opts: { legacyMcpJson?: boolean 
     { scope: 'project', format: 'friendly', file: path.join(root, '.dsh', 'mcp.yml'), rank: 1 },
     { scope: 'project', format: 'mcpServers', file: path.join(root, '.dsh', 'mcp.json'), rank: 2 },
   ]
-  if (opts.legacyMcpJson !== false) files.push({ scope: 'legacy', format: 'mcpServers', file: path.join(root, '.mcp.json'), rank: 3 })
+  if (opts.legacyMcpJson !== false)
+    files.push({ scope: 'legacy', format: 'mcpServers', file: path.join(root, '.mcp.json'), rank: 3 })
   return files
 }
 
@@ -109,8 +110,10 @@ export function mergeOverride(base: Entry, override: Entry): Entry {
 /** Why an override cannot apply to `base` (env on an http server, headers on a stdio one), if it cannot. */
 function overrideMisfit(base: Entry, override: Entry): string | undefined {
   const t = transportOf(base)
-  if ((t === 'streamable-http' || t === 'sse') && override.env !== undefined) return 'the local override sets "env", but the server it overrides is an http server (use "headers")'
-  if (t === 'stdio' && override.headers !== undefined) return 'the local override sets "headers", but the server it overrides is a stdio server (use "env")'
+  if ((t === 'streamable-http' || t === 'sse') && override.env !== undefined)
+    return 'the local override sets "env", but the server it overrides is an http server (use "headers")'
+  if (t === 'stdio' && override.headers !== undefined)
+    return 'the local override sets "headers", but the server it overrides is a stdio server (use "env")'
   return undefined
 }
 
@@ -135,7 +138,16 @@ export function mergeLayers(inputs: readonly LayerInput[]): Row[] {
     let winner: (typeof candidates)[number] | undefined
     for (const c of candidates) {
       if (winner) {
-        rows.push({ name, scope: c.layer.scope, file: c.layer.file, state: 'shadowed', ...(c.e.entry ? { entry: c.e.entry } : {}), shadowedBy: { scope: winner.layer.scope, file: winner.layer.file }, sources: [{ scope: c.layer.scope, file: c.layer.file }], diagnostics: c.e.diagnostics })
+        rows.push({
+          name,
+          scope: c.layer.scope,
+          file: c.layer.file,
+          state: 'shadowed',
+          ...(c.e.entry ? { entry: c.e.entry } : {}),
+          shadowedBy: { scope: winner.layer.scope, file: winner.layer.file },
+          sources: [{ scope: c.layer.scope, file: c.layer.file }],
+          diagnostics: c.e.diagnostics,
+        })
         continue
       }
       if (c.e.entry && c.e.partial && c.layer.scope === 'local') {
@@ -145,18 +157,39 @@ export function mergeLayers(inputs: readonly LayerInput[]): Row[] {
       winner = c
       let entry = c.e.entry
       const diagnostics = [...c.e.diagnostics]
-      const sources: Source[] = [{ scope: c.layer.scope, file: c.layer.file }, ...overrides.map((o) => ({ scope: o.layer.scope, file: o.layer.file, keys: Object.keys(o.e.entry ?? {}) }))]
+      const sources: Source[] = [
+        { scope: c.layer.scope, file: c.layer.file },
+        ...overrides.map((o) => ({ scope: o.layer.scope, file: o.layer.file, keys: Object.keys(o.e.entry ?? {}) })),
+      ]
       for (const o of [...overrides].reverse()) {
         if (!entry || !o.e.entry) continue
         const misfit = overrideMisfit(entry, o.e.entry)
         if (misfit) {
-          diagnostics.push({ severity: 'error', code: 'conflict', message: misfit, file: o.layer.file, line: o.e.line, col: o.e.col, path: `servers.${name}`, server: name })
+          diagnostics.push({
+            severity: 'error',
+            code: 'conflict',
+            message: misfit,
+            file: o.layer.file,
+            line: o.e.line,
+            col: o.e.col,
+            path: `servers.${name}`,
+            server: name,
+          })
           entry = undefined
         } else entry = mergeOverride(entry, o.e.entry)
       }
       const state: RowState = !entry ? 'invalid' : entry.enabled === false ? 'disabled' : 'active'
       const overriddenBy = overrides[0]?.layer.file
-      rows.push({ name, scope: c.layer.scope, file: c.layer.file, state, ...(entry ? { entry } : {}), ...(overriddenBy ? { overriddenBy } : {}), sources, diagnostics })
+      rows.push({
+        name,
+        scope: c.layer.scope,
+        file: c.layer.file,
+        state,
+        ...(entry ? { entry } : {}),
+        ...(overriddenBy ? { overriddenBy } : {}),
+        sources,
+        diagnostics,
+      })
     }
     if (!winner) {
       for (const o of overrides) {
@@ -170,7 +203,15 @@ export function mergeLayers(inputs: readonly LayerInput[]): Row[] {
           path: `servers.${name}`,
           server: name,
         }
-        rows.push({ name, scope: o.layer.scope, file: o.layer.file, state: 'invalid', ...(o.e.entry ? { entry: o.e.entry } : {}), sources: [{ scope: o.layer.scope, file: o.layer.file }], diagnostics: [...o.e.diagnostics, orphan] })
+        rows.push({
+          name,
+          scope: o.layer.scope,
+          file: o.layer.file,
+          state: 'invalid',
+          ...(o.e.entry ? { entry: o.e.entry } : {}),
+          sources: [{ scope: o.layer.scope, file: o.layer.file }],
+          diagnostics: [...o.e.diagnostics, orphan],
+        })
       }
     }
   }

@@ -36,7 +36,10 @@ const Common = {
 }
 
 /** Fields of the official Config that later client lines add, with the first line that has each. */
-export const LATER_FIELDS: Readonly<Record<string, string>> = { maxInstructionBytes: '0.1.6-alpha.2', oauth: 'a later line' }
+export const LATER_FIELDS: Readonly<Record<string, string>> = {
+  maxInstructionBytes: '0.1.6-alpha.2',
+  oauth: 'a later line',
+}
 
 /** Transports later client lines add, with the first line that has each. */
 export const LATER_TRANSPORTS: Readonly<Record<string, string>> = { sse: 'a later line' }
@@ -52,7 +55,10 @@ export interface HostClientShape {
 export function hostGaps(config: Readonly<Record<string, unknown>>, host: HostClientShape): string[] {
   const transport = String(config.transport)
   const keys = host.transports[transport]
-  if (keys === undefined) return [`the "${transport}" transport${LATER_TRANSPORTS[transport] ? ` (from ${LATER_TRANSPORTS[transport]})` : ''}`]
+  if (keys === undefined)
+    return [
+      `the "${transport}" transport${LATER_TRANSPORTS[transport] ? ` (from ${LATER_TRANSPORTS[transport]})` : ''}`,
+    ]
   return Object.keys(config)
     .filter((k) => config[k] !== undefined && !keys.includes(k))
     .map((k) => `"${k}"${LATER_FIELDS[k] ? ` (from ${LATER_FIELDS[k]})` : ''}`)
@@ -85,7 +91,11 @@ const remoteSchema = <T extends 'streamable-http' | 'sse'>(transport: T) =>
 export const OfficialHttpSchema = remoteSchema('streamable-http')
 export const OfficialSseSchema = remoteSchema('sse')
 
-export const OfficialConfigSchema = z.discriminatedUnion('transport', [OfficialStdioSchema, OfficialHttpSchema, OfficialSseSchema])
+export const OfficialConfigSchema = z.discriminatedUnion('transport', [
+  OfficialStdioSchema,
+  OfficialHttpSchema,
+  OfficialSseSchema,
+])
 export type OfficialConfig = z.output<typeof OfficialConfigSchema>
 
 export interface MapOptions {
@@ -105,7 +115,8 @@ export function toOfficialConfig(serverName: string, entry: Entry, opts: MapOpti
     ...(entry.reconnect !== undefined ? { reconnect: { ...entry.reconnect } } : {}),
   }
   if (transport === 'stdio') {
-    if (entry.command === undefined) throw new TypeError(`toOfficialConfig(${serverName}): a stdio entry needs a command`)
+    if (entry.command === undefined)
+      throw new TypeError(`toOfficialConfig(${serverName}): a stdio entry needs a command`)
     const launch = windowsLaunch({ command: entry.command, args: entry.args ?? [] }, opts.platform ?? process.platform)
     const resolve = opts.platform === 'win32' ? path.win32.resolve : path.resolve
     return {
@@ -152,7 +163,8 @@ export function credentialsAsHeader(config: OfficialConfig): OfficialConfig {
   url.username = ''
   url.password = ''
   const headers = { ...config.headers }
-  if (!Object.keys(headers).some((k) => k.toLowerCase() === 'authorization')) headers.Authorization = `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`
+  if (!Object.keys(headers).some((k) => k.toLowerCase() === 'authorization'))
+    headers.Authorization = `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`
   return { ...config, url: url.href, headers }
 }
 

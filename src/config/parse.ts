@@ -95,13 +95,24 @@ export function parseConfigText(input: string, opts: ParseOptions): ParsedFile {
     diagnostics: [{ severity: 'error', file, ...d }],
   })
   if (Buffer.byteLength(input, 'utf8') > MAX_CONFIG_BYTES) {
-    return fail({ code: 'too-large', message: `file is larger than ${MAX_CONFIG_BYTES / 1024} KiB; refusing to read it`, line: 0, col: 0, path: '' })
+    return fail({
+      code: 'too-large',
+      message: `file is larger than ${MAX_CONFIG_BYTES / 1024} KiB; refusing to read it`,
+      line: 0,
+      col: 0,
+      path: '',
+    })
   }
   const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input
   const control = CONTROL_CHAR.exec(text)
   if (control) {
     const hex = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')
-    return fail({ code: 'syntax', message: `contains a control character (U+${hex}): not a text config file`, ...positionAt(text, control.index), path: '' })
+    return fail({
+      code: 'syntax',
+      message: `contains a control character (U+${hex}): not a text config file`,
+      ...positionAt(text, control.index),
+      path: '',
+    })
   }
   if (text.trim() === '') {
     const what = format === 'friendly' ? 'a "servers:" mapping' : 'a JSON object with "mcpServers"'
@@ -109,20 +120,48 @@ export function parseConfigText(input: string, opts: ParseOptions): ParsedFile {
   }
   if (format === 'mcpServers') {
     const bad = checkJsonSyntax(text, MAX_DEPTH)
-    if (bad) return fail({ code: bad.tooDeep ? 'too-deep' : 'syntax', message: bad.tooDeep ? bad.message : `invalid JSON: ${bad.message}`, ...positionAt(text, bad.offset), path: '' })
+    if (bad)
+      return fail({
+        code: bad.tooDeep ? 'too-deep' : 'syntax',
+        message: bad.tooDeep ? bad.message : `invalid JSON: ${bad.message}`,
+        ...positionAt(text, bad.offset),
+        path: '',
+      })
   }
   // Strict JSON already refused nesting deeper than MAX_DEPTH; YAML flow collections are scanned here, and
   // both formats' size in values (what the parser's time grows with) before the parser runs.
-  const heavy = scanStructure(text, { maxFlowDepth: format === 'friendly' ? MAX_FLOW_DEPTH : Number.POSITIVE_INFINITY, maxValues: MAX_VALUES })
-  if (heavy?.code === 'too-deep') return fail({ code: 'too-deep', message: `nested more than ${MAX_DEPTH} levels deep`, ...positionAt(text, heavy.offset), path: '' })
+  const heavy = scanStructure(text, {
+    maxFlowDepth: format === 'friendly' ? MAX_FLOW_DEPTH : Number.POSITIVE_INFINITY,
+    maxValues: MAX_VALUES,
+  })
+  if (heavy?.code === 'too-deep')
+    return fail({
+      code: 'too-deep',
+      message: `nested more than ${MAX_DEPTH} levels deep`,
+      ...positionAt(text, heavy.offset),
+      path: '',
+    })
   if (heavy) {
-    return fail({ code: 'too-complex', message: `holds more than ${MAX_VALUES} values (brackets, commas, ":" and "- "); refusing to parse it`, ...positionAt(text, heavy.offset), path: '' })
+    return fail({
+      code: 'too-complex',
+      message: `holds more than ${MAX_VALUES} values (brackets, commas, ":" and "- "); refusing to parse it`,
+      ...positionAt(text, heavy.offset),
+      path: '',
+    })
   }
   const lines = new LineCounter()
   let doc: Document.Parsed
   try {
     // uniqueKeys: false — duplicates are found in linear time by inspectDocument (the parser's check is quadratic).
-    doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false, logLevel: 'error', strict: true, schema: format === 'mcpServers' ? 'json' : 'core', customTags: [] })
+    doc = parseDocument(text, {
+      lineCounter: lines,
+      uniqueKeys: false,
+      prettyErrors: false,
+      logLevel: 'error',
+      strict: true,
+      schema: format === 'mcpServers' ? 'json' : 'core',
+      customTags: [],
+    })
   } catch (err) {
     return fail({ code: 'syntax', message: `cannot parse: ${(err as Error).message}`, line: 0, col: 0, path: '' })
   }
@@ -130,26 +169,51 @@ export function parseConfigText(input: string, opts: ParseOptions): ParsedFile {
     const p = lines.linePos(offset)
     return { line: p.line, col: p.col }
   }
-  const inspection = inspectDocument(doc, text, at, rootKeyOf(format), { maxDepth: MAX_DEPTH, maxAliases: MAX_ALIAS_COUNT })
+  const inspection = inspectDocument(doc, text, at, rootKeyOf(format), {
+    maxDepth: MAX_DEPTH,
+    maxAliases: MAX_ALIAS_COUNT,
+  })
   if (inspection.file) {
     const { segments, ...rest } = inspection.file
     return fail({ ...rest, path: formatPath(segments) })
   }
   const listed = doc.get(rootKeyOf(format), true)
   if (isMap(listed) && listed.items.length > MAX_SERVERS) {
-    return fail({ code: 'too-many-servers', message: `defines ${listed.items.length} servers; a config file may define at most ${MAX_SERVERS}`, ...at(listed.range?.[0] ?? 0), path: rootKeyOf(format) })
+    return fail({
+      code: 'too-many-servers',
+      message: `defines ${listed.items.length} servers; a config file may define at most ${MAX_SERVERS}`,
+      ...at(listed.range?.[0] ?? 0),
+      path: rootKeyOf(format),
+    })
   }
   let value: unknown
   try {
     value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT })
   } catch (err) {
     const msg = (err as Error).message
-    if (/excessive alias/i.test(msg)) return fail({ code: 'alias-limit', message: `too many alias expansions (limit ${MAX_ALIAS_COUNT}); refusing a possible alias bomb`, ...at(firstAliasOffset(doc)), path: '' })
+    if (/excessive alias/i.test(msg))
+      return fail({
+        code: 'alias-limit',
+        message: `too many alias expansions (limit ${MAX_ALIAS_COUNT}); refusing a possible alias bomb`,
+        ...at(firstAliasOffset(doc)),
+        path: '',
+      })
     // Not echoed: the library's message may quote the file's text.
-    return fail({ code: 'syntax', message: 'cannot read the document (unsupported YAML construct)', line: 1, col: 1, path: '' })
+    return fail({
+      code: 'syntax',
+      message: 'cannot read the document (unsupported YAML construct)',
+      line: 1,
+      col: 1,
+      path: '',
+    })
   }
   if (inspection.aliases > 0 && exceedsValues(value, MAX_VALUES)) {
-    return fail({ code: 'too-complex', message: `expands through aliases to more than ${MAX_VALUES} values; refusing a possible alias bomb`, ...at(firstAliasOffset(doc)), path: '' })
+    return fail({
+      code: 'too-complex',
+      message: `expands through aliases to more than ${MAX_VALUES} values; refusing a possible alias bomb`,
+      ...at(firstAliasOffset(doc)),
+      path: '',
+    })
   }
   return readDocument(doc, value, at, inspection.entries, opts)
 }
@@ -180,14 +244,32 @@ function capProblems(problems: readonly Problem[]): { shown: readonly Problem[];
   const ordered = [...problems.filter((p) => p.severity === 'error'), ...problems.filter((p) => p.severity !== 'error')]
   const rest = ordered.slice(MAX_PROBLEMS_SHOWN)
   const errors = rest.filter((p) => p.severity === 'error').length
-  const kinds = errors === 0 ? `${rest.length} warnings` : errors === rest.length ? `${rest.length} errors` : `${errors} errors, ${rest.length - errors} warnings`
-  return { shown: ordered.slice(0, MAX_PROBLEMS_SHOWN), more: { severity: rest[0]!.severity, code: rest[0]!.code, message: `${rest.length} more problems not listed (${kinds})` } }
+  const kinds =
+    errors === 0
+      ? `${rest.length} warnings`
+      : errors === rest.length
+        ? `${rest.length} errors`
+        : `${errors} errors, ${rest.length - errors} warnings`
+  return {
+    shown: ordered.slice(0, MAX_PROBLEMS_SHOWN),
+    more: {
+      severity: rest[0]!.severity,
+      code: rest[0]!.code,
+      message: `${rest.length} more problems not listed (${kinds})`,
+    },
+  }
 }
 
 /** C0 controls other than tab, LF and CR, and DEL: never in a text config file. */
 const CONTROL_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/
 
-function readDocument(doc: Document.Parsed, value: unknown, at: At, scoped: Inspection['entries'], opts: ParseOptions): ParsedFile {
+function readDocument(
+  doc: Document.Parsed,
+  value: unknown,
+  at: At,
+  scoped: Inspection['entries'],
+  opts: ParseOptions,
+): ParsedFile {
   const { file, format } = opts
   const rootKey = rootKeyOf(format)
   const rootKeys = format === 'friendly' ? FRIENDLY_ROOT_KEYS : MCP_SERVERS_ROOT_KEYS
@@ -195,28 +277,71 @@ function readDocument(doc: Document.Parsed, value: unknown, at: At, scoped: Insp
   const base = { file, line: 1, col: 1 }
   if (!isRecord(value)) {
     const expected = format === 'friendly' ? 'a mapping with "servers:"' : 'a JSON object with "mcpServers"'
-    return { file, format, ok: false, entries: [], diagnostics: [{ ...base, severity: 'error', code: 'bad-root', message: `expected ${expected}, got ${kindOf(value)}`, path: '' }] }
+    return {
+      file,
+      format,
+      ok: false,
+      entries: [],
+      diagnostics: [
+        {
+          ...base,
+          severity: 'error',
+          code: 'bad-root',
+          message: `expected ${expected}, got ${kindOf(value)}`,
+          path: '',
+        },
+      ],
+    }
   }
   const root = value
   const posOf = (path: (string | number)[], atKey = false) => positionOf(doc, path, atKey, at)
   const other = format === 'friendly' ? 'mcpServers' : 'servers'
   const strays = Object.keys(root).filter((key) => !(rootKeys as readonly string[]).includes(key))
   const top = capProblems(
-    strays.map((key): Problem =>
-      key === other
-        ? { severity: 'warning', code: 'unknown-key', message: `"${key}" is not read in this file (ignored); this file lists servers under "${rootKey}"`, path: [key], atKey: true }
-        : unknownKeyProblem(key, rootKeys, 'the top level'),
+    strays.map(
+      (key): Problem =>
+        key === other
+          ? {
+              severity: 'warning',
+              code: 'unknown-key',
+              message: `"${key}" is not read in this file (ignored); this file lists servers under "${rootKey}"`,
+              path: [key],
+              atKey: true,
+            }
+          : unknownKeyProblem(key, rootKeys, 'the top level'),
     ),
   )
-  for (const p of top.shown) diagnostics.push({ file, ...posOf(p.path, true), severity: p.severity, code: p.code, message: p.message, path: formatPath(p.path) })
+  for (const p of top.shown)
+    diagnostics.push({
+      file,
+      ...posOf(p.path, true),
+      severity: p.severity,
+      code: p.code,
+      message: p.message,
+      path: formatPath(p.path),
+    })
   if (top.more) diagnostics.push({ ...base, ...top.more, message: `${top.more.message} at the top level`, path: '' })
   const servers = root[rootKey]
   if (servers === undefined || servers === null) {
-    if (servers === undefined) diagnostics.push({ ...base, severity: 'warning', code: 'bad-root', message: `no "${rootKey}" key: this file defines no servers`, path: '' })
+    if (servers === undefined)
+      diagnostics.push({
+        ...base,
+        severity: 'warning',
+        code: 'bad-root',
+        message: `no "${rootKey}" key: this file defines no servers`,
+        path: '',
+      })
     return { file, format, ok: true, entries: [], diagnostics }
   }
   if (!isRecord(servers)) {
-    diagnostics.push({ file, ...posOf([rootKey]), severity: 'error', code: 'bad-root', message: `"${rootKey}" must be a mapping of server names to entries, got ${kindOf(servers)}`, path: rootKey })
+    diagnostics.push({
+      file,
+      ...posOf([rootKey]),
+      severity: 'error',
+      code: 'bad-root',
+      message: `"${rootKey}" must be a mapping of server names to entries, got ${kindOf(servers)}`,
+      path: rootKey,
+    })
     return { file, format, ok: false, entries: [], diagnostics }
   }
   const entries: ParsedEntry[] = []
@@ -225,7 +350,15 @@ function readDocument(doc: Document.Parsed, value: unknown, at: At, scoped: Insp
     const entryDiags: Diagnostic[] = []
     const push = (p: Problem) => {
       const full = [rootKey, name, ...p.path]
-      entryDiags.push({ file, ...posOf(full, p.atKey), severity: p.severity, code: p.code, message: p.message, path: formatPath(full), server: name })
+      entryDiags.push({
+        file,
+        ...posOf(full, p.atKey),
+        severity: p.severity,
+        code: p.code,
+        message: p.message,
+        path: formatPath(full),
+        server: name,
+      })
     }
     const refusal = serverNameRefusal(name)
     if (refusal !== undefined) {
@@ -241,15 +374,38 @@ function readDocument(doc: Document.Parsed, value: unknown, at: At, scoped: Insp
     }
     const early = scoped.get(name)
     if (early) {
-      entryDiags.push({ file, line: early.line, col: early.col, severity: 'error', code: early.code, message: early.message, path: formatPath(early.segments), server: name })
+      entryDiags.push({
+        file,
+        line: early.line,
+        col: early.col,
+        severity: 'error',
+        code: early.code,
+        message: early.message,
+        path: formatPath(early.segments),
+        server: name,
+      })
       entries.push({ name, partial: false, ...keyPos, diagnostics: entryDiags })
       continue
     }
     const checked = checkEntry(raw, opts)
     const capped = capProblems(checked.problems)
     capped.shown.forEach(push)
-    if (capped.more) entryDiags.push({ file, ...keyPos, ...capped.more, message: `${capped.more.message} in this entry`, path: formatPath([rootKey, name]), server: name })
-    entries.push({ name, ...(checked.entry ? { entry: checked.entry } : {}), partial: checked.partial, ...keyPos, diagnostics: entryDiags })
+    if (capped.more)
+      entryDiags.push({
+        file,
+        ...keyPos,
+        ...capped.more,
+        message: `${capped.more.message} in this entry`,
+        path: formatPath([rootKey, name]),
+        server: name,
+      })
+    entries.push({
+      name,
+      ...(checked.entry ? { entry: checked.entry } : {}),
+      partial: checked.partial,
+      ...keyPos,
+      diagnostics: entryDiags,
+    })
   }
   return { file, format, ok: true, entries, diagnostics }
 }

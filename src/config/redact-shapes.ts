@@ -66,7 +66,10 @@ export const MASK = '***'
 /** Is `name` (a flag without dashes, an env-style or header name, a query key) secret-bearing? */
 export function isSecretName(name: string): boolean {
   // camelCase reads as kebab-case: --githubToken, --clientSecret, --accessToken.
-  const n = name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase().replace(/_/g, '-')
+  const n = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .toLowerCase()
+    .replace(/_/g, '-')
   if (n.startsWith('no-')) return false
   return SECRET_FLAG_WORDS.some((w) => n === w || n.endsWith(`-${w}`) || n.endsWith(`.${w}`))
 }
@@ -168,32 +171,42 @@ export function urlSecrets(text: string): string[] {
 
 /** Every URL's userinfo and every query/fragment value in `text` → `***` (bare query items too). */
 function maskUrls(text: string): string {
-  return text.replace(URL_IN_TEXT, (_m, scheme: string, info: string | undefined, rest: string, query: string | undefined, frag: string | undefined) => {
-    const params = (p: string | undefined) =>
-      p === undefined
-        ? ''
-        : p[0] +
-          p
-            .slice(1)
-            .split(/([&;])/)
-            .map((piece) => {
-              if (piece === '&' || piece === ';' || piece === '') return piece
-              const eq = piece.indexOf('=')
-              const value = eq < 0 ? piece : piece.slice(eq + 1)
-              if (onlyReferences(value) || value === '') return piece
-              return eq < 0 ? MASK : `${piece.slice(0, eq + 1)}${MASK}`
-            })
-            .join('')
-    const user =
-      info === undefined
-        ? ''
-        : `${info
-            .slice(0, -1)
-            .split(':')
-            .map((part) => (onlyReferences(part) ? part : MASK))
-            .join(':')}@`
-    return `${scheme}${user}${rest}${params(query)}${params(frag)}`
-  })
+  return text.replace(
+    URL_IN_TEXT,
+    (
+      _m,
+      scheme: string,
+      info: string | undefined,
+      rest: string,
+      query: string | undefined,
+      frag: string | undefined,
+    ) => {
+      const params = (p: string | undefined) =>
+        p === undefined
+          ? ''
+          : p[0] +
+            p
+              .slice(1)
+              .split(/([&;])/)
+              .map((piece) => {
+                if (piece === '&' || piece === ';' || piece === '') return piece
+                const eq = piece.indexOf('=')
+                const value = eq < 0 ? piece : piece.slice(eq + 1)
+                if (onlyReferences(value) || value === '') return piece
+                return eq < 0 ? MASK : `${piece.slice(0, eq + 1)}${MASK}`
+              })
+              .join('')
+      const user =
+        info === undefined
+          ? ''
+          : `${info
+              .slice(0, -1)
+              .split(':')
+              .map((part) => (onlyReferences(part) ? part : MASK))
+              .join(':')}@`
+      return `${scheme}${user}${rest}${params(query)}${params(frag)}`
+    },
+  )
 }
 
 /** The URL as the CLI shows it: userinfo and every query value masked. */
@@ -223,7 +236,9 @@ export function redactShapesIn(text: string): string {
   out = out
     .replace(TEXT_USERINFO, (_m, scheme: string) => `${scheme}${MASK}@`)
     .replace(TEXT_QUERY, (m, head: string, key: string) => (isSecretName(key) ? `${head}${MASK}` : m))
-    .replace(TEXT_FLAG, (m, lead: string, head: string, name: string) => (flagIsSecret(head.startsWith('--') ? '--' : '-', name) ? `${lead}${head}${MASK}` : m))
+    .replace(TEXT_FLAG, (m, lead: string, head: string, name: string) =>
+      flagIsSecret(head.startsWith('--') ? '--' : '-', name) ? `${lead}${head}${MASK}` : m,
+    )
     .replace(TEXT_SCHEME, (_m, scheme: string, space: string) => `${scheme}${space}${MASK}`)
   return maskPairs(out)
 }
@@ -251,7 +266,12 @@ function maskPairs(text: string): string {
     const valueAt = start + m[0].length
     const before = start === 0 ? '' : text[start - 1]!
     // `ab:c` inside a word, `x==y`, `https://`: not a pair.
-    if ((before !== '' && !PAIR_LEAD.test(before)) || !isSecretName(m[1]!) || text[valueAt] === '=' || text.startsWith('//', valueAt)) {
+    if (
+      (before !== '' && !PAIR_LEAD.test(before)) ||
+      !isSecretName(m[1]!) ||
+      text[valueAt] === '=' ||
+      text.startsWith('//', valueAt)
+    ) {
       PAIR.lastIndex = start + 1
       continue
     }

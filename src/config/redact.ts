@@ -35,7 +35,15 @@ import { templateSites, templateVariables } from './expand.ts'
 import { argSecrets, MASK, redactShapesIn, urlSecrets } from './redact-shapes.ts'
 import type { Entry } from './schema.ts'
 
-export { displayArgs, displayUrl, isSecretName, MASK, onlyReferences, SECRET_FLAG_WORDS, SECRET_SHORT_FLAGS } from './redact-shapes.ts'
+export {
+  displayArgs,
+  displayUrl,
+  isSecretName,
+  MASK,
+  onlyReferences,
+  SECRET_FLAG_WORDS,
+  SECRET_SHORT_FLAGS,
+} from './redact-shapes.ts'
 
 export const MIN_SECRET_LENGTH = 3
 
@@ -44,7 +52,11 @@ export const MIN_SECRET_LENGTH = 3
  * variables it uses), `expanded` the entry after `${VAR}` expansion (absent
  * when expansion failed).
  */
-export function secretValues(raw: Entry, expanded: Entry | undefined, env: Readonly<Record<string, string | undefined>>): string[] {
+export function secretValues(
+  raw: Entry,
+  expanded: Entry | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): string[] {
   const found = new Set<string>()
   const add = (v: string | undefined) => {
     if (v === undefined) return
@@ -106,7 +118,11 @@ export function redactCut(text: string, secrets: readonly string[], max: number)
  * {@link MIN_SECRET_LENGTH} characters). Whole secrets are the business of
  * `redact`: call it too.
  */
-export function redactEdges(text: string, secrets: readonly string[], edges: { start?: boolean; end?: boolean }): string {
+export function redactEdges(
+  text: string,
+  secrets: readonly string[],
+  edges: { start?: boolean; end?: boolean },
+): string {
   let out = text
   for (const s of secrets) {
     if (edges.start) {

@@ -26,14 +26,29 @@ const EXACT_NPM = /^(@[^/@]+\/)?[^@]+@v?\d+\.\d+\.\d+([-+][\w.-]+)?$/
 const EXACT_PY = /^[A-Za-z0-9._-]+(\[[^\]]*\])?(==|@)v?\d+(\.\d+)*([-+.\w]*)?$/
 
 /** npm-style flags that take a value as the next word. */
-const VALUE_FLAGS = new Set(['-p', '--package', '-c', '--call', '--from', '--python', '-w', '--with', '--spec', '--index-url', '--registry'])
+const VALUE_FLAGS = new Set([
+  '-p',
+  '--package',
+  '-c',
+  '--call',
+  '--from',
+  '--python',
+  '-w',
+  '--with',
+  '--spec',
+  '--index-url',
+  '--registry',
+])
 
 function base(command: string): string {
   return (command.split(/[\\/]/).pop() ?? command).toLowerCase().replace(/\.(cmd|exe|bat|ps1)$/, '')
 }
 
 /** Where the runner's package word starts in `args` (after the runner's own subcommand), and the ecosystem. */
-function runnerOf(command: string, args: readonly string[]): { runner: string; start: number; py: boolean } | undefined {
+function runnerOf(
+  command: string,
+  args: readonly string[],
+): { runner: string; start: number; py: boolean } | undefined {
   const b = base(command)
   if (b === 'npx' || b === 'bunx' || b === 'pnpx') return { runner: b, start: 0, py: false }
   if (b === 'uvx') return { runner: b, start: 0, py: true }
@@ -82,7 +97,11 @@ export function unpinnedRunner(command: string | undefined, args: readonly strin
   const name = r.py ? pkg.replace(/(==|>=|<=|~=|@).*$/, '') : pkg.replace(/^((?:@[^/@]+\/)?[^@]+)(@.*)?$/, '$1')
   // pipx names its package with --spec NAME==VERSION; uv and the npm family take NAME@VERSION.
   if (r.runner === 'pipx run' && !inFlag && args[at - 1] !== '--spec') {
-    return { runner: r.runner, pkg, pinned: [command, ...args.slice(0, at), '--spec', `${name}==<version>`, name, ...args.slice(at + 1)] }
+    return {
+      runner: r.runner,
+      pkg,
+      pinned: [command, ...args.slice(0, at), '--spec', `${name}==<version>`, name, ...args.slice(at + 1)],
+    }
   }
   const pinnedPkg = r.runner === 'pipx run' ? `${name}==<version>` : `${name}@<version>`
   const pinned = [command, ...args]

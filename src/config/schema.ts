@@ -47,7 +47,8 @@ const WholeNumber = (min: number, max: number) => z.number().check(z.int(), z.mi
 const Millis = WholeNumber(1, MAX_TIMER_DELAY_MS)
 
 /** A described optional field (the description goes to the JSON Schema). */
-const opt = <T extends z.core.SomeType>(schema: T, description?: string) => (description === undefined ? z.optional(schema) : z.optional(schema).check(z.describe(description)))
+const opt = <T extends z.core.SomeType>(schema: T, description?: string) =>
+  description === undefined ? z.optional(schema) : z.optional(schema).check(z.describe(description))
 
 const NonEmpty = () => z.string().check(z.minLength(1))
 
@@ -87,7 +88,10 @@ export const EntrySchema = z.object({
   cwd: opt(z.string(), 'Working directory, relative to the project root (default: the project root).'),
   url: opt(NonEmpty(), 'MCP endpoint (streamable-http transport).'),
   headers: opt(StringMap, 'HTTP headers sent with every request.'),
-  transport: opt(z.string(), 'stdio | http | streamable-http | sse (sse needs a host dsh-mcp-client that has it); inferred from command/url when absent.'),
+  transport: opt(
+    z.string(),
+    'stdio | http | streamable-http | sse (sse needs a host dsh-mcp-client that has it); inferred from command/url when absent.',
+  ),
   type: opt(z.string(), 'Alias of transport (Claude Code spelling).'),
   toolCallTimeoutMs: opt(Millis, 'Timeout of one tool call in ms.'),
   failOnStartupError: opt(z.boolean(), 'Fail the mount when the first connection fails.'),
@@ -99,8 +103,14 @@ export const EntrySchema = z.object({
   oauth: opt(OAuthSchema, 'OAuth for an http server; needs a host dsh-mcp-client that has it.'),
   tools: opt(ToolFilterSchema),
   description: opt(z.string(), 'What this server is for (shown by dsh-mcp list).'),
-  lifecycle: opt(z.enum(LIFECYCLES), 'eager: start with the project; lazy: start on the first tool call (tools offered from the cache meanwhile).'),
-  idleTimeoutMs: opt(WholeNumber(0, MAX_TIMER_DELAY_MS), 'lazy: stop the server after this long without a call (0: never).'),
+  lifecycle: opt(
+    z.enum(LIFECYCLES),
+    'eager: start with the project; lazy: start on the first tool call (tools offered from the cache meanwhile).',
+  ),
+  idleTimeoutMs: opt(
+    WholeNumber(0, MAX_TIMER_DELAY_MS),
+    'lazy: stop the server after this long without a call (0: never).',
+  ),
   enabled: opt(z.boolean(), 'false keeps the entry but does not mount it.'),
 })
 
@@ -116,7 +126,9 @@ export const EXPANDABLE_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'headers
 export const FriendlyFileSchema = z
   .object({
     $schema: opt(z.string(), 'JSON Schema of this file, for editors.'),
-    servers: z.record(z.string().check(z.regex(SERVER_NAME_PATTERN)), EntrySchema).check(z.describe(`MCP servers by name (${SERVER_NAME_SHAPE}).`)),
+    servers: z
+      .record(z.string().check(z.regex(SERVER_NAME_PATTERN)), EntrySchema)
+      .check(z.describe(`MCP servers by name (${SERVER_NAME_SHAPE}).`)),
   })
   .check(z.describe('dsh-project-mcp server configuration (.dsh/mcp.yml)'))
 

@@ -22,6 +22,11 @@ export const SERVER_NAME_RULE = `use 1-${SERVER_NAME_MAX} letters, digits, "_" o
 /** Why `name` is refused (undefined: it is allowed): the name (cut at 40 characters), the reason, the rule. */
 export function serverNameRefusal(name: string): string | undefined {
   if (SERVER_NAME_PATTERN.test(name)) return undefined
-  const why = name.length === 0 ? 'it is empty' : name.length > SERVER_NAME_MAX ? `it has ${name.length} characters` : 'it has other characters'
+  const why =
+    name.length === 0
+      ? 'it is empty'
+      : name.length > SERVER_NAME_MAX
+        ? `it has ${name.length} characters`
+        : 'it has other characters'
   return `server name "${name.length > 40 ? `${name.slice(0, 40)}…` : name}" is not allowed (${why}): ${SERVER_NAME_RULE}`
 }

@@ -44,7 +44,8 @@ export function scanStructure(text: string, limits: StructureLimits): StructureP
   let depth = 0
   let marks = 0
   let quote: '"' | "'" | undefined
-  const mark = (at: number): StructureProblem | undefined => (++marks > limits.maxValues ? { code: 'too-complex', offset: at } : undefined)
+  const mark = (at: number): StructureProblem | undefined =>
+    ++marks > limits.maxValues ? { code: 'too-complex', offset: at } : undefined
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!
     if (quote === '"') {

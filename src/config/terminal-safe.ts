@@ -22,7 +22,14 @@
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
 const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
 
-const NAMED: Record<string, string> = { '\r': '\\r', '\u001b': '\\x1b', '\b': '\\b', '\f': '\\f', '\v': '\\v', '\0': '\\0' }
+const NAMED: Record<string, string> = {
+  '\r': '\\r',
+  '\u001b': '\\x1b',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\v': '\\v',
+  '\0': '\\0',
+}
 
 function escapeChar(c: string): string {
   const named = NAMED[c]
@@ -43,7 +50,9 @@ export function terminalSafe(text: string): string {
  * forge a line of its own. Also shows zero-width characters as escapes.
  */
 export function oneLine(text: string): string {
-  return terminalSafe(text).replace(/[\n\t\u200b-\u200d\u2060\ufeff]/g, (c) => (c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`))
+  return terminalSafe(text).replace(/[\n\t\u200b-\u200d\u2060\ufeff]/g, (c) =>
+    c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )
 }
 
 /** JSON text with the characters JSON.stringify leaves raw (DEL, C1, bidi, U+2028/9) as `\uXXXX`. */

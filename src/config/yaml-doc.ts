@@ -10,7 +10,20 @@
  *
  * @module
  */
-import { type Document, isAlias, isCollection, isMap, isNode, isPair, isScalar, isSeq, type Node, type Pair, visit, type YAMLMap } from 'yaml'
+import {
+  type Document,
+  isAlias,
+  isCollection,
+  isMap,
+  isNode,
+  isPair,
+  isScalar,
+  isSeq,
+  type Node,
+  type Pair,
+  visit,
+  type YAMLMap,
+} from 'yaml'
 import type { DiagnosticCode } from './diagnostics.ts'
 
 export type At = (offset: number) => { line: number; col: number }
@@ -97,7 +110,13 @@ export interface InspectLimits {
  * keys, custom tags, nesting deeper than `maxDepth`, more than `maxAliases`
  * aliases and aliases to no earlier anchor. Linear in the document's nodes.
  */
-export function inspectDocument(doc: Document.Parsed, text: string, at: At, rootKey: string, limits: InspectLimits): Inspection {
+export function inspectDocument(
+  doc: Document.Parsed,
+  text: string,
+  at: At,
+  rootKey: string,
+  limits: InspectLimits,
+): Inspection {
   const { maxDepth, maxAliases } = limits
   const out: Inspection = { entries: new Map(), aliases: 0 }
   // Anchors seen so far in document order (the visit's order): an alias is checked against them here,
@@ -110,14 +129,24 @@ export function inspectDocument(doc: Document.Parsed, text: string, at: At, root
   }
   for (const e of doc.errors) {
     const deep = /call stack/i.test(e.message)
-    out.file ??= { code: deep ? 'too-deep' : 'syntax', message: yamlMessage(e.message, maxDepth), ...at(e.pos[0]), segments: [] }
+    out.file ??= {
+      code: deep ? 'too-deep' : 'syntax',
+      message: yamlMessage(e.message, maxDepth),
+      ...at(e.pos[0]),
+      segments: [],
+    }
   }
   if (out.file) return out
   const duplicates = duplicatePairs(doc)
   visit(doc, {
     Pair(_k, pair, ancestors) {
       if (isCollection(pair.key)) {
-        add({ code: 'syntax', message: 'a key must be plain text, not a list or mapping', ...at(pair.key.range?.[0] ?? 0), segments: segmentsOf(ancestors, pair).slice(0, -1) })
+        add({
+          code: 'syntax',
+          message: 'a key must be plain text, not a list or mapping',
+          ...at(pair.key.range?.[0] ?? 0),
+          segments: segmentsOf(ancestors, pair).slice(0, -1),
+        })
         return visit.SKIP
       }
       const first = duplicates.get(pair)
@@ -125,30 +154,57 @@ export function inspectDocument(doc: Document.Parsed, text: string, at: At, root
       const name = keyText(pair.key)
       const where = isNode(first.key) && first.key.range ? ` (first at line ${at(first.key.range[0]).line})` : ''
       const offset = isNode(pair.key) ? (pair.key.range?.[0] ?? 0) : 0
-      add({ code: 'duplicate-key', message: `duplicate key "${name}"${where}`, ...at(offset), segments: segmentsOf(ancestors, pair) })
+      add({
+        code: 'duplicate-key',
+        message: `duplicate key "${name}"${where}`,
+        ...at(offset),
+        segments: segmentsOf(ancestors, pair),
+      })
       return undefined
     },
     Node(_k, node: Node, ancestors) {
       if (isCollection(node) && ancestors.filter(isCollection).length >= maxDepth) {
-        add({ code: 'too-deep', message: `nested more than ${maxDepth} levels deep`, ...at(node.range?.[0] ?? 0), segments: segmentsOf(ancestors, node).slice(0, 3) })
+        add({
+          code: 'too-deep',
+          message: `nested more than ${maxDepth} levels deep`,
+          ...at(node.range?.[0] ?? 0),
+          segments: segmentsOf(ancestors, node).slice(0, 3),
+        })
         return visit.SKIP
       }
       if (node.anchor) anchors.add(node.anchor)
       if (isAlias(node) && ++out.aliases > maxAliases) {
-        out.file ??= { code: 'alias-limit', message: `more than ${maxAliases} aliases ("*name"); refusing a possible alias bomb`, ...at(node.range?.[0] ?? 0), segments: [] }
+        out.file ??= {
+          code: 'alias-limit',
+          message: `more than ${maxAliases} aliases ("*name"); refusing a possible alias bomb`,
+          ...at(node.range?.[0] ?? 0),
+          segments: [],
+        }
         return visit.BREAK
       }
       if (isAlias(node) && !anchors.has(node.source)) {
         // The whole document cannot be converted, so this is the file's problem. The alias name is
         // not echoed: an unquoted value starting with "*" may be a password.
-        out.file ??= { code: 'syntax', message: 'an alias ("*name") refers to no anchor defined before it; quote a value that starts with "*"', ...at(node.range?.[0] ?? 0), segments: segmentsOf(ancestors, node) }
+        out.file ??= {
+          code: 'syntax',
+          message: 'an alias ("*name") refers to no anchor defined before it; quote a value that starts with "*"',
+          ...at(node.range?.[0] ?? 0),
+          segments: segmentsOf(ancestors, node),
+        }
         return undefined
       }
       if (node.tag && !ALLOWED_TAGS.has(node.tag)) {
         // Only YAML's own "!!" tags are named: a local "!tag" may be an unquoted password.
-        const tag = node.tag.startsWith('tag:yaml.org,2002:') ? `tag "${node.tag.replace('tag:yaml.org,2002:', '!!')}"` : 'a custom "!" tag'
+        const tag = node.tag.startsWith('tag:yaml.org,2002:')
+          ? `tag "${node.tag.replace('tag:yaml.org,2002:', '!!')}"`
+          : 'a custom "!" tag'
         const hint = node.tag.startsWith('tag:yaml.org,2002:') ? '' : '; quote a value that starts with "!"'
-        add({ code: 'forbidden-tag', message: `${tag} is not allowed: config files hold plain data (no !!js or custom tags)${hint}`, ...at(tagOffset(text, node.range?.[0] ?? 0)), segments: segmentsOf(ancestors, node) })
+        add({
+          code: 'forbidden-tag',
+          message: `${tag} is not allowed: config files hold plain data (no !!js or custom tags)${hint}`,
+          ...at(tagOffset(text, node.range?.[0] ?? 0)),
+          segments: segmentsOf(ancestors, node),
+        })
       }
       return undefined
     },
@@ -206,7 +262,12 @@ function nodeAt(doc: Document.Parsed, path: readonly (string | number)[]): unkno
 }
 
 /** Position of the node at `path` (or of its key), falling back to the nearest ancestor that exists. */
-export function positionOf(doc: Document.Parsed, path: readonly (string | number)[], atKey: boolean, at: At): { line: number; col: number } {
+export function positionOf(
+  doc: Document.Parsed,
+  path: readonly (string | number)[],
+  atKey: boolean,
+  at: At,
+): { line: number; col: number } {
   for (let n = path.length; n > 0; n--) {
     const prefix = path.slice(0, n)
     if (atKey || n < path.length) {

@@ -58,11 +58,29 @@ export function unknownNames(view: ProjectView, names: readonly string[]): strin
 
 /** Errors of files that do not parse at all (their servers are missing from the rows), formatted. */
 export function fileErrors(view: ProjectView): string[] {
-  return view.layers.filter((l) => !l.parsed.ok).flatMap((l) => allDiagnostics(l.parsed).filter((d) => d.severity === 'error').map((d) => formatDiagnostic(d)))
+  return view.layers
+    .filter((l) => !l.parsed.ok)
+    .flatMap((l) =>
+      allDiagnostics(l.parsed)
+        .filter((d) => d.severity === 'error')
+        .map((d) => formatDiagnostic(d)),
+    )
 }
 
 function base(row: Row): DoctorResult {
-  return { name: row.name, scope: row.scope, file: row.file, state: 'invalid', toolCount: 0, tools: [], latencyMs: null, error: null, hint: null, server: null, stderrTail: [] }
+  return {
+    name: row.name,
+    scope: row.scope,
+    file: row.file,
+    state: 'invalid',
+    toolCount: 0,
+    tools: [],
+    latencyMs: null,
+    error: null,
+    hint: null,
+    server: null,
+    stderrTail: [],
+  }
 }
 
 type Plan = { result: DoctorResult } | { row: Row; run: (signal?: AbortSignal) => ReturnType<typeof probe> }
@@ -89,7 +107,11 @@ function plan(row: Row, opts: DiagnoseOptions, root: string, trust: () => TrustV
   switch (v.tag) {
     case 'runs': {
       const secrets = secretValues(row.entry!, v.entry, opts.env)
-      return { row, run: (signal) => probe(v.config, { env: opts.env, timeoutMs: opts.timeoutMs, secrets, ...(signal ? { signal } : {}) }) }
+      return {
+        row,
+        run: (signal) =>
+          probe(v.config, { env: opts.env, timeoutMs: opts.timeoutMs, secrets, ...(signal ? { signal } : {}) }),
+      }
     }
     case 'refused': {
       if (v.why === 'invalid' && row.state === 'invalid') {
@@ -97,7 +119,10 @@ function plan(row: Row, opts: DiagnoseOptions, root: string, trust: () => TrustV
         r.error = errors[0] ? formatDiagnostic(errors[0]) : 'invalid entry'
         if (errors.length > 1) r.error += ` (and ${errors.length - 1} more)`
       } else r.error = v.reason
-      r.hint = v.why === 'invalid' ? 'fix the entry; dsh-mcp validate lists every problem' : 'see dsh-mcp list for how to allow the file'
+      r.hint =
+        v.why === 'invalid'
+          ? 'fix the entry; dsh-mcp validate lists every problem'
+          : 'see dsh-mcp list for how to allow the file'
       return { result: r }
     }
     case 'disabled':
@@ -110,7 +135,12 @@ function plan(row: Row, opts: DiagnoseOptions, root: string, trust: () => TrustV
         r.error = `not started: ${v.reason}`
         r.hint = 'repair the trust store as said, then run doctor again'
       } else {
-        r.error = v.why === 'changed' ? 'changed since it was trusted: not started' : v.why === 'repository-contribution' ? 'a repository file overrides this user server: not started' : 'not trusted yet: not started'
+        r.error =
+          v.why === 'changed'
+            ? 'changed since it was trusted: not started'
+            : v.why === 'repository-contribution'
+              ? 'a repository file overrides this user server: not started'
+              : 'not trusted yet: not started'
         r.hint = `review it (dsh-mcp get ${shellWord(row.name)}), then run: ${trustCommand(root, row.name)}`
       }
       return { result: r }
@@ -157,7 +187,17 @@ export async function diagnoseProject(view: ProjectView, opts: DiagnoseOptions):
       if (opts.signal?.aborted) own.abort(opts.signal.reason)
       running.add(own)
       const o = await p.run(own.signal).finally(() => running.delete(own))
-      const r: DoctorResult = { ...base(p.row), state: o.state, toolCount: o.tools.length, tools: o.tools, latencyMs: o.latencyMs, error: o.error, hint: o.hint, server: o.server, stderrTail: o.stderrTail }
+      const r: DoctorResult = {
+        ...base(p.row),
+        state: o.state,
+        toolCount: o.tools.length,
+        tools: o.tools,
+        latencyMs: o.latencyMs,
+        error: o.error,
+        hint: o.hint,
+        server: o.server,
+        stderrTail: o.stderrTail,
+      }
       results[i] = r
       opts.onResult?.(r)
     }),

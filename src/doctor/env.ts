@@ -26,6 +26,9 @@ export function scrubbedEnv(parent: Readonly<Record<string, string | undefined>>
   return out
 }
 
-export function childEnv(parent: Readonly<Record<string, string | undefined>>, extra: Readonly<Record<string, string>> | undefined): Record<string, string> {
+export function childEnv(
+  parent: Readonly<Record<string, string | undefined>>,
+  extra: Readonly<Record<string, string>> | undefined,
+): Record<string, string> {
   return { ...scrubbedEnv(parent), ...extra }
 }

@@ -59,7 +59,10 @@ export function oneLine(text: string, clean?: (text: string) => string): string 
 /** The message, with the causes fetch hides behind "fetch failed". */
 function messageOf(err: unknown): string {
   if (!(err instanceof Error)) return String(err)
-  const cause = err.cause instanceof Error && err.cause.message && !err.message.includes(err.cause.message) ? `: ${err.cause.message}` : ''
+  const cause =
+    err.cause instanceof Error && err.cause.message && !err.message.includes(err.cause.message)
+      ? `: ${err.cause.message}`
+      : ''
   return err.message + cause
 }
 
@@ -84,10 +87,13 @@ function httpStatusOf(err: unknown): number | undefined {
 }
 
 function isTlsCode(code: string): boolean {
-  return /^(CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH|EPROTO)/.test(code)
+  return /^(CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH|EPROTO)/.test(
+    code,
+  )
 }
 
-const NOISE_HINT = 'it printed text that is not JSON-RPC on stdout: is this an MCP server speaking stdio? (servers must log to stderr)'
+const NOISE_HINT =
+  'it printed text that is not JSON-RPC on stdout: is this an MCP server speaking stdio? (servers must log to stderr)'
 
 function endOf(exit: NonNullable<Observation['exit']>): string {
   return exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`
@@ -99,27 +105,54 @@ export function explain(o: Observation): Explanation {
     const error = `no answer to ${during} within ${o.timeoutMs} ms`
     if (o.stdoutNoise > 0) return { state: 'timeout', error, hint: NOISE_HINT }
     if (o.transport === 'stdio') {
-      return { state: 'timeout', error, hint: 'is it an MCP server on stdio? it may be waiting for input or a login, or still downloading (try a larger --timeout)' }
+      return {
+        state: 'timeout',
+        error,
+        hint: 'is it an MCP server on stdio? it may be waiting for input or a login, or still downloading (try a larger --timeout)',
+      }
     }
-    return { state: 'timeout', error, hint: 'the server accepted the connection but did not answer: is this the MCP endpoint? (try a larger --timeout)' }
+    return {
+      state: 'timeout',
+      error,
+      hint: 'the server accepted the connection but did not answer: is this the MCP endpoint? (try a larger --timeout)',
+    }
   }
   const err = o.error
   const code = errnoOf(err)
   if (o.transport === 'stdio') {
     if (o.phase === 'spawn' || (o.exit === undefined && (code === 'ENOENT' || code === 'EACCES'))) {
-      if (code === 'ENOENT') return { state: 'failed', error: `command not found: ${o.command}`, hint: `install it, or fix "command" (a bare name is looked up in the absolute PATH entries; started in ${o.cwd})` }
-      if (code === 'EACCES') return { state: 'failed', error: `permission denied running ${o.command}`, hint: 'make it executable (chmod +x), or run it through its interpreter' }
-      if (code === 'ENOTDIR' || code === 'ENOCWD') return { state: 'failed', error: `working directory does not exist: ${o.cwd}`, hint: 'fix "cwd" (relative to the project root)' }
+      if (code === 'ENOENT')
+        return {
+          state: 'failed',
+          error: `command not found: ${o.command}`,
+          hint: `install it, or fix "command" (a bare name is looked up in the absolute PATH entries; started in ${o.cwd})`,
+        }
+      if (code === 'EACCES')
+        return {
+          state: 'failed',
+          error: `permission denied running ${o.command}`,
+          hint: 'make it executable (chmod +x), or run it through its interpreter',
+        }
+      if (code === 'ENOTDIR' || code === 'ENOCWD')
+        return {
+          state: 'failed',
+          error: `working directory does not exist: ${o.cwd}`,
+          hint: 'fix "cwd" (relative to the project root)',
+        }
       return { state: 'failed', error: `could not start ${o.command}: ${oneLine(messageOf(err), o.clean)}`, hint: null }
     }
     if (o.exit) {
       const error = `${endOf(o.exit)} during ${during}`
       if (o.stdoutNoise > 0) return { state: 'failed', error, hint: NOISE_HINT }
-      return { state: 'failed', error, hint: `${o.stderrLines === 0 ? 'it wrote nothing to stderr' : 'its stderr tail says why'}; run the command by hand in the project root to reproduce` }
+      return {
+        state: 'failed',
+        error,
+        hint: `${o.stderrLines === 0 ? 'it wrote nothing to stderr' : 'its stderr tail says why'}; run the command by hand in the project root to reproduce`,
+      }
     }
   }
   if (o.transport !== 'stdio') {
-    if (code === 'ERR_INVALID_URL' || err instanceof TypeError && /Invalid URL/i.test(messageOf(err))) {
+    if (code === 'ERR_INVALID_URL' || (err instanceof TypeError && /Invalid URL/i.test(messageOf(err)))) {
       return { state: 'failed', error: `not a valid URL: ${o.url}`, hint: 'fix "url" (http:// or https://)' }
     }
     const status = httpStatusOf(err)
@@ -127,30 +160,96 @@ export function explain(o: Observation): Explanation {
       return {
         state: 'failed',
         error: `HTTP ${status} ${status === 401 ? 'Unauthorized' : 'Forbidden'} from ${o.url}`,
-        hint: status === 401 ? 'authentication failed: check the Authorization header in "headers" (and the variable it uses)' : 'the credentials were refused for this resource: check the token and its permissions',
+        hint:
+          status === 401
+            ? 'authentication failed: check the Authorization header in "headers" (and the variable it uses)'
+            : 'the credentials were refused for this resource: check the token and its permissions',
       }
     }
-    if (status === 404) return { state: 'failed', error: `HTTP 404 Not Found from ${o.url}`, hint: 'wrong path? "url" must be the MCP endpoint itself (often ending in /mcp)' }
-    if (status === 405) return { state: 'failed', error: `HTTP 405 Method Not Allowed from ${o.url}`, hint: o.transport === 'sse' ? 'not an SSE endpoint: check the path' : 'not a streamable-http endpoint (an SSE-only server? write "transport: sse")' }
-    if (status === -1) return { state: 'failed', error: `not an MCP endpoint: ${oneLine(messageOf(err), o.clean)}`, hint: 'the URL answered, but not with MCP (JSON or an event stream): check the path' }
-    if (status !== undefined) return { state: 'failed', error: `HTTP ${status} from ${o.url}`, hint: status >= 500 ? 'the server failed: see its logs' : null }
-    if (code === 'ECONNREFUSED') return { state: 'failed', error: `connection refused: ${o.url}`, hint: 'is the server running, on this host and port?' }
-    if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return { state: 'failed', error: `connection reset by ${o.url}`, hint: 'speaking http to an https port, or a proxy in the way?' }
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { state: 'failed', error: `host not found: ${o.url}`, hint: 'check the host name in "url" (and DNS / VPN)' }
+    if (status === 404)
+      return {
+        state: 'failed',
+        error: `HTTP 404 Not Found from ${o.url}`,
+        hint: 'wrong path? "url" must be the MCP endpoint itself (often ending in /mcp)',
+      }
+    if (status === 405)
+      return {
+        state: 'failed',
+        error: `HTTP 405 Method Not Allowed from ${o.url}`,
+        hint:
+          o.transport === 'sse'
+            ? 'not an SSE endpoint: check the path'
+            : 'not a streamable-http endpoint (an SSE-only server? write "transport: sse")',
+      }
+    if (status === -1)
+      return {
+        state: 'failed',
+        error: `not an MCP endpoint: ${oneLine(messageOf(err), o.clean)}`,
+        hint: 'the URL answered, but not with MCP (JSON or an event stream): check the path',
+      }
+    if (status !== undefined)
+      return {
+        state: 'failed',
+        error: `HTTP ${status} from ${o.url}`,
+        hint: status >= 500 ? 'the server failed: see its logs' : null,
+      }
+    if (code === 'ECONNREFUSED')
+      return {
+        state: 'failed',
+        error: `connection refused: ${o.url}`,
+        hint: 'is the server running, on this host and port?',
+      }
+    if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET')
+      return {
+        state: 'failed',
+        error: `connection reset by ${o.url}`,
+        hint: 'speaking http to an https port, or a proxy in the way?',
+      }
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+      return {
+        state: 'failed',
+        error: `host not found: ${o.url}`,
+        hint: 'check the host name in "url" (and DNS / VPN)',
+      }
     if (code && isTlsCode(code)) {
-      return { state: 'failed', error: `TLS error (${code}) connecting to ${o.url}`, hint: 'certificate problem, or https to a plain-http port: check the scheme; for a private CA set NODE_EXTRA_CA_CERTS' }
+      return {
+        state: 'failed',
+        error: `TLS error (${code}) connecting to ${o.url}`,
+        hint: 'certificate problem, or https to a plain-http port: check the scheme; for a private CA set NODE_EXTRA_CA_CERTS',
+      }
     }
   }
   const mcpCode = (err as { code?: unknown } | undefined)?.code
   if (err instanceof Error && err.name === 'McpError') {
-    if (mcpCode === -32000 && o.exit) return { state: 'failed', error: `${endOf(o.exit)} during ${during}`, hint: o.stderrLines === 0 ? 'it wrote nothing to stderr' : 'its stderr tail says why' }
-    return { state: 'failed', error: `${during} failed: ${oneLine(messageOf(err), o.clean)}`, hint: 'the server answered with an MCP error: see its logs' }
+    if (mcpCode === -32000 && o.exit)
+      return {
+        state: 'failed',
+        error: `${endOf(o.exit)} during ${during}`,
+        hint: o.stderrLines === 0 ? 'it wrote nothing to stderr' : 'its stderr tail says why',
+      }
+    return {
+      state: 'failed',
+      error: `${during} failed: ${oneLine(messageOf(err), o.clean)}`,
+      hint: 'the server answered with an MCP error: see its logs',
+    }
   }
   if (/protocol version is not supported|invalid initialize result/i.test(messageOf(err))) {
-    return { state: 'failed', error: oneLine(messageOf(err), o.clean), hint: 'not an MCP server, or one speaking an incompatible protocol version' }
+    return {
+      state: 'failed',
+      error: oneLine(messageOf(err), o.clean),
+      hint: 'not an MCP server, or one speaking an incompatible protocol version',
+    }
   }
   if (err instanceof Error && (err.name === 'ZodError' || err instanceof SyntaxError)) {
-    return { state: 'failed', error: `invalid answer to ${during}`, hint: 'not an MCP server, or one speaking an incompatible protocol version' }
+    return {
+      state: 'failed',
+      error: `invalid answer to ${during}`,
+      hint: 'not an MCP server, or one speaking an incompatible protocol version',
+    }
   }
-  return { state: 'failed', error: `${during} failed: ${oneLine(messageOf(err), o.clean)}`, hint: o.stdoutNoise > 0 ? NOISE_HINT : null }
+  return {
+    state: 'failed',
+    error: `${during} failed: ${oneLine(messageOf(err), o.clean)}`,
+    hint: o.stdoutNoise > 0 ? NOISE_HINT : null,
+  }
 }

@@ -146,7 +146,15 @@ function isNoise(err: unknown): boolean {
 
 export async function probe(config: OfficialConfig, opts: ProbeOptions): Promise<ProbeOutcome> {
   const clean = (s: string | null) => (s === null ? null : redact(s, opts.secrets))
-  const failedEarly = (error: string, hint: string | null): ProbeOutcome => ({ state: 'failed', tools: [], latencyMs: null, error: clean(error), hint: clean(hint), server: null, stderrTail: [] })
+  const failedEarly = (error: string, hint: string | null): ProbeOutcome => ({
+    state: 'failed',
+    tools: [],
+    latencyMs: null,
+    error: clean(error),
+    hint: clean(hint),
+    server: null,
+    stderrTail: [],
+  })
   if (opts.signal?.aborted) return { ...failedEarly('interrupted', null), state: 'skipped' }
 
   let transport: StdioClientTransport | StreamableHTTPClientTransport | SSEClientTransport
@@ -163,7 +171,17 @@ export async function probe(config: OfficialConfig, opts: ProbeOptions): Promise
     const found = resolveCommand(config.command, { PATH: process.env.PATH, ...env }, config.cwd)
     if ('code' in found) {
       const error = Object.assign(new Error(found.code), { code: found.code })
-      const e = explain({ transport: 'stdio', phase, error, timedOut: false, timeoutMs: opts.timeoutMs, stdoutNoise: 0, command: config.command, ...(config.cwd ? { cwd: config.cwd } : {}), clean: (t) => redact(t, opts.secrets) })
+      const e = explain({
+        transport: 'stdio',
+        phase,
+        error,
+        timedOut: false,
+        timeoutMs: opts.timeoutMs,
+        stdoutNoise: 0,
+        command: config.command,
+        ...(config.cwd ? { cwd: config.cwd } : {}),
+        clean: (t) => redact(t, opts.secrets),
+      })
       return failedEarly(e.error, e.hint)
     }
     const spec: LaunchSpec = { secrets: [...opts.secrets], forward: true }
@@ -193,7 +211,10 @@ export async function probe(config: OfficialConfig, opts: ProbeOptions): Promise
       return failedEarly(`not a valid URL: ${displayUrl(config.url)}`, 'fix "url" (http:// or https://)')
     }
     const requestInit = { headers: { ...config.headers } }
-    transport = config.transport === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit })
+    transport =
+      config.transport === 'sse'
+        ? new SSEClientTransport(url, { requestInit })
+        : new StreamableHTTPClientTransport(url, { requestInit })
   }
 
   const started = performance.now()
@@ -209,7 +230,9 @@ export async function probe(config: OfficialConfig, opts: ProbeOptions): Promise
     ac.abort(new Error('interrupted'))
   }
   opts.signal?.addEventListener('abort', onAbort, { once: true })
-  const deadline = new Promise<never>((_, reject) => ac.signal.addEventListener('abort', () => reject(ac.signal.reason), { once: true }))
+  const deadline = new Promise<never>((_, reject) =>
+    ac.signal.addEventListener('abort', () => reject(ac.signal.reason), { once: true }),
+  )
   deadline.catch(() => {})
 
   const client = new Client(CLIENT_INFO, { capabilities: {} })
@@ -265,10 +288,20 @@ export async function probe(config: OfficialConfig, opts: ProbeOptions): Promise
       ...(exit ? { exit } : {}),
       stdoutNoise: noise,
       ...(child ? { stderrLines: tail.lines().length } : {}),
-      ...(config.transport === 'stdio' ? { command: config.command, ...(config.cwd ? { cwd: config.cwd } : {}) } : { url: displayUrl(config.url) }),
+      ...(config.transport === 'stdio'
+        ? { command: config.command, ...(config.cwd ? { cwd: config.cwd } : {}) }
+        : { url: displayUrl(config.url) }),
       clean: (s) => redact(s, opts.secrets),
     })
-    outcome = { state: interrupted ? 'skipped' : e.state, tools: [], latencyMs, error: interrupted ? 'interrupted' : e.error, hint: interrupted ? null : e.hint, server: null, stderrTail: [] }
+    outcome = {
+      state: interrupted ? 'skipped' : e.state,
+      tools: [],
+      latencyMs,
+      error: interrupted ? 'interrupted' : e.error,
+      hint: interrupted ? null : e.hint,
+      server: null,
+      stderrTail: [],
+    }
   } finally {
     clearTimeout(timer)
     opts.signal?.removeEventListener('abort', onAbort)

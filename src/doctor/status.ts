@@ -63,7 +63,8 @@ function foreignStatus(file: string): string | undefined {
     try {
       const st = lstatSync(p)
       if (st.isSymbolicLink()) return `is refused: ${p} is a symbolic link; remove it (the plugin writes it again)`
-      if (ownedByOther(st)) return `is refused: ${p} is owned by another user (uid ${st.uid}); remove it (the plugin writes it again)`
+      if (ownedByOther(st))
+        return `is refused: ${p} is owned by another user (uid ${st.uid}); remove it (the plugin writes it again)`
     } catch {
       return undefined
     }

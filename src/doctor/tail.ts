@@ -24,7 +24,9 @@ export class TextTail {
   private readonly maxLineLength: number
   private readonly secrets: readonly string[]
 
-  constructor(opts: { maxLines?: number; maxBytes?: number; maxLineLength?: number; secrets?: readonly string[] } = {}) {
+  constructor(
+    opts: { maxLines?: number; maxBytes?: number; maxLineLength?: number; secrets?: readonly string[] } = {},
+  ) {
     this.maxLines = opts.maxLines ?? 20
     this.maxBytes = opts.maxBytes ?? 16 * 1024
     this.maxLineLength = opts.maxLineLength ?? 300
@@ -54,7 +56,12 @@ export class TextTail {
     const all = window
       .split(/\r?\n/)
       // Strip terminal escapes and other control characters a server may write.
-      .map((l) => l.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '').trimEnd())
+      .map((l) =>
+        l
+          .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '')
+          .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '')
+          .trimEnd(),
+      )
       .filter((l) => l.trim() !== '')
     return all.slice(-this.maxLines).map((l) => redactCut(l, this.secrets, this.maxLineLength))
   }

@@ -42,7 +42,19 @@ export interface DoctorResult {
 }
 
 /** Every key of a DoctorResult, in JSON order (tests assert the exact set). */
-export const DOCTOR_RESULT_KEYS = ['name', 'scope', 'file', 'state', 'toolCount', 'tools', 'latencyMs', 'error', 'hint', 'server', 'stderrTail'] as const
+export const DOCTOR_RESULT_KEYS = [
+  'name',
+  'scope',
+  'file',
+  'state',
+  'toolCount',
+  'tools',
+  'latencyMs',
+  'error',
+  'hint',
+  'server',
+  'stderrTail',
+] as const
 
 /** States that count as a broken server (doctor exits 1): everything but `ok` and `disabled`. */
 export function isBroken(state: DoctorState): boolean {

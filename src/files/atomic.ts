@@ -29,7 +29,17 @@
  */
 import { Buffer } from 'node:buffer'
 import { randomBytes } from 'node:crypto'
-import { closeSync, constants, fchmodSync, fchownSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs'
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fchownSync,
+  fsyncSync,
+  openSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs'
 import path from 'node:path'
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0
@@ -81,7 +91,11 @@ export function replaceFile(file: string, text: string | Uint8Array, opts: Repla
     while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off)
     fchmodSync(fd, opts.mode)
     const me = typeof process.getuid === 'function' ? process.getuid() : undefined
-    if (opts.owner && me !== undefined && (opts.owner.uid !== me || (typeof process.getgid === 'function' && opts.owner.gid !== process.getgid()))) {
+    if (
+      opts.owner &&
+      me !== undefined &&
+      (opts.owner.uid !== me || (typeof process.getgid === 'function' && opts.owner.gid !== process.getgid()))
+    ) {
       try {
         fchownSync(fd, opts.owner.uid, opts.owner.gid)
       } catch {

@@ -145,7 +145,9 @@ function spans(t: Text, map: YAMLMap): PairSpan[] {
     }
     let leadStart = keyLine
     if (prevEnd >= 0) leadStart = prevEnd + 1
-    else while (leadStart > 0 && isComment(t.lines[leadStart - 1]!) && indentOf(t.lines[leadStart - 1]!) >= col) leadStart--
+    else
+      while (leadStart > 0 && isComment(t.lines[leadStart - 1]!) && indentOf(t.lines[leadStart - 1]!) >= col)
+        leadStart--
     out.push({ key: String(isScalar(k) ? k.value : k), pair, keyLine, leadStart, end })
     prevEnd = end
   }
@@ -182,7 +184,8 @@ export function setPair(text: string, path: Path, key: string, value: unknown): 
   const parent = parentPath.length === 0 ? doc.contents : doc.getIn(parentPath, true)
   const current = isMap(map) ? (jsOf(map) as Record<string, unknown>) : {}
   const next = { ...current, [key]: value }
-  if (parentPath.length === 0 && (parent === null || (isScalar(parent) && parent.value === null))) return setPair(text, [], name, next)
+  if (parentPath.length === 0 && (parent === null || (isScalar(parent) && parent.value === null)))
+    return setPair(text, [], name, next)
   if (!isMap(parent) || parent.flow) return rerenderWhole(doc, path, key, value, layout)
   if (isMap(map) || map === undefined) return setPair(text, parentPath, name, next)
   // A null value (`servers:` or `servers: ~`): keep the key line (and its comment), add the pair under it.
@@ -193,7 +196,9 @@ export function setPair(text: string, path: Path, key: string, value: unknown): 
   if (v?.range && v.range[1] > v.range[0]) {
     const a = v.range[0] - t.starts[s.keyLine]!
     const b = v.range[1] - t.starts[s.keyLine]!
-    keyLineText = (keyLineText.slice(0, a) + keyLineText.slice(b)).replace(/:\s+(#|$)/, (_m, g: string) => (g ? ': #' : ':'))
+    keyLineText = (keyLineText.slice(0, a) + keyLineText.slice(b)).replace(/:\s+(#|$)/, (_m, g: string) =>
+      g ? ': #' : ':',
+    )
   }
   const lines = renderPair(key, value, keyCol + layout.unit, layout)
   return t.splice(s.keyLine, s.keyLine, [keyLineText, ...lines])

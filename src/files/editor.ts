@@ -44,7 +44,12 @@ export interface EditorOptions {
 }
 
 /** Why `text` must not be edited (one line with file:line:col), or undefined when it may. */
-export function editProblem(text: string, file: string, format: FileFormat, relativeTo?: (f: string) => string): string | undefined {
+export function editProblem(
+  text: string,
+  file: string,
+  format: FileFormat,
+  relativeTo?: (f: string) => string,
+): string | undefined {
   const parsed = parseConfigText(text, { file, format, allowPartial: true })
   if (!parsed.ok) {
     const d = parsed.diagnostics.find((x) => x.severity === 'error') ?? parsed.diagnostics[0]
@@ -59,7 +64,9 @@ export function editProblem(text: string, file: string, format: FileFormat, rela
 
 export function createEditor(text: string | undefined, format: FileFormat, opts: EditorOptions = {}): ConfigEditor {
   const rootKey = rootKeyOf(format)
-  const original = text ?? (format === 'friendly' ? `${opts.header ? `${opts.header}\n` : ''}servers: {}\n` : '{\n  "mcpServers": {}\n}\n')
+  const original =
+    text ??
+    (format === 'friendly' ? `${opts.header ? `${opts.header}\n` : ''}servers: {}\n` : '{\n  "mcpServers": {}\n}\n')
   const bom = original.startsWith('\uFEFF') ? '\uFEFF' : ''
   const crlf = /\r\n/.test(original)
   let body = (bom ? original.slice(1) : original).replace(/\r\n/g, '\n')

@@ -31,7 +31,13 @@ function git(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv): numb
   try {
     execFileSync(bin.path, ['-c', 'core.fsmonitor=false', ...args], {
       cwd,
-      env: { PATH: env.PATH ?? '/usr/bin:/bin', ...(env.HOME ? { HOME: env.HOME } : {}), GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
+      env: {
+        PATH: env.PATH ?? '/usr/bin:/bin',
+        ...(env.HOME ? { HOME: env.HOME } : {}),
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_TERMINAL_PROMPT: '0',
+        LC_ALL: 'C',
+      },
       stdio: 'ignore',
       timeout: GIT_TIMEOUT_MS,
     })
@@ -43,7 +49,8 @@ function git(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv): numb
 }
 
 /** Exit 0: yes; 1: no; anything else (128: not a repository) says nothing. */
-const answer = (status: number | undefined): boolean | undefined => (status === 0 ? true : status === 1 ? false : undefined)
+const answer = (status: number | undefined): boolean | undefined =>
+  status === 0 ? true : status === 1 ? false : undefined
 
 /**
  * Where to ask about `file`: the real path of its nearest existing directory, and the path from there. Git

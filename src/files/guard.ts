@@ -139,7 +139,8 @@ export function foreignDir(dir: string): boolean {
 function ownershipProblem(file: string, root: string | undefined): string | undefined {
   // A link another user planted is theirs to re-point, whoever owns its target today.
   const linkSt = tryStat(file, false)
-  if (linkSt?.isSymbolicLink() && ownedByOther(linkSt)) return `${file} is a symbolic link owned by another user (uid ${linkSt.uid})`
+  if (linkSt?.isSymbolicLink() && ownedByOther(linkSt))
+    return `${file} is a symbolic link owned by another user (uid ${linkSt.uid})`
   const fileSt = tryStat(file, true)
   if (fileSt && ownedByOther(fileSt)) return `${file} is owned by another user (uid ${fileSt.uid})`
   if (fileSt) {
@@ -187,7 +188,11 @@ export function repositoryOf(real: string, homeDir: string = homedir()): string 
 }
 
 /** The roots the user allowed explicitly (`$DSH_MCP_SAFE_ROOTS`, `$DSH_HOME/mcp-safe-roots`; with `fileOnlyOutside`, that file only when it lies outside every repository). */
-export function safeRoots(dshHome: string, env: Readonly<Record<string, string | undefined>> | undefined, opts: { fileOnlyOutside?: boolean; home?: string } = {}): string[] {
+export function safeRoots(
+  dshHome: string,
+  env: Readonly<Record<string, string | undefined>> | undefined,
+  opts: { fileOnlyOutside?: boolean; home?: string } = {},
+): string[] {
   const out = (env?.[SAFE_ROOTS_ENV] ?? '').split(path.delimiter).filter(Boolean)
   const file = path.join(dshHome, SAFE_ROOTS_FILE)
   if (opts.fileOnlyOutside && repositoryOf(realPath(file), opts.home)) return out
@@ -227,7 +232,12 @@ export function fileRefusal(layer: Pick<LayerFile, 'file'>, ctx: GuardContext): 
   }
   if (root === undefined) {
     const repo = repositoryOf(realPath(layer.file), ctx.home)
-    if (repo && !safeRoots(ctx.dshHome, ctx.env, { fileOnlyOutside: true, ...(ctx.home ? { home: ctx.home } : {}) }).some((r) => r === '*' || (path.isAbsolute(r) && realPath(r) === repo))) {
+    if (
+      repo &&
+      !safeRoots(ctx.dshHome, ctx.env, { fileOnlyOutside: true, ...(ctx.home ? { home: ctx.home } : {}) }).some(
+        (r) => r === '*' || (path.isAbsolute(r) && realPath(r) === repo),
+      )
+    ) {
       return {
         reason: 'symlink-out',
         message: `refused: the user file ${layer.file} lies inside the repository ${repo} (its real path is ${realPath(layer.file)}), so whoever commits there would decide what runs in every project; nothing from it is mounted. Keep DSH_HOME outside repositories, or, if that repository is your own, add ${repo} to ${SAFE_ROOTS_ENV}`,
@@ -238,7 +248,10 @@ export function fileRefusal(layer: Pick<LayerFile, 'file'>, ctx: GuardContext): 
   // The user file has no allow: its own directory holds the allow list.
   if (!problem || (root !== undefined && allowed(root, layer.file, ctx))) return undefined
   if (root === undefined) {
-    return { reason: 'ownership', message: `refused: ${problem}, so another user could decide what runs; nothing from it is mounted. Make ${ctx.dshHome} and its files yours and private (chown, chmod 700 / 600)` }
+    return {
+      reason: 'ownership',
+      message: `refused: ${problem}, so another user could decide what runs; nothing from it is mounted. Make ${ctx.dshHome} and its files yours and private (chown, chmod 700 / 600)`,
+    }
   }
   const subject = root ?? path.dirname(layer.file)
   return {

@@ -23,7 +23,10 @@ export interface Locations {
   env?: Readonly<Record<string, string | undefined>>
 }
 
-export function defaultLocations(env: Readonly<Record<string, string | undefined>>, override?: { dshHome?: string }): Locations {
+export function defaultLocations(
+  env: Readonly<Record<string, string | undefined>>,
+  override?: { dshHome?: string },
+): Locations {
   const home = (process.platform === 'win32' ? env.USERPROFILE : env.HOME) || os.homedir()
   return { home, dshHome: override?.dshHome ? override.dshHome : dshHome(env, home), env }
 }

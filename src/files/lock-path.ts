@@ -42,7 +42,8 @@ export function lockPathProblem(file: string): string | undefined {
     }
     return `its lock ${lock} is a symbolic link to ${target}; dsh-mcp never follows a link at its lock: remove the link (rm '${lock}') and try again`
   }
-  if (!st.isDirectory()) return `its lock ${lock} is not a lock directory (something else was put there); remove it and try again`
+  if (!st.isDirectory())
+    return `its lock ${lock} is not a lock directory (something else was put there); remove it and try again`
   // A lock is an empty directory: one holding files was put there (a checkout can commit one), and waiting on it
   // would time out only to fail on removing it.
   let entries = 0
@@ -51,6 +52,7 @@ export function lockPathProblem(file: string): string | undefined {
   } catch {
     // gone since the lstat (a writer released it): nothing to refuse
   }
-  if (entries > 0) return `its lock ${lock} is a directory holding files, not a lock (one was committed or put there); remove it and try again`
+  if (entries > 0)
+    return `its lock ${lock} is a directory holding files, not a lock (one was committed or put there); remove it and try again`
   return undefined
 }

@@ -28,7 +28,18 @@
  *
  * @module
  */
-import { chmodSync, closeSync, constants, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, type Stats, statSync } from 'node:fs'
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  type Stats,
+  statSync,
+} from 'node:fs'
 import path from 'node:path'
 import { replaceFile } from './atomic.ts'
 
@@ -75,7 +86,11 @@ function owner(st: Pick<Stats, 'uid'>): string {
 
 function check(dir: string, st: Stats, below: boolean): void {
   if (!st.isDirectory()) throw new PrivateDirError(dir, 'is not a directory')
-  if (ownedByOther(st)) throw new PrivateDirError(dir, `is owned by another user (${owner(st)}); remove it or point DSH_HOME at a directory you own`)
+  if (ownedByOther(st))
+    throw new PrivateDirError(
+      dir,
+      `is owned by another user (${owner(st)}); remove it or point DSH_HOME at a directory you own`,
+    )
   if (below) {
     if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700)
     return
@@ -100,19 +115,22 @@ export function ensurePrivateDir(dir: string, opts: { base?: string } = {}): str
     try {
       st = isBase ? statSync(d) : lstatSync(d)
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new PrivateDirError(d, `cannot be read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`)
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+        throw new PrivateDirError(d, `cannot be read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`)
     }
     if (st === undefined) {
       try {
         mkdirSync(d, { recursive: isBase, mode: 0o700 })
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new PrivateDirError(d, `cannot be created: ${(err as NodeJS.ErrnoException).code ?? String(err)}`)
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST')
+          throw new PrivateDirError(d, `cannot be created: ${(err as NodeJS.ErrnoException).code ?? String(err)}`)
       }
       st = isBase ? statSync(d) : lstatSync(d)
       if (st.isDirectory() && !ownedByOther(st)) chmodSync(d, 0o700)
       st = isBase ? statSync(d) : lstatSync(d)
     }
-    if (st.isSymbolicLink()) throw new PrivateDirError(d, 'is a symbolic link; remove it (dsh-mcp creates this directory itself)')
+    if (st.isSymbolicLink())
+      throw new PrivateDirError(d, 'is a symbolic link; remove it (dsh-mcp creates this directory itself)')
     check(d, st, !isBase)
   }
   return target

@@ -32,7 +32,14 @@ export type ReadResult = { absent: true } | { absent: false; parsed: ParsedFile;
 export type BoundedRead =
   | { text: string }
   | { absent: true }
-  | { failure: { code: 'read-failed' | 'not-a-file' | 'too-large' | 'not-utf8'; message: string; line?: number; col?: number } }
+  | {
+      failure: {
+        code: 'read-failed' | 'not-a-file' | 'too-large' | 'not-utf8'
+        message: string
+        line?: number
+        col?: number
+      }
+    }
 
 /**
  * Read a regular file of at most `max` bytes without ever waiting on it or
@@ -40,15 +47,22 @@ export type BoundedRead =
  * directory or a larger file is refused, never read. `refuse` runs after the
  * open and before any byte is read; what it returns is the answer.
  */
-export function readBoundedText<R>(file: string, max: number, refuse?: () => R | undefined): BoundedRead | { refused: R } {
-  const failed = (code: 'read-failed' | 'not-a-file' | 'too-large', message: string): BoundedRead => ({ failure: { code, message } })
+export function readBoundedText<R>(
+  file: string,
+  max: number,
+  refuse?: () => R | undefined,
+): BoundedRead | { refused: R } {
+  const failed = (code: 'read-failed' | 'not-a-file' | 'too-large', message: string): BoundedRead => ({
+    failure: { code, message },
+  })
   let fd: number
   try {
     // O_NONBLOCK: opening a FIFO must not wait for a writer (fstat then refuses it); no effect on regular files.
     fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' && isSymlink(file)) return failed('read-failed', 'cannot be read: it is a symbolic link to a file that does not exist')
+    if (code === 'ENOENT' && isSymlink(file))
+      return failed('read-failed', 'cannot be read: it is a symbolic link to a file that does not exist')
     if (code === 'ENOENT' || code === 'ENOTDIR') return { absent: true }
     if (code === 'EISDIR') return failed('not-a-file', 'is a directory, not a config file')
     if (code === 'EACCES' || code === 'EPERM') return failed('read-failed', 'cannot be read: permission denied')
@@ -61,7 +75,11 @@ export function readBoundedText<R>(file: string, max: number, refuse?: () => R |
     const st = fstatSync(fd)
     if (st.isDirectory()) return failed('not-a-file', 'is a directory, not a config file')
     if (!st.isFile()) return failed('not-a-file', 'is not a regular file')
-    if (st.size > max) return failed('too-large', `is ${(st.size / 1024 / 1024).toFixed(1)} MiB; config files are limited to ${max / 1024} KiB`)
+    if (st.size > max)
+      return failed(
+        'too-large',
+        `is ${(st.size / 1024 / 1024).toFixed(1)} MiB; config files are limited to ${max / 1024} KiB`,
+      )
     const buf = Buffer.alloc(max + 1)
     let n = 0
     for (;;) {
@@ -72,7 +90,14 @@ export function readBoundedText<R>(file: string, max: number, refuse?: () => R |
     }
     const bytes = buf.subarray(0, n)
     const text = bytes.toString('utf8')
-    if (!isUtf8(bytes)) return { failure: { code: 'not-utf8', message: 'is not UTF-8 text (a binary file, or another encoding)', ...positionAt(text, Math.max(0, text.indexOf('\uFFFD'))) } }
+    if (!isUtf8(bytes))
+      return {
+        failure: {
+          code: 'not-utf8',
+          message: 'is not UTF-8 text (a binary file, or another encoding)',
+          ...positionAt(text, Math.max(0, text.indexOf('\uFFFD'))),
+        },
+      }
     return { text }
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
@@ -83,17 +108,40 @@ export function readBoundedText<R>(file: string, max: number, refuse?: () => R |
   }
 }
 
-export function readConfigFile(layer: Pick<LayerFile, 'file' | 'format'>, opts: CheckOptions = {}, guard?: GuardContext): ReadResult {
+export function readConfigFile(
+  layer: Pick<LayerFile, 'file' | 'format'>,
+  opts: CheckOptions = {},
+  guard?: GuardContext,
+): ReadResult {
   const { file, format } = layer
   const read = readBoundedText(file, MAX_CONFIG_BYTES, () => (guard ? fileRefusal(layer, guard) : undefined))
   if ('absent' in read) return { absent: true }
   if ('refused' in read) {
-    const d = { severity: 'error' as const, code: 'refused' as const, message: read.refused.message, file, line: 0, col: 0, path: '' }
+    const d = {
+      severity: 'error' as const,
+      code: 'refused' as const,
+      message: read.refused.message,
+      file,
+      line: 0,
+      col: 0,
+      path: '',
+    }
     return { absent: false, parsed: { file, format, ok: false, entries: [], diagnostics: [d], refused: read.refused } }
   }
   if ('failure' in read) {
     const { code, message, line = 0, col = 0 } = read.failure
-    return { absent: false, parsed: { file, format, ok: false, entries: [], diagnostics: [{ severity: 'error', code: code === 'not-utf8' ? 'syntax' : code, message, file, line, col, path: '' }] } }
+    return {
+      absent: false,
+      parsed: {
+        file,
+        format,
+        ok: false,
+        entries: [],
+        diagnostics: [
+          { severity: 'error', code: code === 'not-utf8' ? 'syntax' : code, message, file, line, col, path: '' },
+        ],
+      },
+    }
   }
   return { absent: false, parsed: parseConfigText(read.text, { ...opts, file, format }), text: read.text }
 }
@@ -107,7 +155,12 @@ function isSymlink(file: string): boolean {
 }
 
 export function projectRootOf(dir: string, loc: Locations): ProjectRoot {
-  return findProjectRoot(dir, { exists: existsSync, home: loc.home, notMarkers: [userLayerFile(loc.dshHome).file], foreign: foreignDir })
+  return findProjectRoot(dir, {
+    exists: existsSync,
+    home: loc.home,
+    notMarkers: [userLayerFile(loc.dshHome).file],
+    foreign: foreignDir,
+  })
 }
 
 export interface ReadLayersOptions extends CheckOptions {
@@ -130,8 +183,15 @@ export function readLayers(root: string | undefined, loc: Locations, opts: ReadL
 }
 
 /** The guard of a layer file: a project file is judged against its root (`.mcp.json`'s directory, `.dsh/`'s parent), the user file alone. */
-export function guardFor(layer: Pick<LayerFile, 'scope' | 'file'>, loc: Pick<Locations, 'dshHome'> & Partial<Pick<Locations, 'home' | 'env'>>): GuardContext {
-  const ctx: GuardContext = { dshHome: loc.dshHome, ...(loc.home ? { home: loc.home } : {}), ...(loc.env ? { env: loc.env } : {}) }
+export function guardFor(
+  layer: Pick<LayerFile, 'scope' | 'file'>,
+  loc: Pick<Locations, 'dshHome'> & Partial<Pick<Locations, 'home' | 'env'>>,
+): GuardContext {
+  const ctx: GuardContext = {
+    dshHome: loc.dshHome,
+    ...(loc.home ? { home: loc.home } : {}),
+    ...(loc.env ? { env: loc.env } : {}),
+  }
   if (layer.scope === 'user') return ctx
   const dir = path.dirname(layer.file)
   return { ...ctx, root: layer.scope === 'legacy' ? dir : path.dirname(dir) }

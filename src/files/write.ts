@@ -83,7 +83,12 @@ function lockOptions(waitMs: number): lockfile.LockOptions {
   // Backoff from 5 ms to 100 ms; enough retries to outlast `waitMs`, which
   // also covers a stale lock left by a SIGKILLed writer (STALE_MS).
   const retries = Math.max(1, Math.ceil(waitMs / 100) + 10)
-  return { realpath: false, stale: STALE_MS, retries: { retries, factor: 1.25, minTimeout: 5, maxTimeout: 100, randomize: true }, onCompromised: () => {} }
+  return {
+    realpath: false,
+    stale: STALE_MS,
+    retries: { retries, factor: 1.25, minTimeout: 5, maxTimeout: 100, randomize: true },
+    onCompromised: () => {},
+  }
 }
 
 /** Read the current text for an edit: `undefined` when absent; throws WriteError when it is not a readable file. */
@@ -155,7 +160,10 @@ async function acquire(file: string, waitMs: number): Promise<() => Promise<void
     // Planted while we waited: say so, not "locked".
     refuseLockPath(file)
     if ((err as NodeJS.ErrnoException).code === 'ELOCKED') {
-      throw new WriteError(file, `is locked by another writer (${path.basename(file)}.lock); try again, or remove that directory if no dsh-mcp is running`)
+      throw new WriteError(
+        file,
+        `is locked by another writer (${path.basename(file)}.lock); try again, or remove that directory if no dsh-mcp is running`,
+      )
     }
     throw new WriteError(file, `cannot be locked: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`)
   }
@@ -181,7 +189,11 @@ function replace(file: string, text: string, existed: boolean, createMode: numbe
 
 function refuseLinkOut(file: string, within: string | undefined): void {
   const out = within === undefined ? undefined : linkOutside(file, within)
-  if (out) throw new WriteError(file, `refusing to write: ${out.link} is a symbolic link to ${out.target}, outside the project ${within}; dsh-mcp never writes through it (replace the link with a regular file or directory)`)
+  if (out)
+    throw new WriteError(
+      file,
+      `refusing to write: ${out.link} is a symbolic link to ${out.target}, outside the project ${within}; dsh-mcp never writes through it (replace the link with a regular file or directory)`,
+    )
 }
 
 /** Locked read-modify-write with an atomic replace (see the module contract). */
@@ -211,7 +223,11 @@ export async function updateFile(file: string, edit: Edit, opts: UpdateOptions =
 }
 
 /** Atomic replace without a read (atomic.ts). */
-export async function writeFileSafely(file: string, text: string, opts: Pick<UpdateOptions, 'createMode' | 'dirMode'> = {}): Promise<void> {
+export async function writeFileSafely(
+  file: string,
+  text: string,
+  opts: Pick<UpdateOptions, 'createMode' | 'dirMode'> = {},
+): Promise<void> {
   const before = readForEdit(file)
   const created = ensureParent(file, opts.dirMode)
   try {

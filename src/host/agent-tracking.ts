@@ -88,7 +88,11 @@ export function trackAgents(ctx: Context, deps: TrackingDeps): void {
     log,
     add(agent) {
       if (state.disposed) return
-      const root = projectOf(ctx, agent, { rootOfDir: deps.rootOfDir, rootOfAgent: (a) => visibility.rootOf(a), hostRoot: () => deps.hostRoot })
+      const root = projectOf(ctx, agent, {
+        rootOfDir: deps.rootOfDir,
+        rootOfAgent: (a) => visibility.rootOf(a),
+        hostRoot: () => deps.hostRoot,
+      })
       const isNew = projects.ensure(root)
       projects.attach(root, agent)
       // Plan the new project now (its agents' first view must be right; the memo judges only it); the full reconcile follows.

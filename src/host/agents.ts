@@ -57,7 +57,8 @@ export function ownerOf(ctx: Context, agent: Agent): Agent | undefined {
   const registry = ctx.get('agents')
   if (!registry) return undefined
   try {
-    for (const candidate of registry.list()) if (candidate !== agent && registry.isOwnedBy(agent.id, candidate)) return candidate
+    for (const candidate of registry.list())
+      if (candidate !== agent && registry.isOwnedBy(agent.id, candidate)) return candidate
   } catch {
     // a registry that cannot list owners: the agent is its own owner
   }

@@ -58,14 +58,20 @@ function redactArg(arg: unknown, secrets: readonly string[]): unknown {
     const stack = arg.stack === undefined ? undefined : clean(arg.stack, secrets)
     const cause = arg.cause === undefined ? undefined : redactArg(arg.cause, secrets)
     const own = Object.fromEntries(Object.entries(arg).filter(([k]) => k !== 'code' && k !== 'cause'))
-    const ownShown = Object.keys(own).length ? inspect(own, { depth: 4, breakLength: Number.POSITIVE_INFINITY }) : undefined
+    const ownShown = Object.keys(own).length
+      ? inspect(own, { depth: 4, breakLength: Number.POSITIVE_INFINITY })
+      : undefined
     const ownClean = ownShown === undefined ? undefined : clean(ownShown, secrets)
     if (message === arg.message && stack === arg.stack && cause === arg.cause && ownClean === ownShown) return arg
-    const copy = new Error(message, cause === undefined ? undefined : { cause }) as Error & { code?: unknown; data?: unknown }
+    const copy = new Error(message, cause === undefined ? undefined : { cause }) as Error & {
+      code?: unknown
+      data?: unknown
+    }
     copy.name = arg.name
     if (stack !== undefined) copy.stack = stack
     const code = (arg as { code?: unknown }).code
-    if (typeof code === 'number' || typeof code === 'string') copy.code = typeof code === 'string' ? clean(code, secrets) : code
+    if (typeof code === 'number' || typeof code === 'string')
+      copy.code = typeof code === 'string' ? clean(code, secrets) : code
     if (ownClean !== undefined) copy.data = ownClean
     return copy
   }
@@ -89,7 +95,11 @@ function putFirst(ctx: Context, exporter: Exporter): void {
   for (const [id, e] of entries) if (e !== exporter) map.set(id, e)
 }
 
-export function watchClientLogs(ctx: Context, secretsByUid: ReadonlyMap<number, readonly string[]>, onRecord: (uid: number, message: ClientRecord, text: string) => void): void {
+export function watchClientLogs(
+  ctx: Context,
+  secretsByUid: ReadonlyMap<number, readonly string[]>,
+  onRecord: (uid: number, message: ClientRecord, text: string) => void,
+): void {
   const exporter: Exporter = {
     levels: { default: 3 },
     export(message: Message) {

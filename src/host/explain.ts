@@ -37,7 +37,8 @@ function missingVariables(reason: string | undefined): string[] {
   return [...new Set([...(reason ?? '').matchAll(VAR)].filter((m) => !m[0].includes(':-')).map((m) => m[1] as string))]
 }
 
-const doctorCommand = (root: string | null, name: string) => (root === null ? `dsh-mcp doctor ${shellWord(name)}` : `dsh-mcp doctor -C ${shellWord(root)} ${shellWord(name)}`)
+const doctorCommand = (root: string | null, name: string) =>
+  root === null ? `dsh-mcp doctor ${shellWord(name)}` : `dsh-mcp doctor -C ${shellWord(root)} ${shellWord(name)}`
 
 export function explain(root: string | null, p: Placement, row: Pick<ServerSnapshot, 'state'>): Why | undefined {
   const name = p.name
@@ -46,7 +47,9 @@ export function explain(root: string | null, p: Placement, row: Pick<ServerSnaps
     return {
       name,
       kind: changed ? 'changed' : 'untrusted',
-      words: changed ? 'changed since it was trusted: review it and trust it again' : 'not trusted yet: review it, then trust it',
+      words: changed
+        ? 'changed since it was trusted: review it and trust it again'
+        : 'not trusted yet: review it, then trust it',
       fix: trustCommand(root, name),
     }
   }
@@ -61,10 +64,17 @@ export function explain(root: string | null, p: Placement, row: Pick<ServerSnaps
         fix: vars.map((v) => `export ${v}=…`).join('; '),
       }
     }
-    return { name, kind: 'invalid', words: 'its entry cannot be used once its variables are expanded', fix: doctorCommand(root, name) }
+    return {
+      name,
+      kind: 'invalid',
+      words: 'its entry cannot be used once its variables are expanded',
+      fix: doctorCommand(root, name),
+    }
   }
-  if (p.want === 'invalid' || p.want === 'untrusted') return { name, kind: 'invalid', words: 'its entry is not valid', fix: doctorCommand(root, name) }
-  if (p.want === 'mount' && row.state === 'failed') return { name, kind: 'failed', words: 'failed to start or lost its connection', fix: doctorCommand(root, name) }
+  if (p.want === 'invalid' || p.want === 'untrusted')
+    return { name, kind: 'invalid', words: 'its entry is not valid', fix: doctorCommand(root, name) }
+  if (p.want === 'mount' && row.state === 'failed')
+    return { name, kind: 'failed', words: 'failed to start or lost its connection', fix: doctorCommand(root, name) }
   return undefined
 }
 
@@ -72,13 +82,20 @@ export function explainFile(root: string, f: Pick<FileProblem, 'file' | 'keptLas
   return {
     name: f.file,
     kind: 'refused-file',
-    words: f.keptLastGood ? 'this config file was refused; its last good version is still used' : 'this config file was refused; nothing from it is used',
+    words: f.keptLastGood
+      ? 'this config file was refused; its last good version is still used'
+      : 'this config file was refused; nothing from it is used',
     fix: `dsh-mcp validate -C ${shellWord(root)}`,
   }
 }
 
 /** Every reason a project's servers (and files) do not run, in row order, files last. */
-export function explainProject(root: string | null, placements: readonly Placement[], rows: readonly Pick<ServerSnapshot, 'state'>[], files: readonly FileProblem[]): Why[] {
+export function explainProject(
+  root: string | null,
+  placements: readonly Placement[],
+  rows: readonly Pick<ServerSnapshot, 'state'>[],
+  files: readonly FileProblem[],
+): Why[] {
   const out: Why[] = []
   placements.forEach((p, i) => {
     const why = explain(root, p, rows[i] ?? { state: 'starting' })
@@ -93,7 +110,12 @@ export function explainProject(root: string | null, placements: readonly Placeme
  * bytes; else as many as fit with room for one last line, `more(n)`, naming
  * the `n` left out.
  */
-export function summarize(lines: readonly string[], max: number, maxBytes: number, more: (n: number) => string): string[] {
+export function summarize(
+  lines: readonly string[],
+  max: number,
+  maxBytes: number,
+  more: (n: number) => string,
+): string[] {
   const size = (line: string) => Buffer.byteLength(line, 'utf8') + 1
   if (lines.length <= max && lines.reduce((n, l) => n + size(l), 0) <= maxBytes) return [...lines]
   const out: string[] = []

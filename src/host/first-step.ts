@@ -58,7 +58,12 @@ export function holdFirstStep(ctx: Context, opts: FirstStepOptions): void {
       }),
     ])
     clearTimeout(timer)
-    if (outcome === 'timeout') opts.log.warn('agent %s: first step went ahead after %d ms; some servers are still mounting', agent.id, opts.waitMs)
+    if (outcome === 'timeout')
+      opts.log.warn(
+        'agent %s: first step went ahead after %d ms; some servers are still mounting',
+        agent.id,
+        opts.waitMs,
+      )
     else opts.log.debug('agent %s: first step waited %d ms for mounts', agent.id, Date.now() - started)
     if (outcome === 'aborted') return next()
     const systemPrompt = ctx.get('systemPrompt')

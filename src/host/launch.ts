@@ -43,8 +43,15 @@ export function mountedConfig(spec: MountSpec, effectiveName: string, opts: Laun
   const log = serverLogFile(opts.dshHome, spec.origin, spec.name)
   const own = config.env ?? {}
   const unset = (opts.projectEnv ?? []).filter((name) => !Object.hasOwn(own, name))
-  const launch = { log, secrets: spec.secrets, forward: stderrCapturedByClient(), ...(opts.logMaxBytes ? { maxBytes: opts.logMaxBytes } : {}), ...(unset.length > 0 ? { unset } : {}) }
+  const launch = {
+    log,
+    secrets: spec.secrets,
+    forward: stderrCapturedByClient(),
+    ...(opts.logMaxBytes ? { maxBytes: opts.logMaxBytes } : {}),
+    ...(unset.length > 0 ? { unset } : {}),
+  }
   // Blank them for the launcher's own start too (NODE_OPTIONS, LD_PRELOAD act on the node that runs it); it then removes them.
-  const blanked = unset.length > 0 ? { ...config, env: { ...own, ...Object.fromEntries(unset.map((name) => [name, ''])) } } : config
+  const blanked =
+    unset.length > 0 ? { ...config, env: { ...own, ...Object.fromEntries(unset.map((name) => [name, ''])) } } : config
   return launchedConfig(blanked, launch, launcher(), newTreeMarker())
 }

@@ -38,7 +38,8 @@ export function remountLostSessions(ctx: Context, deps: LostSessionDeps): void {
     const server = own.index.ownerOf(exec.name)
     const key = server === undefined ? undefined : own.owners.get(server)
     const m = key ? mounts.mounts.get(key) : undefined
-    if (!key || !m || m.state !== 'mounted' || m.spec.config.transport !== 'streamable-http' || state.lostKeys.has(key)) return
+    if (!key || !m || m.state !== 'mounted' || m.spec.config.transport !== 'streamable-http' || state.lostKeys.has(key))
+      return
     state.lostKeys.add(key)
     m.error = 'the server no longer knows this session (it restarted?): reconnecting'
     log.warn('"%s" lost its session on the server: remounting it', m.effectiveName)

@@ -143,7 +143,11 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
   }
 
   const mount = (spec: MountSpec, effectiveName: string): Mount => {
-    const config = mountedConfig(spec, effectiveName, { dshHome: opts.dshHome, projectEnv: opts.projectEnv(), ...(opts.logMaxBytes ? { logMaxBytes: opts.logMaxBytes } : {}) })
+    const config = mountedConfig(spec, effectiveName, {
+      dshHome: opts.dshHome,
+      projectEnv: opts.projectEnv(),
+      ...(opts.logMaxBytes ? { logMaxBytes: opts.logMaxBytes } : {}),
+    })
     let settle!: () => void
     const m: Mount = {
       key: spec.key,
@@ -221,8 +225,7 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
         fail(`did not finish initialize + tools/list within ${opts.mountTimeoutMs} ms`)
         // A still-activating fork cannot be disposed: end its server so activation (and the dispose) settle.
         if (config.transport === 'stdio') reapStdioChild(config)
-      }
-      else {
+      } else {
         const text = errorText(outcome.error)
         const taken = /serverName "([^"]+)" is already in use/.exec(text)?.[1]
         fail(text)
@@ -296,7 +299,9 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
 
 function describe(m: Mount): string {
   const where = m.spec.layer === 'user' ? 'user layer' : m.spec.origin
-  return m.effectiveName === m.spec.name ? `"${m.spec.name}" (${where})` : `"${m.spec.name}" as "${m.effectiveName}" (${where})`
+  return m.effectiveName === m.spec.name
+    ? `"${m.spec.name}" (${where})`
+    : `"${m.spec.name}" as "${m.effectiveName}" (${where})`
 }
 
 function errorText(error: unknown): string {

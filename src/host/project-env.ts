@@ -36,7 +36,9 @@ export function projectEnvNames(ctx: Context, env: NodeJS.ProcessEnv = process.e
   let snapshot: Snapshot | undefined
   try {
     // Not strict: the host provides it on its root before the root fiber is active, and plugins load in between.
-    snapshot = (ctx as unknown as { get(key: string, strict: boolean): unknown }).get('launchEnvironment', false) as Snapshot | undefined
+    snapshot = (ctx as unknown as { get(key: string, strict: boolean): unknown }).get('launchEnvironment', false) as
+      | Snapshot
+      | undefined
   } catch {
     // a host without the slot (or a context that refuses the lookup) read no `.env`
     return []
@@ -45,7 +47,8 @@ export function projectEnvNames(ctx: Context, env: NodeJS.ProcessEnv = process.e
   const names: string[] = []
   for (const name of Object.keys(env)) {
     try {
-      if (snapshot.getFrom(name, ['process']) === undefined && snapshot.getFrom(name, ['project-env']) !== undefined) names.push(name)
+      if (snapshot.getFrom(name, ['process']) === undefined && snapshot.getFrom(name, ['project-env']) !== undefined)
+        names.push(name)
     } catch {
       // a snapshot that cannot answer for one name says nothing about it
     }
@@ -67,7 +70,11 @@ export function createProjectEnv(ctx: Context, log: Log): ProjectEnv {
     if (names) return names
     names = projectEnvNames(ctx)
     withheld = new Set(names)
-    if (names.length > 0) log.info(`the .env of the working directory set %s: MCP servers do not inherit them, and \${VAR} in MCP configs does not read them`, names.join(', '))
+    if (names.length > 0)
+      log.info(
+        `the .env of the working directory set %s: MCP servers do not inherit them, and \${VAR} in MCP configs does not read them`,
+        names.join(', '),
+      )
     return names
   }
   return {

@@ -39,7 +39,12 @@ function statOf(file: string): { sig: string; mtimeMs?: number; size?: number; r
     // No throw for a missing file (most layer files are): an exception per file per reconcile is the costly part.
     const st = statSync(file, { throwIfNoEntry: false })
     if (!st) return { sig: 'error:ENOENT' }
-    return { sig: `${st.mtimeMs}:${st.ctimeMs}:${st.size}:${st.ino}:${st.mode}`, mtimeMs: Math.max(st.mtimeMs, st.ctimeMs), size: st.size, regular: st.isFile() }
+    return {
+      sig: `${st.mtimeMs}:${st.ctimeMs}:${st.size}:${st.ino}:${st.mode}`,
+      mtimeMs: Math.max(st.mtimeMs, st.ctimeMs),
+      size: st.size,
+      regular: st.isFile(),
+    }
   } catch (error) {
     return { sig: `error:${(error as NodeJS.ErrnoException).code ?? 'unknown'}` }
   }
@@ -106,7 +111,10 @@ export function createProjects(opts: ProjectsOptions): Projects {
   const projects = new Map<string, Project>()
   const lastGood = new Map<string, LayerInput>()
   /** Per file: its stat signature, whether that signature can be trusted, the bytes last parsed (UTF-8 text only) and the result. */
-  const reads = new Map<string, { sig: string; safe: boolean; bytes: Buffer | undefined; value: LayerInput | undefined }>()
+  const reads = new Map<
+    string,
+    { sig: string; safe: boolean; bytes: Buffer | undefined; value: LayerInput | undefined }
+  >()
   const userFile = userLayerFile(opts.loc.dshHome)
   /** Per file: why it is refused (absent: it is fine). */
   const problems = new Map<string, FileProblem>()
@@ -124,7 +132,12 @@ export function createProjects(opts: ProjectsOptions): Projects {
     const { value, text } = readFresh(layer)
     // A refusal is judged again on every load (its directories or the allow list may change, not the file).
     const judged = safe && !value?.parsed.refused
-    reads.set(layer.file, { sig: stat.sig, safe: judged, bytes: text === undefined ? undefined : Buffer.from(text, 'utf8'), value })
+    reads.set(layer.file, {
+      sig: stat.sig,
+      safe: judged,
+      bytes: text === undefined ? undefined : Buffer.from(text, 'utf8'),
+      value,
+    })
     return value
   }
 
@@ -143,14 +156,24 @@ export function createProjects(opts: ProjectsOptions): Projects {
       // Refused unread (another user's file, a link out of the project): no last good version either.
       lastGood.delete(layer.file)
       opts.log.once(key, 'warn', lines.join('\n'))
-      problems.set(layer.file, { file: layer.file, layer: layer.scope, reason: r.parsed.refused.message, keptLastGood: false })
+      problems.set(layer.file, {
+        file: layer.file,
+        layer: layer.scope,
+        reason: r.parsed.refused.message,
+        keptLastGood: false,
+      })
       return { value: { layer, parsed: r.parsed } }
     }
     if (!r.parsed.ok) {
       const prev = lastGood.get(layer.file)
       const tail = prev ? 'keeping its last good version mounted' : 'nothing from it is mounted'
       opts.log.once(key, 'warn', `${lines.join('\n')}\n(${layer.file} does not parse; ${tail})`)
-      problems.set(layer.file, { file: layer.file, layer: layer.scope, reason: formatFirst(diagnostics.find((d) => d.severity === 'error')) ?? lines[0] ?? 'does not parse', keptLastGood: prev !== undefined })
+      problems.set(layer.file, {
+        file: layer.file,
+        layer: layer.scope,
+        reason: formatFirst(diagnostics.find((d) => d.severity === 'error')) ?? lines[0] ?? 'does not parse',
+        keptLastGood: prev !== undefined,
+      })
       return { value: prev, ...(r.text === undefined ? {} : { text: r.text }) }
     }
     if (lines.length) opts.log.once(key, 'warn', lines.join('\n'))

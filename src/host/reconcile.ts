@@ -94,7 +94,12 @@ export function createReconciler(deps: ReconcileDeps): Reconciler {
     const failed = (k: string, m: Mount) => m.state === 'failed' || readsFailed(m, counts?.get(k) ?? 0)
     const retry = new Set(
       [...mounts.mounts]
-        .filter(([k, m]) => (m.state === 'failed' && state.retryKeys.has(k)) || (state.retryFailed && failed(k, m)) || state.lostKeys.has(k))
+        .filter(
+          ([k, m]) =>
+            (m.state === 'failed' && state.retryKeys.has(k)) ||
+            (state.retryFailed && failed(k, m)) ||
+            state.lostKeys.has(k),
+        )
         .map(([k]) => k),
     )
     state.retryFailed = false
@@ -125,7 +130,11 @@ export function createReconciler(deps: ReconcileDeps): Reconciler {
       const retry = retries()
       const diff = diffMountsDetail(current, state.plan.mounts, retry)
       const releases = diff.remove.map((k) => {
-        const why = retry.has(k) ? 'retrying' : diff.changedKeys.has(k) ? 'config changed' : 'no longer configured or used'
+        const why = retry.has(k)
+          ? 'retrying'
+          : diff.changedKeys.has(k)
+            ? 'config changed'
+            : 'no longer configured or used'
         lazy.forget(k)
         return mounts.unmount(k, why)
       })
@@ -148,7 +157,8 @@ export function createReconciler(deps: ReconcileDeps): Reconciler {
       state.plan = plan()
       const after = state.plan
       // Did another view move meanwhile (a variable or a verdict changed)? Then its agents are re-derived too.
-      if (after.global !== before.global || [...before.projects].some(([r, ps]) => after.projects.get(r) !== ps)) visibility.refresh()
+      if (after.global !== before.global || [...before.projects].some(([r, ps]) => after.projects.get(r) !== ps))
+        visibility.refresh()
     },
   }
 }

@@ -77,7 +77,8 @@ export function createReports(deps: ReportDeps): Reports {
 
   const counts = () => {
     const out = new Map<string, number>()
-    for (const [key, list] of toolsByKey(visibility.registered(), ownership(lazy.owners(mounts.owners())))) out.set(key, list.length)
+    for (const [key, list] of toolsByKey(visibility.registered(), ownership(lazy.owners(mounts.owners()))))
+      out.set(key, list.length)
     return out
   }
 
@@ -133,9 +134,16 @@ export function createReports(deps: ReportDeps): Reports {
   const stopped = () => {
     const plan = deps.plan()
     const known = projects.list()
-    for (const p of known) status.write(p.root, serverSnapshots(plan.projects.get(p.root) ?? [], new Map(), new Map(), { serving: 'stopped' }), projects.refused(p.root), 'stopped')
+    for (const p of known)
+      status.write(
+        p.root,
+        serverSnapshots(plan.projects.get(p.root) ?? [], new Map(), new Map(), { serving: 'stopped' }),
+        projects.refused(p.root),
+        'stopped',
+      )
     for (const [root, placements] of releasedRows) {
-      if (!known.some((p) => p.root === root)) status.write(root, serverSnapshots(placements, new Map(), new Map(), { serving: 'stopped' }), [], 'stopped')
+      if (!known.some((p) => p.root === root))
+        status.write(root, serverSnapshots(placements, new Map(), new Map(), { serving: 'stopped' }), [], 'stopped')
     }
     changed()
   }
@@ -148,7 +156,13 @@ export function createReports(deps: ReportDeps): Reports {
       current,
       projects: list.map((p) => {
         const placements = plan.projects.get(p.root) ?? []
-        return webProject(p.root, p.agents.size, placements, serverSnapshots(placements, mounts.mounts, tools, { lazy: lazyView }), projects.refused(p.root))
+        return webProject(
+          p.root,
+          p.agents.size,
+          placements,
+          serverSnapshots(placements, mounts.mounts, tools, { lazy: lazyView }),
+          projects.refused(p.root),
+        )
       }),
     }
   }
@@ -163,7 +177,11 @@ export function createReports(deps: ReportDeps): Reports {
     const placements = root === null ? plan.global : (plan.projects.get(root) ?? plan.global)
     const rows = serverSnapshots(placements, mounts.mounts, counts(), { lazy: lazyView })
     const active = placements.filter((p) => p.want !== 'disabled' && p.want !== 'shadowed').length
-    return { root, active, reasons: explainProject(root, placements, rows, root === null ? [] : projects.refused(root)) }
+    return {
+      root,
+      active,
+      reasons: explainProject(root, placements, rows, root === null ? [] : projects.refused(root)),
+    }
   }
 
   /** Views already logged: a plan reuses the very array of a view that did not change (plan/memo.ts). */

@@ -77,22 +77,72 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
   const onNameTaken = (key: string) => {
     if (retryRenamed(state, key)) signals.wanted.fire()
   }
-  const mounts = createMountTable(ctx, { mountTimeoutMs: options.mountTimeoutMs, dshHome: loc.dshHome, log, projectEnv: dotenv.names, onChange: () => signals.changed.fire('mounts'), onNameTaken })
+  const mounts = createMountTable(ctx, {
+    mountTimeoutMs: options.mountTimeoutMs,
+    dshHome: loc.dshHome,
+    log,
+    projectEnv: dotenv.names,
+    onChange: () => signals.changed.fire('mounts'),
+    onNameTaken,
+  })
   // Visibility and lazy servers need each other: dormant servers own their cached tools; lazy servers ask what is registered.
   const lazyRef = late<LazyServers>('the lazy servers')
-  const visibility = createVisibility(ctx, { ownership: () => ownership(lazyRef.get().owners(mounts.owners())), visibleFor }, log)
+  const visibility = createVisibility(
+    ctx,
+    { ownership: () => ownership(lazyRef.get().owners(mounts.owners())), visibleFor },
+    log,
+  )
   // Lazy servers (src/lazy): cached tools while stopped, started by their first call, released when idle.
-  const { servers: lazy, recorder } = startLazy(ctx, { mounts, dshHome: loc.dshHome, log, registered: () => visibility.registered(), rootOf: (agent) => visibility.rootOf(agent), visibleFor, onChange: () => signals.changed.fire('lazy') })
+  const { servers: lazy, recorder } = startLazy(ctx, {
+    mounts,
+    dshHome: loc.dshHome,
+    log,
+    registered: () => visibility.registered(),
+    rootOf: (agent) => visibility.rootOf(agent),
+    visibleFor,
+    onChange: () => signals.changed.fire('lazy'),
+  })
   lazyRef.set(lazy)
   // Known projects and their files, the user file read now; a project without agents expires after `graceMs`.
-  const projects = createProjects({ loc, legacyMcpJson: options.legacyMcpJson, userLayer: options.userLayer, graceMs: options.graceMs, log, onExpire: (root) => signals.expired.fire(root) })
+  const projects = createProjects({
+    loc,
+    legacyMcpJson: options.legacyMcpJson,
+    userLayer: options.userLayer,
+    graceMs: options.graceMs,
+    log,
+    onExpire: (root) => signals.expired.fire(root),
+  })
   state.userLayers = projects.loadUser()
   // Snapshots, explanations and status writes, read from the plan, the mounts and the lazy servers.
-  const reports = createReports({ plan: () => state.plan, projects, mounts, lazy, defaultLifecycle: options.defaultLifecycle, visibility, status, log, disposed: () => state.disposed })
+  const reports = createReports({
+    plan: () => state.plan,
+    projects,
+    mounts,
+    lazy,
+    defaultLifecycle: options.defaultLifecycle,
+    visibility,
+    status,
+    log,
+    disposed: () => state.disposed,
+  })
   // Known files are watched (when `watch` is on): an edit reaches the reconcile through the edit debounce.
-  const watcher = options.watch ? watchFiles({ onChange: () => edited.trigger(), onError: (e) => log.debug('watcher: %s', String(e)) }) : undefined
+  const watcher = options.watch
+    ? watchFiles({ onChange: () => edited.trigger(), onError: (e) => log.debug('watcher: %s', String(e)) })
+    : undefined
   // The reconcile step needs every service above; the queue runs it one at a time; settle knows when all of it is idle.
-  const reconciler = createReconciler({ state, options, dshHome: loc.dshHome, gate, projects, mounts, lazy, visibility, reports, watcher, dotenv })
+  const reconciler = createReconciler({
+    state,
+    options,
+    dshHome: loc.dshHome,
+    gate,
+    projects,
+    mounts,
+    lazy,
+    visibility,
+    reports,
+    watcher,
+    dotenv,
+  })
   const queue = createQueue(reconciler.run, (error) => log.error('reconcile failed: %s', String(error)))
   const settle = createSettle({ delays: [edited, kick], queue, mounts, status })
 
@@ -111,8 +161,28 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
   })
 
   // Host events: a lost HTTP session remounts its server; agents are told why a server does not run, their first step waits, they join and leave.
-  remountLostSessions(ctx, { state, mounts, log, changed: () => reports.schedule(), reconcile: () => signals.wanted.fire() })
-  trackAgents(ctx, { state, projects, visibility, lazy, settle, visibleFor, explained: (root) => reports.explained(root), planNew: () => reconciler.planNew(), kick: () => kick.trigger(), rootOfDir, hostRoot, firstStepWaitMs: options.firstStepWaitMs, log })
+  remountLostSessions(ctx, {
+    state,
+    mounts,
+    log,
+    changed: () => reports.schedule(),
+    reconcile: () => signals.wanted.fire(),
+  })
+  trackAgents(ctx, {
+    state,
+    projects,
+    visibility,
+    lazy,
+    settle,
+    visibleFor,
+    explained: (root) => reports.explained(root),
+    planNew: () => reconciler.planNew(),
+    kick: () => kick.trigger(),
+    rootOfDir,
+    hostRoot,
+    firstStepWaitMs: options.firstStepWaitMs,
+    log,
+  })
 
   // Start: the host's own project is pinned; the first reconcile reads everything.
   projects.ensure(hostRoot, { pinned: true })
@@ -126,6 +196,19 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
   return {
     service: { snapshot: reports.snapshot, reload, whenIdle: settle.whenIdle },
     web: { view: (cwd) => reports.web(cwd === undefined ? null : rootOfDir(cwd)), onChange: reports.onWrite },
-    dispose: () => shutdown({ state, delays: [edited, kick], queue, visibility, lazy, recorder, reports, projects, watcher, mounts, status }),
+    dispose: () =>
+      shutdown({
+        state,
+        delays: [edited, kick],
+        queue,
+        visibility,
+        lazy,
+        recorder,
+        reports,
+        projects,
+        watcher,
+        mounts,
+        status,
+      }),
   }
 }

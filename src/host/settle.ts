@@ -46,7 +46,8 @@ async function held<T>(wait: () => Promise<T>): Promise<T> {
 export function createSettle({ delays, queue, mounts, status }: SettleDeps): Settle {
   const delayed = () => delays.some((d) => d.pending)
   const undelayed = () => Promise.all(delays.map((d) => d.settled()))
-  const mountingOf = (keys: Iterable<string>) => [...keys].map((k) => mounts.mounts.get(k)).filter((m) => m?.state === 'mounting')
+  const mountingOf = (keys: Iterable<string>) =>
+    [...keys].map((k) => mounts.mounts.get(k)).filter((m) => m?.state === 'mounting')
   const anyMounting = () => [...mounts.mounts.values()].some((m) => m.state === 'mounting')
   return {
     pendingFor(keys) {

@@ -103,32 +103,62 @@ export interface SnapshotOptions {
   lazy?: LazyView
 }
 
-export function serverSnapshots(placements: readonly Placement[], mounts: ReadonlyMap<string, Mount>, toolCounts: ReadonlyMap<string, number>, opts: SnapshotOptions = {}): ServerSnapshot[] {
+export function serverSnapshots(
+  placements: readonly Placement[],
+  mounts: ReadonlyMap<string, Mount>,
+  toolCounts: ReadonlyMap<string, number>,
+  opts: SnapshotOptions = {},
+): ServerSnapshot[] {
   const { serving = 'live', lazy } = opts
   return placements.map((p): ServerSnapshot => {
     const info = p.key ? lazy?.info(p.key) : undefined
     const lifecycle = p.lifecycle ?? lazy?.defaultLifecycle ?? 'eager'
     const lastUsedAt = info?.lastUsedAt == null ? null : new Date(info.lastUsedAt).toISOString()
-    const row = (s: Omit<ServerSnapshot, 'lifecycle' | 'toolSource' | 'lastUsedAt'>): ServerSnapshot => ({ ...s, lifecycle, toolSource: s.toolCount > 0 ? (info?.source ?? 'live') : null, lastUsedAt })
+    const row = (s: Omit<ServerSnapshot, 'lifecycle' | 'toolSource' | 'lastUsedAt'>): ServerSnapshot => ({
+      ...s,
+      lifecycle,
+      toolSource: s.toolCount > 0 ? (info?.source ?? 'live') : null,
+      lastUsedAt,
+    })
     const base = { name: p.name, layer: p.layer, file: p.file, ...(p.verdict ? { verdict: p.verdict } : {}) }
     if (p.want !== 'mount' || !p.key) {
       const state: ServerState = p.want === 'skipped' || p.want === 'mount' ? 'failed' : p.want
       const lastError = state === 'shadowed' || state === 'disabled' ? null : (p.reason ?? null)
       return row({ ...base, effectiveName: null, state, toolCount: 0, lastError })
     }
-    if (serving === 'stopped') return row({ ...base, effectiveName: null, state: 'stopped', toolCount: 0, lastError: null })
+    if (serving === 'stopped')
+      return row({ ...base, effectiveName: null, state: 'stopped', toolCount: 0, lastError: null })
     const m = mounts.get(p.key)
     const toolCount = toolCounts.get(p.key) ?? 0
     if (info?.dormant) return row({ ...base, effectiveName: null, state: 'dormant', toolCount, lastError: info.error })
-    if (!m || m.state === 'mounting') return row({ ...base, effectiveName: null, state: serving === 'live' || m ? 'starting' : 'idle', toolCount: 0, lastError: m?.error ?? null })
-    if (m.state === 'failed') return row({ ...base, effectiveName: null, state: 'failed', toolCount: 0, lastError: m.error })
+    if (!m || m.state === 'mounting')
+      return row({
+        ...base,
+        effectiveName: null,
+        state: serving === 'live' || m ? 'starting' : 'idle',
+        toolCount: 0,
+        lastError: m?.error ?? null,
+      })
+    if (m.state === 'failed')
+      return row({ ...base, effectiveName: null, state: 'failed', toolCount: 0, lastError: m.error })
     const state: ServerState = readsFailed(m, toolCount) ? 'failed' : 'mounted'
-    return row({ ...base, effectiveName: state === 'mounted' ? m.effectiveName : null, state, toolCount, lastError: m.error })
+    return row({
+      ...base,
+      effectiveName: state === 'mounted' ? m.effectiveName : null,
+      state,
+      toolCount,
+      lastError: m.error,
+    })
   })
 }
 
 export interface StatusWriter {
-  write(root: string, servers: readonly ServerSnapshot[], files?: readonly FileProblem[], host?: 'running' | 'stopped'): void
+  write(
+    root: string,
+    servers: readonly ServerSnapshot[],
+    files?: readonly FileProblem[],
+    host?: 'running' | 'stopped',
+  ): void
   settled(): Promise<void>
 }
 
@@ -163,7 +193,11 @@ export function createStatusWriter(dshHome: string, log: Log): StatusWriter {
         writePrivateFile(file, text)
       } catch (error) {
         slot.last = undefined
-        log.once(`status:${file}`, 'warn', `could not write the status file ${file}: ${String((error as Error).message ?? error)}`)
+        log.once(
+          `status:${file}`,
+          'warn',
+          `could not write the status file ${file}: ${String((error as Error).message ?? error)}`,
+        )
       }
     })().finally(() => {
       slot.writing = undefined
@@ -187,21 +221,25 @@ export function createStatusWriter(dshHome: string, log: Log): StatusWriter {
       if (body === slot.last) return
       slot.last = body
       const now = new Date().toISOString()
-      const rows = servers.map((s): WrittenServer => ({
-        name: s.name,
-        effectiveName: s.effectiveName,
-        layer: s.layer,
-        file: s.file,
-        state: s.state,
-        toolCount: s.toolCount,
-        error: s.lastError,
-        ...(s.verdict ? { verdict: s.verdict } : {}),
-        lifecycle: s.lifecycle,
-        toolSource: s.toolSource,
-        lastUsedAt: s.lastUsedAt,
-        updatedAt: stamp(root, s, now),
-      }))
-      const refused = files.map((f): WrittenFile => ({ file: f.file, layer: f.layer, error: f.reason, keptLastGood: f.keptLastGood }))
+      const rows = servers.map(
+        (s): WrittenServer => ({
+          name: s.name,
+          effectiveName: s.effectiveName,
+          layer: s.layer,
+          file: s.file,
+          state: s.state,
+          toolCount: s.toolCount,
+          error: s.lastError,
+          ...(s.verdict ? { verdict: s.verdict } : {}),
+          lifecycle: s.lifecycle,
+          toolSource: s.toolSource,
+          lastUsedAt: s.lastUsedAt,
+          updatedAt: stamp(root, s, now),
+        }),
+      )
+      const refused = files.map(
+        (f): WrittenFile => ({ file: f.file, layer: f.layer, error: f.reason, keptLastGood: f.keptLastGood }),
+      )
       slot.next = encodeStatus({ root, pid: process.pid, host, updatedAt: now, servers: rows, files: refused })
       pump(file, slot)
     },

@@ -56,14 +56,33 @@ export function promptText(e: Explained): string {
     '# MCP servers that are not running',
     `${servers > 0 ? `${servers} MCP server(s) configured ${where(e.root, 'for')} are not running, so their tools are missing` : `A config file ${where(e.root, 'for')} was refused`}. If the user asks for such a tool, say why it is missing and give the command below for the user to run; do not claim the tool exists.`,
   ]
-  const lines = e.reasons.map((r) => `- ${r.kind === 'refused-file' ? `file ${r.name}` : r.name}: ${r.words}. Fix: \`${r.fix}\``)
-  return literal(terminalSafe([...head, ...summarize(lines, PROMPT_MAX_LINES, PROMPT_MAX_BYTES, (n) => `- and ${n} more (\`dsh-mcp status${e.root === null ? '' : ` -C ${shellWord(e.root)}`}\`)`)].join('\n')))
+  const lines = e.reasons.map(
+    (r) => `- ${r.kind === 'refused-file' ? `file ${r.name}` : r.name}: ${r.words}. Fix: \`${r.fix}\``,
+  )
+  return literal(
+    terminalSafe(
+      [
+        ...head,
+        ...summarize(
+          lines,
+          PROMPT_MAX_LINES,
+          PROMPT_MAX_BYTES,
+          (n) => `- and ${n} more (\`dsh-mcp status${e.root === null ? '' : ` -C ${shellWord(e.root)}`}\`)`,
+        ),
+      ].join('\n'),
+    ),
+  )
 }
 
 export function noticeText(e: Explained): string {
   const servers = e.reasons.filter((r) => r.kind !== 'refused-file').length
   const files = e.reasons.length - servers
-  const parts = [servers > 0 ? `${servers} of ${e.active} MCP server${e.active === 1 ? '' : 's'} ${where(e.root)} ${servers === 1 ? 'is' : 'are'} not running` : '', files > 0 ? `${files} config file${files === 1 ? ' was' : 's were'} refused` : '']
+  const parts = [
+    servers > 0
+      ? `${servers} of ${e.active} MCP server${e.active === 1 ? '' : 's'} ${where(e.root)} ${servers === 1 ? 'is' : 'are'} not running`
+      : '',
+    files > 0 ? `${files} config file${files === 1 ? ' was' : 's were'} refused` : '',
+  ]
   const head = `dsh-project-mcp: ${parts.filter(Boolean).join('; ')}:`
   const lines = e.reasons.map((r) => `  ${r.name}: ${r.words}\n    → ${r.fix}`)
   const status = `dsh-mcp status${e.root === null ? '' : ` -C ${shellWord(e.root)}`}`
@@ -77,7 +96,10 @@ export function noticeText(e: Explained): string {
  * The text passes `terminalSafe` first: a project root or server name from
  * a checkout can carry ANSI/OSC sequences (an OSC 52 clipboard write).
  */
-export function terminalNotice(log: Pick<Log, 'info'>, stream: Pick<NodeJS.WriteStream, 'write'> = process.stderr): (text: string) => void {
+export function terminalNotice(
+  log: Pick<Log, 'info'>,
+  stream: Pick<NodeJS.WriteStream, 'write'> = process.stderr,
+): (text: string) => void {
   return (text) => {
     log.info('%s', text)
     const stdin = process.stdin as { isTTY?: boolean; isRaw?: boolean }
@@ -104,7 +126,8 @@ export function tellAgents(ctx: Context, deps: TellDeps): void {
       return assembly
     }
     const sections = assembly.sections.filter((s) => s.name !== SECTION)
-    if (!e || e.reasons.length === 0) return sections.length === assembly.sections.length ? assembly : { ...assembly, sections }
+    if (!e || e.reasons.length === 0)
+      return sections.length === assembly.sections.length ? assembly : { ...assembly, sections }
     const key = e.root ?? ''
     if (!noticed.has(key)) {
       noticed.add(key)

@@ -34,7 +34,14 @@ import { rowFingerprint } from '../config/fingerprint.ts'
 import type { Row } from '../config/layers.ts'
 import type { TrustFn } from '../plan/desired.ts'
 import { trustCommand } from '../trust/command.ts'
-import { emptyTrustStore, needsTrust, type TrustState, type TrustStore, trustGateOff, trustStateOf } from '../trust/state.ts'
+import {
+  emptyTrustStore,
+  needsTrust,
+  type TrustState,
+  type TrustStore,
+  trustGateOff,
+  trustStateOf,
+} from '../trust/state.ts'
 import { canonicalRoot, loadTrustStore, trustFilePath, trustStoreRefusal } from '../trust/store.ts'
 import type { Log } from './log.ts'
 
@@ -93,7 +100,10 @@ export function createTrustGate(opts: TrustGateOptions): TrustGate {
     if (warned.get(key) === state) return
     warned.set(key, state)
     const where = `${row.scope} server "${row.name}" (${path.relative(root, row.file) || row.file} in ${root})`
-    const what = verdict === 'changed' ? 'changed since trusted: it is stopped until trusted again' : 'is not trusted, so it was not started'
+    const what =
+      verdict === 'changed'
+        ? 'changed since trusted: it is stopped until trusted again'
+        : 'is not trusted, so it was not started'
     opts.log.warn('%s %s; review it, then run: %s', where, what, trustCommand(root, row.name))
   }
 

@@ -70,16 +70,38 @@ export interface WebSource {
 
 /** The slice of rc.8's `webServer` service used here. */
 export interface WebServerLike {
-  register(route: { kind: 'exact'; path: string; handler: (req: IncomingMessage, res: ServerResponse) => void }): () => void
+  register(route: {
+    kind: 'exact'
+    path: string
+    handler: (req: IncomingMessage, res: ServerResponse) => void
+  }): () => void
 }
 
 /** One known project as the panel shows it: rows in plan order, each with why it does not run. */
-export function webProject(root: string, agents: number, placements: readonly Placement[], rows: readonly ServerSnapshot[], files: readonly FileProblem[]): WebProject {
+export function webProject(
+  root: string,
+  agents: number,
+  placements: readonly Placement[],
+  rows: readonly ServerSnapshot[],
+  files: readonly FileProblem[],
+): WebProject {
   const servers = placements.flatMap((p, i): WebServerRow[] => {
     const s = rows[i]
     if (!s) return []
     const why = explain(root, p, s)
-    return [{ name: p.name, layer: p.layer, state: s.state, lifecycle: s.lifecycle, toolCount: s.toolCount, lastError: p.want === 'mount' ? s.lastError : null, kind: why?.kind ?? null, words: why?.words ?? null, fix: why?.fix ?? null }]
+    return [
+      {
+        name: p.name,
+        layer: p.layer,
+        state: s.state,
+        lifecycle: s.lifecycle,
+        toolCount: s.toolCount,
+        lastError: p.want === 'mount' ? s.lastError : null,
+        kind: why?.kind ?? null,
+        words: why?.words ?? null,
+        fix: why?.fix ?? null,
+      },
+    ]
   })
   return {
     root,

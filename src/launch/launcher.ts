@@ -54,7 +54,9 @@ if (command === undefined) fatal('no command to start')
 for (const name of spec.unset ?? []) delete process.env[name]
 
 // The tree's marker: inherited by every process the server starts, in its group or not (tree.ts).
-const marker = /^[0-9a-f]{8,64}$/.test(process.env[TREE_ENV] ?? '') ? (process.env[TREE_ENV] as string) : newTreeMarker()
+const marker = /^[0-9a-f]{8,64}$/.test(process.env[TREE_ENV] ?? '')
+  ? (process.env[TREE_ENV] as string)
+  : newTreeMarker()
 process.env[TREE_ENV] = marker
 
 // A bare name is looked up in the absolute PATH entries only (resolve.ts): never a file of the checkout.
@@ -75,7 +77,13 @@ if ('code' in resolved) {
 let child: ChildProcess
 try {
   const file = 'path' in resolved ? resolved.path : command
-  child = spawn(file, args, { stdio: ['inherit', 'inherit', 'pipe'], detached: POSIX, windowsHide: true, env: process.env, argv0: command })
+  child = spawn(file, args, {
+    stdio: ['inherit', 'inherit', 'pipe'],
+    detached: POSIX,
+    windowsHide: true,
+    env: process.env,
+    argv0: command,
+  })
 } catch {
   // Node's message may quote an argument: say only that it failed.
   fatal('the server command cannot be started (invalid command or arguments)')
@@ -99,7 +107,9 @@ function loadLog(): Promise<ServerLog | undefined> {
         log = openServerLog(spec.log, logOptions())
       } catch (error) {
         // The message names the path and why; it never holds a value of the server.
-        process.stderr.write(`dsh-mcp launcher: the server log is unavailable, its stderr is discarded: ${(error as Error).message}\n`)
+        process.stderr.write(
+          `dsh-mcp launcher: the server log is unavailable, its stderr is discarded: ${(error as Error).message}\n`,
+        )
       }
       for (const chunk of pending ?? []) log?.write(chunk)
       pending = undefined
@@ -146,9 +156,9 @@ function finish(code: number): void {
     // Wait for the writer only if output started loading it: a quiet server leaves no log.
     .then(() => logLoad)
     .then(() => {
-    log?.end()
-    process.exit(exitCode)
-  })
+      log?.end()
+      process.exit(exitCode)
+    })
 }
 
 child.on('error', (error: NodeJS.ErrnoException) => {
@@ -159,7 +169,8 @@ child.on('exit', (code, signal) => {
   const n = signal ? (constants.signals[signal] ?? 15) : 0
   finish(code ?? 128 + n)
 })
-for (const s of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(s, () => finish(128 + (constants.signals[s] ?? 15)))
+for (const s of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const)
+  process.on(s, () => finish(128 + (constants.signals[s] ?? 15)))
 
 // The host that started us is gone (killed outright): its pipes may stay open in a helper, so look.
 const parent = process.ppid

@@ -40,7 +40,11 @@ function check(file: string): 'ok' | 'ENOENT' | 'EACCES' {
   }
 }
 
-export function resolveCommand(command: string, env: Readonly<Record<string, string | undefined>>, cwd: string | undefined): Resolved {
+export function resolveCommand(
+  command: string,
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string | undefined,
+): Resolved {
   if (process.platform === 'win32') return { path: command }
   if (command.includes('/')) {
     const r = check(path.resolve(cwd ?? process.cwd(), command))

@@ -69,7 +69,12 @@ export function serverLogFile(dshHome: string, origin: string, name: string): st
   return path.join(dshHome, 'mcp-logs', `${name}-${hash}.log`)
 }
 
-export function launchedConfig(config: StdioConfig, spec: LaunchSpec, launcher: Launcher, marker?: string): StdioConfig {
+export function launchedConfig(
+  config: StdioConfig,
+  spec: LaunchSpec,
+  launcher: Launcher,
+  marker?: string,
+): StdioConfig {
   return {
     ...config,
     command: launcher.node,
@@ -88,7 +93,13 @@ export function readLaunchSpec(env: Readonly<Record<string, string | undefined>>
     return { error: `${LAUNCH_ENV} is not JSON` }
   }
   const v = value as Partial<LaunchSpec> | null
-  if (!v || (v.log !== undefined && typeof v.log !== 'string') || !Array.isArray(v.secrets) || v.secrets.some((s) => typeof s !== 'string') || typeof v.forward !== 'boolean') {
+  if (
+    !v ||
+    (v.log !== undefined && typeof v.log !== 'string') ||
+    !Array.isArray(v.secrets) ||
+    v.secrets.some((s) => typeof s !== 'string') ||
+    typeof v.forward !== 'boolean'
+  ) {
     return { error: `${LAUNCH_ENV} does not hold a launch spec` }
   }
   const unset = Array.isArray(v.unset) ? v.unset.filter((n): n is string => typeof n === 'string') : []

@@ -119,14 +119,19 @@ export function writeCache(dshHome: string, record: CacheRecord): boolean {
 }
 
 /** A cached tool as recorded from a registered definition (raw name kept when the public name shows it). */
-export function cachedTool(server: string, def: { name: string; description: string; parameters: unknown; output?: { schema?: unknown } }): CachedTool {
+export function cachedTool(
+  server: string,
+  def: { name: string; description: string; parameters: unknown; output?: { schema?: unknown } },
+): CachedTool {
   const raw = rawNameOf(def.name, server)
   return {
     name: def.name,
     ...(publicToolName(server, raw) === def.name ? { raw } : {}),
     description: def.description,
     parameters: (def.parameters ?? { type: 'object' }) as Record<string, unknown>,
-    ...(def.output?.schema && typeof def.output.schema === 'object' ? { output: def.output.schema as Record<string, unknown> } : {}),
+    ...(def.output?.schema && typeof def.output.schema === 'object'
+      ? { output: def.output.schema as Record<string, unknown> }
+      : {}),
   }
 }
 

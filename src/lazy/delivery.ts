@@ -24,7 +24,8 @@ const ADVICE: Record<Delivery, string> = {
 export function classifyFailure(message: string, code?: string): Delivery {
   if (code === 'UNKNOWN_TOOL' || code === 'ABORTED_BEFORE_DISPATCH') return 'not_sent'
   if (/\bNot connected\b|ECONNREFUSED|fetch failed/i.test(message)) return 'not_sent'
-  if (/MCP error -3200[01]\b|Connection closed|timed out|\babort/i.test(message) || code === 'ABORTED') return 'may_have_run'
+  if (/MCP error -3200[01]\b|Connection closed|timed out|\babort/i.test(message) || code === 'ABORTED')
+    return 'may_have_run'
   return 'server_error'
 }
 

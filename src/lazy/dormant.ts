@@ -41,7 +41,11 @@ function textOf(value: unknown): string {
   const content = (value as { content?: unknown } | null)?.content
   if (!Array.isArray(content)) return ''
   return content
-    .map((b) => (b && typeof b === 'object' && (b as { type?: unknown }).type === 'text' ? String((b as { text?: unknown }).text ?? '') : ''))
+    .map((b) =>
+      b && typeof b === 'object' && (b as { type?: unknown }).type === 'text'
+        ? String((b as { text?: unknown }).text ?? '')
+        : '',
+    )
     .filter((t) => t.length > 0)
     .join('\n')
 }

@@ -35,7 +35,13 @@ export interface LazyDeps {
 }
 
 export function startLazy(ctx: Context, deps: LazyDeps): { servers: LazyServers; recorder: Recorder } {
-  const recorder = createRecorder({ ctx, mounts: deps.mounts, dshHome: deps.dshHome, registered: deps.registered, log: deps.log })
+  const recorder = createRecorder({
+    ctx,
+    mounts: deps.mounts,
+    dshHome: deps.dshHome,
+    registered: deps.registered,
+    log: deps.log,
+  })
   ctx.on('tools/change', () => recorder.schedule())
   const servers = createLazyServers({
     ctx,
@@ -49,7 +55,8 @@ export function startLazy(ctx: Context, deps: LazyDeps): { servers: LazyServers;
   wakeOnCall(ctx, {
     servers,
     mayCall: (agent, key, server, name) =>
-      !agent || denySet([name], ownership(new Map([[server, key]])), deps.visibleFor(deps.rootOf(agent) ?? null)).length === 0,
+      !agent ||
+      denySet([name], ownership(new Map([[server, key]])), deps.visibleFor(deps.rootOf(agent) ?? null)).length === 0,
   })
   return { servers, recorder }
 }

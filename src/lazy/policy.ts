@@ -23,7 +23,10 @@ export interface KeyPolicy {
   idleMs: number
 }
 
-export function lifecyclePolicy(plan: Pick<Plan, 'global' | 'projects'>, defaults: LifecycleDefaults): Map<string, KeyPolicy> {
+export function lifecyclePolicy(
+  plan: Pick<Plan, 'global' | 'projects'>,
+  defaults: LifecycleDefaults,
+): Map<string, KeyPolicy> {
   const out = new Map<string, KeyPolicy>()
   const visit = (p: Placement) => {
     if (p.want !== 'mount' || !p.key) return

@@ -69,11 +69,22 @@ export function createRecorder(deps: RecorderDeps): Recorder {
       const cacheKey = m.spec.cacheKey
       const sig = `${m.effectiveName}\0${JSON.stringify(tools)}`
       if (written.get(cacheKey) === sig) continue
-      const record: CacheRecord = { version: CACHE_VERSION, key: cacheKey, server: m.effectiveName, recordedAt: new Date().toISOString(), tools }
+      const record: CacheRecord = {
+        version: CACHE_VERSION,
+        key: cacheKey,
+        server: m.effectiveName,
+        recordedAt: new Date().toISOString(),
+        tools,
+      }
       latest.set(cacheKey, record)
       written.set(cacheKey, sig)
       if (writeCache(deps.dshHome, record)) deps.log.debug('cached %d tool(s) of "%s"', tools.length, m.effectiveName)
-      else deps.log.once(`cache:${cacheKey}`, 'warn', `could not write the tool cache ${cachePath(deps.dshHome, cacheKey)}`)
+      else
+        deps.log.once(
+          `cache:${cacheKey}`,
+          'warn',
+          `could not write the tool cache ${cachePath(deps.dshHome, cacheKey)}`,
+        )
     }
   }
 

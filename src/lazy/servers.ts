@@ -158,7 +158,8 @@ export function createLazyServers(deps: LazyServersDeps): LazyServers {
   /** Follow a mount of `s` until it settles: live (idle timer armed), or failed (parked again). */
   const follow = async (s: LazyServer, m: ReturnType<MountTable['mount']>): Promise<WakeOutcome> => {
     await m.settled
-    if (servers.get(s.key) !== s || disposed) return { ok: false, reason: m.error ?? 'the server was removed while starting' }
+    if (servers.get(s.key) !== s || disposed)
+      return { ok: false, reason: m.error ?? 'the server was removed while starting' }
     if (mounts.mounts.get(s.key) === m && m.state === 'mounted') {
       s.state = 'live'
       s.source = 'live'
@@ -254,7 +255,11 @@ export function createLazyServers(deps: LazyServersDeps): LazyServers {
         reindex()
         return false
       }
-      log.info('"%s" is lazy: offering its %s cached tool(s); it starts on the first call', name, String(recordOf(spec)?.tools.length ?? 0))
+      log.info(
+        '"%s" is lazy: offering its %s cached tool(s); it starts on the first call',
+        name,
+        String(recordOf(spec)?.tools.length ?? 0),
+      )
       return true
     },
     forget(key) {

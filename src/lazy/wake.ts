@@ -72,7 +72,11 @@ export function wakeOnCall(ctx: Context, deps: WakeCallsDeps): void {
       const result = await next()
       if (!result.isError) return result
       const code = (result.error as { info?: { code?: unknown } } | undefined)?.info?.code
-      return failure(classifyFailure(result.error.message, typeof code === 'string' ? code : undefined), result.error.message, result)
+      return failure(
+        classifyFailure(result.error.message, typeof code === 'string' ? code : undefined),
+        result.error.message,
+        result,
+      )
     } finally {
       servers.end(s)
     }

@@ -166,7 +166,16 @@ function judgeRow(row: Row, root: string | null, input: ViewInput, mounts: Map<s
   const origin = row.scope === 'user' ? input.dshHome : (root as string)
   const key = mountKey(v.config)
   if (!mounts.has(key)) {
-    mounts.set(key, { key, name: row.name, layer: row.scope, file: row.file, origin, config: v.config, secrets: secretValues(row.entry!, v.entry, input.env), cacheKey: cacheFingerprint(row.entry!, origin) })
+    mounts.set(key, {
+      key,
+      name: row.name,
+      layer: row.scope,
+      file: row.file,
+      origin,
+      config: v.config,
+      secrets: secretValues(row.entry!, v.entry, input.env),
+      cacheKey: cacheFingerprint(row.entry!, origin),
+    })
   }
   return { ...base, want: 'mount', key }
 }

@@ -16,7 +16,15 @@
  */
 import type { Env } from '../config/expand.ts'
 import { type LayerInput, mergeLayers, type Row } from '../config/layers.ts'
-import { assemblePlan, judgeView, type Plan, type PlanInput, projectRows, type ViewInput, type ViewJudgement } from './desired.ts'
+import {
+  assemblePlan,
+  judgeView,
+  type Plan,
+  type PlanInput,
+  projectRows,
+  type ViewInput,
+  type ViewJudgement,
+} from './desired.ts'
 import type { TrustState } from '../trust/state.ts'
 
 export interface PlanMemo {
@@ -46,7 +54,13 @@ export function createPlanMemo(): PlanMemo {
   let global: View | undefined
   let projects = new Map<string, View>()
 
-  const view = (prev: View | undefined, root: string | null, layers: readonly LayerInput[], input: PlanInput, rowsOf: () => Row[]): View => {
+  const view = (
+    prev: View | undefined,
+    root: string | null,
+    layers: readonly LayerInput[],
+    input: PlanInput,
+    rowsOf: () => Row[],
+  ): View => {
     const platform = input.platform ?? process.platform
     const storeProblem = root === null ? undefined : input.storeProblem?.(root)
     const sameFiles = prev !== undefined && same(prev.layers, layers) && same(prev.user, input.user)
@@ -85,7 +99,19 @@ export function createPlanMemo(): PlanMemo {
       ...(input.refusals ? { refusals: input.refusals } : {}),
       ...(input.withheld ? { withheld: input.withheld } : {}),
     }
-    return { layers, user: input.user, dshHome: input.dshHome, platform, rows, read, asked, storeProblem, refusals: input.refusals, withheld: input.withheld, judged: judgeView(rows, root, judging) }
+    return {
+      layers,
+      user: input.user,
+      dshHome: input.dshHome,
+      platform,
+      rows,
+      read,
+      asked,
+      storeProblem,
+      refusals: input.refusals,
+      withheld: input.withheld,
+      judged: judgeView(rows, root, judging),
+    }
   }
 
   return {
@@ -93,7 +119,9 @@ export function createPlanMemo(): PlanMemo {
       global = view(global, null, [], input, () => mergeLayers(input.user))
       const next = new Map<string, View>()
       const judged = input.projects.map((p) => {
-        const v = view(next.get(p.root) ?? projects.get(p.root), p.root, p.layers, input, () => projectRows(p, input.user))
+        const v = view(next.get(p.root) ?? projects.get(p.root), p.root, p.layers, input, () =>
+          projectRows(p, input.user),
+        )
         next.set(p.root, v)
         return [p.root, v.judged] as const
       })

@@ -59,7 +59,8 @@ export function assignNames(held: ReadonlyMap<string, string>, requests: readonl
     if (seen.has(r.key)) continue
     seen.add(r.key)
     let candidate = r.name
-    for (let attempt = 0; taken.some((t) => namesOverlap(t, candidate)); attempt++) candidate = suffixedName(r.name, r.origin, attempt)
+    for (let attempt = 0; taken.some((t) => namesOverlap(t, candidate)); attempt++)
+      candidate = suffixedName(r.name, r.origin, attempt)
     taken.push(candidate)
     out.set(r.key, candidate)
   }

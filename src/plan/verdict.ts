@@ -74,7 +74,10 @@ export interface VerdictInput {
 }
 
 /** How a repository file may tune reconnects: never faster nor more persistent than the official client's defaults. */
-export const REPOSITORY_RECONNECT_LIMITS = { minInitialDelayMs: OFFICIAL_RECONNECT_DEFAULTS.initialDelayMs, maxAttempts: 10 } as const
+export const REPOSITORY_RECONNECT_LIMITS = {
+  minInitialDelayMs: OFFICIAL_RECONNECT_DEFAULTS.initialDelayMs,
+  maxAttempts: 10,
+} as const
 
 /** Whether the row's `reconnect` comes from a repository file (the winner's own, or an override's). */
 function reconnectFromRepository(row: Row): boolean {
@@ -86,10 +89,17 @@ export function clampReconnect(entry: Entry): { entry: Entry; note?: string } {
   const rc = entry.reconnect
   if (!rc) return { entry }
   const out = { ...rc }
-  if (out.initialDelayMs !== undefined && out.initialDelayMs < REPOSITORY_RECONNECT_LIMITS.minInitialDelayMs) out.initialDelayMs = REPOSITORY_RECONNECT_LIMITS.minInitialDelayMs
-  if (out.maxAttempts !== undefined && out.maxAttempts > REPOSITORY_RECONNECT_LIMITS.maxAttempts) out.maxAttempts = REPOSITORY_RECONNECT_LIMITS.maxAttempts
-  if (out.maxDelayMs !== undefined && out.maxDelayMs < (out.initialDelayMs ?? OFFICIAL_RECONNECT_DEFAULTS.initialDelayMs)) out.maxDelayMs = out.initialDelayMs ?? OFFICIAL_RECONNECT_DEFAULTS.initialDelayMs
-  const same = out.initialDelayMs === rc.initialDelayMs && out.maxAttempts === rc.maxAttempts && out.maxDelayMs === rc.maxDelayMs
+  if (out.initialDelayMs !== undefined && out.initialDelayMs < REPOSITORY_RECONNECT_LIMITS.minInitialDelayMs)
+    out.initialDelayMs = REPOSITORY_RECONNECT_LIMITS.minInitialDelayMs
+  if (out.maxAttempts !== undefined && out.maxAttempts > REPOSITORY_RECONNECT_LIMITS.maxAttempts)
+    out.maxAttempts = REPOSITORY_RECONNECT_LIMITS.maxAttempts
+  if (
+    out.maxDelayMs !== undefined &&
+    out.maxDelayMs < (out.initialDelayMs ?? OFFICIAL_RECONNECT_DEFAULTS.initialDelayMs)
+  )
+    out.maxDelayMs = out.initialDelayMs ?? OFFICIAL_RECONNECT_DEFAULTS.initialDelayMs
+  const same =
+    out.initialDelayMs === rc.initialDelayMs && out.maxAttempts === rc.maxAttempts && out.maxDelayMs === rc.maxDelayMs
   if (same) return { entry }
   return {
     entry: { ...entry, reconnect: out },
@@ -106,7 +116,8 @@ const TRUST_REASON: Record<NeedsTrustWhy, string> = {
 
 /** The one-line reason of a `needs-trust` verdict, with what to run (`command`: `dsh-mcp trust -C <root> <name>`). */
 export function needsTrustReason(why: NeedsTrustWhy, command: string, storeProblem?: string): string {
-  if (why === 'store-problem') return `${TRUST_REASON[why]}${storeProblem ? ` (${storeProblem})` : ''}: nothing counts as trusted until it is repaired`
+  if (why === 'store-problem')
+    return `${TRUST_REASON[why]}${storeProblem ? ` (${storeProblem})` : ''}: nothing counts as trusted until it is repaired`
   return `${TRUST_REASON[why]}: review it, then run ${command}`
 }
 
@@ -121,22 +132,43 @@ export function verdictOf(row: Row, input: VerdictInput): Verdict {
   }
   if (row.state === 'invalid' || !row.entry) {
     const d = row.diagnostics.find((x) => x.severity === 'error')
-    return { tag: 'refused', why: 'invalid', reason: d ? formatDiagnostic(d) : 'invalid entry', file: d?.file ?? row.file }
+    return {
+      tag: 'refused',
+      why: 'invalid',
+      reason: d ? formatDiagnostic(d) : 'invalid entry',
+      file: d?.file ?? row.file,
+    }
   }
   if (row.state === 'disabled') return { tag: 'disabled', reason: 'enabled: false' }
   if (!input.gateOff && needsTrust(row)) {
     if (input.root === null) return { tag: 'refused', why: 'invalid', reason: 'a project row outside a project' }
     const answer = input.trust(row)
     if (answer !== 'trusted') {
-      const why: NeedsTrustWhy = answer === 'store-problem' ? 'store-problem' : answer === 'changed' ? 'changed' : row.scope === 'user' ? 'repository-contribution' : 'new'
-      return { tag: 'needs-trust', why, reason: needsTrustReason(why, trustCommand(input.root, row.name), input.storeProblem) }
+      const why: NeedsTrustWhy =
+        answer === 'store-problem'
+          ? 'store-problem'
+          : answer === 'changed'
+            ? 'changed'
+            : row.scope === 'user'
+              ? 'repository-contribution'
+              : 'new'
+      return {
+        tag: 'needs-trust',
+        why,
+        reason: needsTrustReason(why, trustCommand(input.root, row.name), input.storeProblem),
+      }
     }
   }
   const expanded = expandEntry(row.entry, input.env, input.withheld ? { withheld: input.withheld } : {})
   if ('errors' in expanded) {
     const variables = [...new Set(expanded.errors.flatMap((e) => e.missing))]
     const problems = expanded.errors.map((e) => e.message)
-    return { tag: 'skipped', variables, problems, reason: `server "${row.name}": ${expanded.errors.map((e) => (e.hint ? `${e.message} (${e.hint})` : e.message)).join('; ')}` }
+    return {
+      tag: 'skipped',
+      variables,
+      problems,
+      reason: `server "${row.name}": ${expanded.errors.map((e) => (e.hint ? `${e.message} (${e.hint})` : e.message)).join('; ')}`,
+    }
   }
   // A variable may bring what the written text could not (a line break in a header value).
   const unsafe = unsafeValueProblems(expanded.entry)
@@ -157,12 +189,23 @@ export function verdictOf(row: Row, input: VerdictInput): Verdict {
     // URL userinfo travels as an Authorization header: fetch refuses it and would quote the URL in its error.
     config = credentialsAsHeader(toOfficialConfig(row.name, entry, { root: origin, platform: input.platform }))
   } catch (err) {
-    return { tag: 'refused', why: 'invalid', reason: redact((err as Error).message, secretValues(row.entry, entry, input.env)), file: row.file }
+    return {
+      tag: 'refused',
+      why: 'invalid',
+      reason: redact((err as Error).message, secretValues(row.entry, entry, input.env)),
+      file: row.file,
+    }
   }
   const checked = OfficialConfigSchema.safeParse(config)
   if (!checked.success) {
     const issue = checked.error.issues[0]
-    return { tag: 'refused', why: 'invalid', reason: `the mapped config is not valid for the official client: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim(), file: row.file }
+    return {
+      tag: 'refused',
+      why: 'invalid',
+      reason:
+        `the mapped config is not valid for the official client: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim(),
+      file: row.file,
+    }
   }
   return { tag: 'runs', entry, config, notes }
 }

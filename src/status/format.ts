@@ -27,7 +27,18 @@ import { jsonTerminalSafe } from '../config/terminal-safe.ts'
 export const STATUS_VERSION = 1
 
 /** Every state a server row can be in, as the host writes it. */
-export const STATUS_STATES = ['mounted', 'starting', 'failed', 'untrusted', 'invalid', 'disabled', 'shadowed', 'idle', 'dormant', 'stopped'] as const
+export const STATUS_STATES = [
+  'mounted',
+  'starting',
+  'failed',
+  'untrusted',
+  'invalid',
+  'disabled',
+  'shadowed',
+  'idle',
+  'dormant',
+  'stopped',
+] as const
 export type ServerState = (typeof STATUS_STATES)[number]
 /** A state as read back: a state this build does not know reads `unknown`. */
 export type StatusState = ServerState | 'unknown'
@@ -109,7 +120,14 @@ export function encodeStatus(status: WrittenStatus): string {
   return `${jsonTerminalSafe(JSON.stringify({ version: STATUS_VERSION, ...status }, null, 2))}\n`
 }
 
-const VERDICT_TAGS: Record<VerdictTag, true> = { runs: true, 'needs-trust': true, skipped: true, refused: true, disabled: true, shadowed: true }
+const VERDICT_TAGS: Record<VerdictTag, true> = {
+  runs: true,
+  'needs-trust': true,
+  skipped: true,
+  refused: true,
+  disabled: true,
+  shadowed: true,
+}
 
 function text(v: unknown, max = 500): string | null {
   if (typeof v !== 'string') return null
@@ -134,7 +152,8 @@ function server(v: unknown): StatusServer | undefined {
   if (!isRecord(v)) return undefined
   const name = text(v.name, 64)
   if (!name) return undefined
-  const count = typeof v.toolCount === 'number' && Number.isSafeInteger(v.toolCount) && v.toolCount >= 0 ? v.toolCount : 0
+  const count =
+    typeof v.toolCount === 'number' && Number.isSafeInteger(v.toolCount) && v.toolCount >= 0 ? v.toolCount : 0
   return {
     name,
     effectiveName: text(v.effectiveName, 64),
@@ -167,10 +186,25 @@ export function decodeStatus(raw: string, root: string): ProjectStatus | { reaso
     return { reason: 'is not valid JSON (being written, or damaged)' }
   }
   if (!isRecord(value)) return { reason: 'is not a status object' }
-  if (value.version !== STATUS_VERSION) return { reason: `has version ${JSON.stringify(value.version ?? null)}; this dsh-mcp reads version ${STATUS_VERSION}` }
-  if (typeof value.root === 'string' && value.root !== root) return { reason: `belongs to another project (${text(value.root, 4096)})` }
+  if (value.version !== STATUS_VERSION)
+    return {
+      reason: `has version ${JSON.stringify(value.version ?? null)}; this dsh-mcp reads version ${STATUS_VERSION}`,
+    }
+  if (typeof value.root === 'string' && value.root !== root)
+    return { reason: `belongs to another project (${text(value.root, 4096)})` }
   const pid = typeof value.pid === 'number' && Number.isSafeInteger(value.pid) && value.pid > 0 ? value.pid : null
-  const servers = Array.isArray(value.servers) ? value.servers.map(server).filter((s): s is StatusServer => s !== undefined) : []
-  const files = Array.isArray(value.files) ? value.files.map(refusedFile).filter((f): f is StatusFile => f !== undefined) : []
-  return { root, pid, host: value.host === 'stopped' ? 'stopped' : 'running', updatedAt: isoOrNull(value.updatedAt), servers, files }
+  const servers = Array.isArray(value.servers)
+    ? value.servers.map(server).filter((s): s is StatusServer => s !== undefined)
+    : []
+  const files = Array.isArray(value.files)
+    ? value.files.map(refusedFile).filter((f): f is StatusFile => f !== undefined)
+    : []
+  return {
+    root,
+    pid,
+    host: value.host === 'stopped' ? 'stopped' : 'running',
+    updatedAt: isoOrNull(value.updatedAt),
+    servers,
+    files,
+  }
 }

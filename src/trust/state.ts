@@ -43,7 +43,12 @@ export function dict<T>(): Record<string, T> {
 }
 
 /** What a readable store records for `name` with `fingerprint` under `canonicalRoot`. */
-export function trustStateOf(store: TrustStore, canonicalRoot: string, name: string, fingerprint: string): Exclude<TrustState, 'store-problem'> {
+export function trustStateOf(
+  store: TrustStore,
+  canonicalRoot: string,
+  name: string,
+  fingerprint: string,
+): Exclude<TrustState, 'store-problem'> {
   const record = Object.hasOwn(store.projects, canonicalRoot) ? store.projects[canonicalRoot]?.servers : undefined
   const r = record && Object.hasOwn(record, name) ? record[name] : undefined
   if (!r) return 'untrusted'
@@ -59,7 +64,12 @@ export function needsTrust(row: Pick<Row, 'scope' | 'file' | 'sources'>): boolea
  * The gate's answer for a row from a store as read: `store-problem` when the
  * store was refused (`problem`), else `trustStateOf` the row's fingerprint.
  */
-export function trustAnswerOf(store: TrustStore, problem: string | undefined, canonicalRoot: string, row: Row): TrustState {
+export function trustAnswerOf(
+  store: TrustStore,
+  problem: string | undefined,
+  canonicalRoot: string,
+  row: Row,
+): TrustState {
   if (problem !== undefined) return 'store-problem'
   if (!row.entry) return 'untrusted'
   return trustStateOf(store, canonicalRoot, row.name, rowFingerprint(row))
@@ -83,7 +93,10 @@ export function sanitizeTrustStore(value: unknown): TrustStore {
     const servers = dict<TrustRecord>()
     for (const [name, rec] of Object.entries(project.servers)) {
       if (isRecord(rec) && typeof rec.fingerprint === 'string' && rec.fingerprint !== '') {
-        servers[name] = { fingerprint: rec.fingerprint, trustedAt: typeof rec.trustedAt === 'string' ? rec.trustedAt : '' }
+        servers[name] = {
+          fingerprint: rec.fingerprint,
+          trustedAt: typeof rec.trustedAt === 'string' ? rec.trustedAt : '',
+        }
       }
     }
     if (Object.keys(servers).length > 0) store.projects[root] = { servers }

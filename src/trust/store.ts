@@ -63,15 +63,21 @@ export function storeProblem(file: string): string | undefined {
     st = lstatSync(file)
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
-    return code === 'ENOENT' || code === 'ENOTDIR' ? undefined : `${file} cannot be read (${code ?? 'error'}); repair its permissions`
+    return code === 'ENOENT' || code === 'ENOTDIR'
+      ? undefined
+      : `${file} cannot be read (${code ?? 'error'}); repair its permissions`
   }
-  if (st.isSymbolicLink()) return `${file} is a symbolic link; replace it with a regular file (remove it, then trust again)`
+  if (st.isSymbolicLink())
+    return `${file} is a symbolic link; replace it with a regular file (remove it, then trust again)`
   // Whoever can rename files in $DSH_HOME can put back a store the user replaced (a .bak of an untrusted server).
   const home = homeProblem(path.dirname(file))
-  if (home) return `${home}, so another user could swap the trust store; make it yours and private: chmod 700 ${path.dirname(file)}`
+  if (home)
+    return `${home}, so another user could swap the trust store; make it yours and private: chmod 700 ${path.dirname(file)}`
   if (!st.isFile()) return `${file} is not a regular file; remove it, then trust again`
-  if (ownedByOther(st)) return `${file} is owned by another user (uid ${st.uid}); remove it, or run chown $(id -u) ${file} if it is yours`
-  if ((st.mode & 0o022) !== 0) return `${file} is writable by ${(st.mode & 0o002) !== 0 ? 'every user' : 'its group'}; run: chmod 600 ${file}`
+  if (ownedByOther(st))
+    return `${file} is owned by another user (uid ${st.uid}); remove it, or run chown $(id -u) ${file} if it is yours`
+  if ((st.mode & 0o022) !== 0)
+    return `${file} is writable by ${(st.mode & 0o002) !== 0 ? 'every user' : 'its group'}; run: chmod 600 ${file}`
   return undefined
 }
 
@@ -86,7 +92,8 @@ function insideProblem(file: string, forRoot: string): string | undefined {
   const rootReal = canonicalRoot(forRoot)
   // The file may not exist yet: judge the real path of its directory.
   const real = exists ? canonicalRoot(file) : path.join(canonicalRoot(path.dirname(file)), path.basename(file))
-  if (isInside(real, rootReal)) return `${file} lies inside the project ${rootReal}; set DSH_HOME outside the repository`
+  if (isInside(real, rootReal))
+    return `${file} lies inside the project ${rootReal}; set DSH_HOME outside the repository`
   return undefined
 }
 
@@ -117,9 +124,16 @@ function readContent(file: string): { store: TrustStore; problem?: string } {
   try {
     value = JSON.parse(text)
   } catch (err) {
-    return { store: emptyTrustStore(), problem: `${file} is not valid JSON (${jsonWhere(err, text)}); repair it, or move it aside (mv ${file} ${file}.bak) and trust again` }
+    return {
+      store: emptyTrustStore(),
+      problem: `${file} is not valid JSON (${jsonWhere(err, text)}); repair it, or move it aside (mv ${file} ${file}.bak) and trust again`,
+    }
   }
-  if (!isRecord(value) || value.version !== 1 || !isRecord(value.projects)) return { store: emptyTrustStore(), problem: `${file} is not a dsh-mcp trust store (version 1); repair it, or remove it and trust again` }
+  if (!isRecord(value) || value.version !== 1 || !isRecord(value.projects))
+    return {
+      store: emptyTrustStore(),
+      problem: `${file} is not a dsh-mcp trust store (version 1); repair it, or remove it and trust again`,
+    }
   return { store: sanitizeTrustStore(value) }
 }
 
@@ -137,7 +151,11 @@ export function loadTrustStore(dshHome: string, forRoot?: string): { store: Trus
 }
 
 /** Run `change` on the store under the lock and write the result atomically. */
-async function updateStore<T>(dshHome: string, root: string, change: (store: TrustStore, key: string) => T): Promise<T> {
+async function updateStore<T>(
+  dshHome: string,
+  root: string,
+  change: (store: TrustStore, key: string) => T,
+): Promise<T> {
   try {
     ensurePrivateDir(dshHome)
   } catch (err) {
@@ -184,7 +202,9 @@ function storeForWrite(file: string, text: string | undefined): TrustStore {
     throw new Error(`refusing to write the trust store: ${file} is not valid JSON (${jsonWhere(err, text)})${repair}`)
   }
   if (isRecord(value) && typeof value.version === 'number' && value.version > 1) {
-    throw new Error(`refusing to write the trust store: ${file} was written by a newer dsh-mcp (store version ${value.version}; this one writes version 1); upgrade dsh-mcp, nothing was written`)
+    throw new Error(
+      `refusing to write the trust store: ${file} was written by a newer dsh-mcp (store version ${value.version}; this one writes version 1); upgrade dsh-mcp, nothing was written`,
+    )
   }
   if (!isRecord(value) || value.version !== 1 || !isRecord(value.projects)) {
     throw new Error(`refusing to write the trust store: ${file} is not a version 1 trust store${repair}`)
@@ -202,7 +222,11 @@ function jsonWhere(err: unknown, text: string): string {
   return `line ${line}, column ${at - before.lastIndexOf('\n')}`
 }
 
-export function trustServers(dshHome: string, root: string, servers: { name: string; fingerprint: string }[]): Promise<void> {
+export function trustServers(
+  dshHome: string,
+  root: string,
+  servers: { name: string; fingerprint: string }[],
+): Promise<void> {
   const trustedAt = new Date().toISOString()
   return updateStore(dshHome, root, (store, key) => {
     const project = Object.hasOwn(store.projects, key) ? store.projects[key]! : { servers: dict<TrustRecord>() }
@@ -217,7 +241,8 @@ export function untrustServers(dshHome: string, root: string, names: string[] | 
   return updateStore(dshHome, root, (store, key) => {
     const project = Object.hasOwn(store.projects, key) ? store.projects[key] : undefined
     if (!project) return []
-    const removed = names === 'all' ? Object.keys(project.servers) : names.filter((n) => Object.hasOwn(project.servers, n))
+    const removed =
+      names === 'all' ? Object.keys(project.servers) : names.filter((n) => Object.hasOwn(project.servers, n))
     for (const n of removed) delete project.servers[n]
     if (Object.keys(project.servers).length === 0) delete store.projects[key]
     return removed

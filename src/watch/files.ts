@@ -80,7 +80,8 @@ export function watchFiles(opts: WatchOptions): FileWatcher {
     for (const delay of SETTLE_CHECKS_MS) {
       const timer = setTimeout(() => {
         if (closed) return
-        for (const f of files) if (dirs.some((d) => f.startsWith(d + path.sep)) && signature(f) !== stamps.get(f)) report(f)
+        for (const f of files)
+          if (dirs.some((d) => f.startsWith(d + path.sep)) && signature(f) !== stamps.get(f)) report(f)
       }, delay)
       timer.unref?.()
     }
@@ -202,7 +203,9 @@ export function watchFiles(opts: WatchOptions): FileWatcher {
       const before = roots
       apply()
       // Watched files inside a directory that just appeared (or vanished) may have no event of their own.
-      for (const f of files) if (f.startsWith(p + path.sep) && (event === 'unlinkDir' || existsSync(f) || !before.has(path.dirname(f)))) report(f)
+      for (const f of files)
+        if (f.startsWith(p + path.sep) && (event === 'unlinkDir' || existsSync(f) || !before.has(path.dirname(f))))
+          report(f)
       for (const [f, t] of links) if (t.startsWith(p + path.sep)) report(f)
       return
     }
@@ -220,7 +223,8 @@ export function watchFiles(opts: WatchOptions): FileWatcher {
       safe(apply)
     },
     ready: () => readyPromise,
-    listenerCount: () => (watcher ? watcher.eventNames().reduce((n, e) => n + (watcher as FSWatcher).listenerCount(e), 0) : 0),
+    listenerCount: () =>
+      watcher ? watcher.eventNames().reduce((n, e) => n + (watcher as FSWatcher).listenerCount(e), 0) : 0,
     async close() {
       closed = true
       if (rawCheck) clearTimeout(rawCheck)

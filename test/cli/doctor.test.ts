@@ -22,13 +22,22 @@ const cli = (s: Sandbox, args: string[], env: Record<string, string> = {}) =>
 
 describe('doctor', () => {
   test('--json: one object per server with exactly the documented keys; exit 1 when one is broken', async () => {
-    const s = sandbox({ good: fixtureServer('good', ['--tools', 'echo,add']), crash: fixtureServer('crash', ['--crash']) })
+    const s = sandbox({
+      good: fixtureServer('good', ['--tools', 'echo,add']),
+      crash: fixtureServer('crash', ['--crash']),
+    })
     const r = await cli(s, ['doctor', '--json'])
     assert.equal(r.code, 1, r.stderr)
     const results = JSON.parse(r.stdout) as Record<string, unknown>[]
     assert.equal(results.length, 2)
     for (const x of results) assert.deepEqual(Object.keys(x), [...DOCTOR_RESULT_KEYS])
-    assert.deepEqual(results.map((x) => [x.name, x.state, x.toolCount]), [['good', 'ok', 2], ['crash', 'failed', 0]])
+    assert.deepEqual(
+      results.map((x) => [x.name, x.state, x.toolCount]),
+      [
+        ['good', 'ok', 2],
+        ['crash', 'failed', 0],
+      ],
+    )
     assert.deepEqual(results[0]?.tools, ['echo', 'add'])
     assert.ok(((results[1]?.stderrTail ?? []) as string[]).some((l) => l.includes('fixture crash requested')))
   })
@@ -73,7 +82,9 @@ describe('doctor', () => {
     const srv = await startHttpServer({ name: 'docs', tools: ['search'], requireBearer: 'the-right-bearer' })
     try {
       const s = sandbox({
-        report: doctorFixture('env-report.ts', ['API_TOKEN', 'LITERAL'], { env: { API_TOKEN: '${CANARY_TOKEN}', LITERAL: 'literal-canary-3141' } }),
+        report: doctorFixture('env-report.ts', ['API_TOKEN', 'LITERAL'], {
+          env: { API_TOKEN: '${CANARY_TOKEN}', LITERAL: 'literal-canary-3141' },
+        }),
         docs: { url: srv.url, headers: { Authorization: 'Bearer ${CANARY_BEARER}' } },
       })
       const env = { CANARY_TOKEN: 'canary-token-2718', CANARY_BEARER: 'canary-bearer-1618' }
@@ -82,7 +93,8 @@ describe('doctor', () => {
         assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`)
         const all = r.stdout + r.stderr
         assert.match(all, /HTTP 401/)
-        for (const secret of ['canary-token-2718', 'canary-bearer-1618', 'literal-canary-3141']) assert.ok(!all.includes(secret), `${args.join(' ')} printed ${secret}`)
+        for (const secret of ['canary-token-2718', 'canary-bearer-1618', 'literal-canary-3141'])
+          assert.ok(!all.includes(secret), `${args.join(' ')} printed ${secret}`)
       }
     } finally {
       await srv.close()
@@ -114,7 +126,12 @@ describe('doctor', () => {
       h2: fixtureServer('h2', ['--hang', '--pidfile-dir', dir]),
       stubborn: doctorFixture('stubborn.ts', [dir]),
     })
-    const run = startCli(['doctor', '--timeout', '60000'], { cwd: s.project.path, dshHome: s.dshHome, home: s.home, env: { DSH_MCP_TRUST_ALL: '1' } })
+    const run = startCli(['doctor', '--timeout', '60000'], {
+      cwd: s.project.path,
+      dshHome: s.dshHome,
+      home: s.home,
+      env: { DSH_MCP_TRUST_ALL: '1' },
+    })
     await waitFor(() => livePids(dir).length === 3, { message: 'the three servers started' })
     run.interrupt('SIGINT')
     // `--timeout 60000`: ending well before it is ending on the signal.
@@ -141,7 +158,10 @@ describe('doctor', () => {
     const r = await cli(s, ['doctor', '--json'])
     assert.equal(r.code, 1)
     assert.match(r.stderr, /\.mcp\.json:\d+:\d+: error: /)
-    assert.deepEqual((JSON.parse(r.stdout) as { state: string }[]).map((x) => x.state), ['ok'])
+    assert.deepEqual(
+      (JSON.parse(r.stdout) as { state: string }[]).map((x) => x.state),
+      ['ok'],
+    )
   })
 
   test('no servers at all: a one-line message, exit 0; --json prints []', async () => {
@@ -156,7 +176,10 @@ describe('doctor', () => {
 
 describe('list --check', () => {
   test('the table gains a CHECK column; JSON rows a check object; exit 1 on a broken server', async () => {
-    const s = sandbox({ good: fixtureServer('good', ['--tools', 'echo,add']), crash: fixtureServer('crash', ['--crash']) })
+    const s = sandbox({
+      good: fixtureServer('good', ['--tools', 'echo,add']),
+      crash: fixtureServer('crash', ['--crash']),
+    })
     const table = await cli(s, ['list', '--check'])
     assert.equal(table.code, 1, table.stderr)
     assert.match(table.stdout, /^NAME +SCOPE +STATE +TRANSPORT +TARGET +EFFECTIVE +CHECK/m)
@@ -166,7 +189,10 @@ describe('list --check', () => {
     assert.equal(j.code, 1)
     const rows = JSON.parse(j.stdout) as { name: string; check: Record<string, unknown> }[]
     const good = rows.find((x) => x.name === 'good')
-    assert.deepEqual(Object.keys(good?.check ?? {}), DOCTOR_RESULT_KEYS.filter((k) => k !== 'name' && k !== 'scope' && k !== 'file'))
+    assert.deepEqual(
+      Object.keys(good?.check ?? {}),
+      DOCTOR_RESULT_KEYS.filter((k) => k !== 'name' && k !== 'scope' && k !== 'file'),
+    )
     assert.equal(good?.check.state, 'ok')
     assert.deepEqual(good?.check.tools, ['echo', 'add'])
     assert.equal(rows.find((x) => x.name === 'crash')?.check.state, 'failed')

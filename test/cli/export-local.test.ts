@@ -15,7 +15,8 @@ after(cleanupAll)
 
 const SECRET = 'sk-local-SECRET-1234'
 const files = {
-  '.dsh/mcp.yml': 'servers:\n  team:\n    command: node\n    args: [team.js]\n    env:\n      TEAM_TOKEN: ${TEAM_TOKEN}\n  both:\n    command: node\n    args: [committed.js]\n',
+  '.dsh/mcp.yml':
+    'servers:\n  team:\n    command: node\n    args: [team.js]\n    env:\n      TEAM_TOKEN: ${TEAM_TOKEN}\n  both:\n    command: node\n    args: [committed.js]\n',
   '.dsh/mcp.local.yml': `servers:\n  mine:\n    command: node\n    args: [mine.js]\n  team:\n    env:\n      TEAM_TOKEN: ${SECRET}\n  both:\n    command: node\n    args: [personal.js]\n`,
 }
 
@@ -44,5 +45,9 @@ test('--include-local exports what the host runs here', async () => {
   assert.doesNotMatch(r.stderr, /left out/)
   const o = await env.run(['export', '--include-local', '-o', 'out.json'])
   assert.equal(o.code, 0, o.stderr)
-  assert.equal(JSON.parse(env.read('out.json')).mcpServers.team.env.TEAM_TOKEN, SECRET, '-o writes the value as written')
+  assert.equal(
+    JSON.parse(env.read('out.json')).mcpServers.team.env.TEAM_TOKEN,
+    SECRET,
+    '-o writes the value as written',
+  )
 })

@@ -22,7 +22,10 @@ function claudeHome(root: string): string {
   return JSON.stringify({
     numStartups: 3,
     mcpServers: { everywhere: server('everywhere') },
-    projects: { [root]: { mcpServers: { mine: server('mine') }, allowedTools: [] }, '/some/other/project': { mcpServers: { theirs: server('theirs') } } },
+    projects: {
+      [root]: { mcpServers: { mine: server('mine') }, allowedTools: [] },
+      '/some/other/project': { mcpServers: { theirs: server('theirs') } },
+    },
   })
 }
 
@@ -38,7 +41,10 @@ describe('--from claude', () => {
     assert.match(env.read('.dsh/.gitignore'), /^mcp\.local\.yml$/m)
     assert.match(r.stdout, /add +mine +~\/\.claude\.json \(this project\)/)
     assert.doesNotMatch(`${r.stdout}${r.stderr}`, /theirs/, "another project's servers are not read")
-    assert.match(r.stderr, /^Imported 1 server into \.dsh\/mcp\.yml, 1 server into \.dsh\/mcp\.local\.yml, 1 server into ~\/\.dsh\/mcp\.yml\nnot trusted \(from a file inside a repository or not yours\): team; /)
+    assert.match(
+      r.stderr,
+      /^Imported 1 server into \.dsh\/mcp\.yml, 1 server into \.dsh\/mcp\.local\.yml, 1 server into ~\/\.dsh\/mcp\.yml\nnot trusted \(from a file inside a repository or not yours\): team; /,
+    )
   })
 
   test('$CLAUDE_CONFIG_DIR holds .claude.json when set; -s project sends everything to .dsh/mcp.yml', async () => {
@@ -64,15 +70,33 @@ describe('--from claude', () => {
 describe('--from claude-desktop', () => {
   test('the config path on each OS', () => {
     const home = '/home/u'
-    assert.equal(desktopConfig({ root: '/r', home, env: {}, platform: 'darwin' }), '/home/u/Library/Application Support/Claude/claude_desktop_config.json')
-    assert.equal(desktopConfig({ root: '/r', home, env: { APPDATA: '/appdata' }, platform: 'win32' }), '/appdata/Claude/claude_desktop_config.json')
-    assert.equal(desktopConfig({ root: '/r', home, env: {}, platform: 'win32' }), '/home/u/AppData/Roaming/Claude/claude_desktop_config.json')
-    assert.equal(desktopConfig({ root: '/r', home, env: {}, platform: 'linux' }), '/home/u/.config/Claude/claude_desktop_config.json')
-    assert.equal(desktopConfig({ root: '/r', home, env: { XDG_CONFIG_HOME: '/xdg' }, platform: 'linux' }), '/xdg/Claude/claude_desktop_config.json')
+    assert.equal(
+      desktopConfig({ root: '/r', home, env: {}, platform: 'darwin' }),
+      '/home/u/Library/Application Support/Claude/claude_desktop_config.json',
+    )
+    assert.equal(
+      desktopConfig({ root: '/r', home, env: { APPDATA: '/appdata' }, platform: 'win32' }),
+      '/appdata/Claude/claude_desktop_config.json',
+    )
+    assert.equal(
+      desktopConfig({ root: '/r', home, env: {}, platform: 'win32' }),
+      '/home/u/AppData/Roaming/Claude/claude_desktop_config.json',
+    )
+    assert.equal(
+      desktopConfig({ root: '/r', home, env: {}, platform: 'linux' }),
+      '/home/u/.config/Claude/claude_desktop_config.json',
+    )
+    assert.equal(
+      desktopConfig({ root: '/r', home, env: { XDG_CONFIG_HOME: '/xdg' }, platform: 'linux' }),
+      '/xdg/Claude/claude_desktop_config.json',
+    )
   })
   test('found here (Linux: ~/.config/Claude), imported into the user layer', async () => {
     const env = makeEnv()
-    env.home.write('.config/Claude/claude_desktop_config.json', JSON.stringify({ mcpServers: { desk: server('desk') } }))
+    env.home.write(
+      '.config/Claude/claude_desktop_config.json',
+      JSON.stringify({ mcpServers: { desk: server('desk') } }),
+    )
     const r = await env.run(['import', '--from', 'claude-desktop'])
     assert.equal(r.code, 0, r.stderr)
     assert.deepEqual(names(readFileSync(`${env.dshHome}/mcp.yml`, 'utf8')), ['desk'])

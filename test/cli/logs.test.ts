@@ -46,7 +46,13 @@ test('prints the last lines of the backup and the live log, redacted again on di
   assert.ok(lines.some((l) => / line \d+ /.test(l)) && lines.length > 3, 'the backup is shown too')
   assert.doesNotMatch(all.stdout + all.stderr, /sk-live/)
   const two = await logs(['git', '-n', '2'])
-  assert.deepEqual(two.stdout.trim().split('\n').map((l) => l.replace(/^\S+ /, '')), ['line 10 token=***', 'line 11 token=***'])
+  assert.deepEqual(
+    two.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.replace(/^\S+ /, '')),
+    ['line 10 token=***', 'line 11 token=***'],
+  )
   const mine = openServerLog(logOf('mine', s.dshHome), { secrets: [] })
   mine.write('from the user layer\n')
   mine.end()
@@ -86,12 +92,22 @@ test('-f follows what is appended, across rotation, until interrupted', async ()
   const out = () => run.stdout()
   await waitFor(() => out().includes('T first'), { timeoutMs: 30_000, message: 'the existing line is printed' })
   appendFileSync(file, `T appended ${SECRET}\n`)
-  await waitFor(() => out().includes('T appended ***'), { timeoutMs: 30_000, message: 'an appended line is printed, redacted' })
+  await waitFor(() => out().includes('T appended ***'), {
+    timeoutMs: 30_000,
+    message: 'an appended line is printed, redacted',
+  })
   appendFileSync(file, 'T last of the old file\n')
   renameSync(file, `${file}.1`)
   writeFileSync(file, 'T new file\n')
-  await waitFor(() => out().includes('T new file'), { timeoutMs: 30_000, message: 'the new file after rotation is followed' })
-  assert.ok(out().indexOf('T last of the old file') >= 0 && out().indexOf('T last of the old file') < out().indexOf('T new file'), `the old file is finished first:\n${out()}`)
+  await waitFor(() => out().includes('T new file'), {
+    timeoutMs: 30_000,
+    message: 'the new file after rotation is followed',
+  })
+  assert.ok(
+    out().indexOf('T last of the old file') >= 0 &&
+      out().indexOf('T last of the old file') < out().indexOf('T new file'),
+    `the old file is finished first:\n${out()}`,
+  )
   run.interrupt('SIGINT')
   const r = await run.done
   assert.equal(r.code, 0, r.stderr)

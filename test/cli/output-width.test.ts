@@ -12,7 +12,11 @@ import { cleanupAll, makeProject, makeTempDir } from '../support/tmp.ts'
 import { runCli } from '../support/cli.ts'
 after(cleanupAll)
 
-function capture(isTTY: boolean, columns?: number, env: NodeJS.ProcessEnv = {}): { out: ReturnType<typeof createOutput>; lines: () => string[] } {
+function capture(
+  isTTY: boolean,
+  columns?: number,
+  env: NodeJS.ProcessEnv = {},
+): { out: ReturnType<typeof createOutput>; lines: () => string[] } {
   let text = ''
   const stdout = Object.assign(
     {
@@ -28,7 +32,15 @@ function capture(isTTY: boolean, columns?: number, env: NodeJS.ProcessEnv = {}):
 
 const HEADER = ['NAME', 'SCOPE', 'STATE', 'TRANSPORT', 'TARGET', 'EFFECTIVE', 'ISSUES']
 const ROWS = [
-  ['github', 'project', 'untrusted', 'stdio', `npx -y @modelcontextprotocol/server-github --with ${'x'.repeat(40)}`, 'github', `.dsh/mcp.yml:3:5: warning: ${'a long issue text '.repeat(6)}`],
+  [
+    'github',
+    'project',
+    'untrusted',
+    'stdio',
+    `npx -y @modelcontextprotocol/server-github --with ${'x'.repeat(40)}`,
+    'github',
+    `.dsh/mcp.yml:3:5: warning: ${'a long issue text '.repeat(6)}`,
+  ],
   ['a', 'user', 'active', 'http', 'https://mcp.example.test/mcp', 'a', ''],
 ]
 
@@ -61,8 +73,14 @@ test('fitWidths narrows the widest first and stops at the floors', () => {
 })
 
 test('the CLI on a 70-column terminal', async () => {
-  const project = makeProject({ '.dsh/mcp.yml': `servers:\n  github:\n    command: npx\n    args: [-y, "@modelcontextprotocol/server-github", "${'y'.repeat(60)}"]\n    bogus: 1\n` })
-  const r = await runCli(['list', '--no-color'], { cwd: project.path, dshHome: makeTempDir().path, tty: { columns: 70 } })
+  const project = makeProject({
+    '.dsh/mcp.yml': `servers:\n  github:\n    command: npx\n    args: [-y, "@modelcontextprotocol/server-github", "${'y'.repeat(60)}"]\n    bogus: 1\n`,
+  })
+  const r = await runCli(['list', '--no-color'], {
+    cwd: project.path,
+    dshHome: makeTempDir().path,
+    tty: { columns: 70 },
+  })
   const lines = r.stdout.trimEnd().split('\n')
   assert.match(lines[0]!, /NAME/)
   for (const line of lines) assert.ok(line.length <= 70, `${line.length} > 70: ${line}`)

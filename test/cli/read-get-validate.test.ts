@@ -18,7 +18,8 @@ function setup(files: Record<string, string>, user?: string) {
 
 describe('get', () => {
   const files = {
-    '.dsh/mcp.yml': 'servers:\n  github:\n    command: npx\n    args: [-y, server-github]\n    env: {GITHUB_TOKEN: "${GITHUB_TOKEN}"}\n    cwd: tools\n',
+    '.dsh/mcp.yml':
+      'servers:\n  github:\n    command: npx\n    args: [-y, server-github]\n    env: {GITHUB_TOKEN: "${GITHUB_TOKEN}"}\n    cwd: tools\n',
     '.mcp.json': JSON.stringify({ mcpServers: { github: { command: 'node', args: ['old.js'] } } }),
   }
 
@@ -74,7 +75,10 @@ describe('get', () => {
 
 describe('validate', () => {
   test('a clean project prints nothing and exits 0', async () => {
-    const { o } = setup({ '.dsh/mcp.yml': 'servers:\n  a: {command: node}\n', '.dsh/mcp.local.yml': 'servers:\n  a: {enabled: false}\n' }, 'servers:\n  u: {url: "http://127.0.0.1:1/mcp"}\n')
+    const { o } = setup(
+      { '.dsh/mcp.yml': 'servers:\n  a: {command: node}\n', '.dsh/mcp.local.yml': 'servers:\n  a: {enabled: false}\n' },
+      'servers:\n  u: {url: "http://127.0.0.1:1/mcp"}\n',
+    )
     const r = await runCli(['validate'], o)
     assert.deepEqual(r, { code: 0, stdout: '', stderr: '' })
   })
@@ -83,7 +87,10 @@ describe('validate', () => {
     const { o } = setup({ '.dsh/mcp.yml': 'servers:\n  a:\n    command: node\n    comand: x\n' })
     const r = await runCli(['validate'], o)
     assert.equal(r.code, 0)
-    assert.equal(r.stderr, '.dsh/mcp.yml:4:5: warning: servers.a.comand: unknown key "comand" in a server entry (ignored); did you mean "command"?\n')
+    assert.equal(
+      r.stderr,
+      '.dsh/mcp.yml:4:5: warning: servers.a.comand: unknown key "comand" in a server entry (ignored); did you mean "command"?\n',
+    )
   })
 
   test('errors in every layer file (project and user) are all reported; exit 1', async () => {
@@ -100,11 +107,26 @@ describe('validate', () => {
     assert.equal(r.code, 1)
     assert.equal(r.stdout, '')
     const lines = r.stderr.trimEnd().split('\n')
-    assert.ok(lines.some((l) => /^\.dsh\/mcp\.yml:2:\d+: error: servers\.a\.url: /.test(l)), r.stderr)
-    assert.ok(lines.some((l) => /^\.dsh\/mcp\.json:1:\d+: error: mcpServers\.b\.type: .*"ws"/.test(l)), r.stderr)
-    assert.ok(lines.some((l) => /^\.mcp\.json:1:\d+: error: /.test(l)), r.stderr)
-    assert.ok(lines.some((l) => /^\.dsh\/mcp\.local\.yml:2:3: error: servers\.orphan: .*overrides no server/.test(l)), r.stderr)
-    assert.ok(lines.some((l) => l.startsWith(`${dshHome}/mcp.yml:2:3: error: servers["bad name"]: `)), r.stderr)
+    assert.ok(
+      lines.some((l) => /^\.dsh\/mcp\.yml:2:\d+: error: servers\.a\.url: /.test(l)),
+      r.stderr,
+    )
+    assert.ok(
+      lines.some((l) => /^\.dsh\/mcp\.json:1:\d+: error: mcpServers\.b\.type: .*"ws"/.test(l)),
+      r.stderr,
+    )
+    assert.ok(
+      lines.some((l) => /^\.mcp\.json:1:\d+: error: /.test(l)),
+      r.stderr,
+    )
+    assert.ok(
+      lines.some((l) => /^\.dsh\/mcp\.local\.yml:2:3: error: servers\.orphan: .*overrides no server/.test(l)),
+      r.stderr,
+    )
+    assert.ok(
+      lines.some((l) => l.startsWith(`${dshHome}/mcp.yml:2:3: error: servers["bad name"]: `)),
+      r.stderr,
+    )
     assert.equal(lines.length, 5, r.stderr)
   })
 
@@ -114,7 +136,11 @@ describe('validate', () => {
     project.write('ci/other.yml', 'servers:\n  a: {enabled: false}\n')
     project.write('ci/servers.json', '{"mcpServers": {"a": {"command": "node"}}}')
     project.write('ci/servers-wrong.json', '{"servers": {"a": {"command": "node"}}}')
-    assert.deepEqual(await runCli(['validate', 'ci/mcp.local.yml', 'ci/servers.json'], o), { code: 0, stdout: '', stderr: '' })
+    assert.deepEqual(await runCli(['validate', 'ci/mcp.local.yml', 'ci/servers.json'], o), {
+      code: 0,
+      stdout: '',
+      stderr: '',
+    })
     const partial = await runCli(['validate', 'ci/other.yml'], o)
     assert.equal(partial.code, 1)
     assert.match(partial.stderr, /^ci\/other\.yml:2:\d+: error: servers\.a: needs "command"/)

@@ -20,13 +20,17 @@ import { REPO } from '../support/cli.ts'
 after(cleanupAll)
 
 const STATIC = /^[ \t]*(?:import|export)\s+(?:[\w$*{}\s,]+?\s*from\s*)?['"]([^'"\n]+)['"]/gm
-const DYNAMIC = /\bimport\s*\(\s*(?:['"]([^'"\n]+)['"]|`([^`]*)`)|__rewriteRelativeImportExtension\(\s*(?:['"]([^'"\n]+)['"]|`([^`]*)`)/g
+const DYNAMIC =
+  /\bimport\s*\(\s*(?:['"]([^'"\n]+)['"]|`([^`]*)`)|__rewriteRelativeImportExtension\(\s*(?:['"]([^'"\n]+)['"]|`([^`]*)`)/g
 
 /**
  * Every local file and bare specifier reachable from `entry`. A template import `./dir/${x}…` reaches every .js in dir.
  * `dynamic: false` follows static imports only: what loading `entry` itself costs.
  */
-export function importGraph(entry: string, opts: { dynamic?: boolean } = {}): { files: Set<string>; bare: Set<string> } {
+export function importGraph(
+  entry: string,
+  opts: { dynamic?: boolean } = {},
+): { files: Set<string>; bare: Set<string> } {
   const files = new Set<string>()
   const bare = new Set<string>()
   const queue = [resolve(entry)]
@@ -34,10 +38,14 @@ export function importGraph(entry: string, opts: { dynamic?: boolean } = {}): { 
     const file = queue.pop()!
     if (files.has(file)) continue
     files.add(file)
-    const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '')
+    const text = readFileSync(file, 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/^\s*\/\/.*$/gm, '')
     const found = [
       ...[...text.matchAll(STATIC)].map((m) => ({ spec: m[1], template: undefined as string | undefined })),
-      ...(opts.dynamic === false ? [] : [...text.matchAll(DYNAMIC)].map((m) => ({ spec: m[1] ?? m[3], template: m[2] ?? m[4] }))),
+      ...(opts.dynamic === false
+        ? []
+        : [...text.matchAll(DYNAMIC)].map((m) => ({ spec: m[1] ?? m[3], template: m[2] ?? m[4] }))),
     ]
     for (const { spec, template } of found) {
       if (spec !== undefined) {
@@ -79,7 +87,8 @@ describe('the CLI import graph', () => {
   test('lib/cli/program.js reaches every command and no @deepseek-ai package; bare imports are runtime dependencies', () => {
     const { files, bare } = importGraph(join(REPO, 'lib/cli/program.js'))
     const commands = readdirSync(join(REPO, 'lib/cli/commands')).filter((f) => f.endsWith('.js'))
-    for (const c of ['list.js', 'get.js', 'validate.js', 'trust.js', 'untrust.js', 'schema.js']) assert.ok(commands.includes(c), c)
+    for (const c of ['list.js', 'get.js', 'validate.js', 'trust.js', 'untrust.js', 'schema.js'])
+      assert.ok(commands.includes(c), c)
     for (const c of commands) assert.ok(files.has(join(REPO, 'lib/cli/commands', c)), c)
     for (const f of files) assert.ok(existsSync(f), `missing module ${f}`)
     const host = [...bare].filter((s) => s.startsWith('@deepseek-ai/'))
@@ -95,7 +104,10 @@ describe('the CLI import graph', () => {
   test('program.js statically loads only commander (--version, --help); list and get never load the writer libraries', () => {
     const program = importGraph(join(REPO, 'lib/cli/program.js'), { dynamic: false })
     const builtins = new Set(builtinModules)
-    assert.deepEqual([...program.bare].filter((s) => !s.startsWith('node:') && !builtins.has(s)), ['commander'])
+    assert.deepEqual(
+      [...program.bare].filter((s) => !s.startsWith('node:') && !builtins.has(s)),
+      ['commander'],
+    )
     for (const command of ['list', 'get']) {
       const { bare } = importGraph(join(REPO, `lib/cli/commands/${command}.js`), { dynamic: false })
       for (const writer of ['proper-lockfile']) assert.ok(!bare.has(writer), `${command} loads ${writer}`)
@@ -109,9 +121,19 @@ describe('the CLI import graph', () => {
     // The bin is CommonJS (bin/package.json): its local requires are the loader and package.json, the rest builtins.
     assert.equal(JSON.parse(readFileSync(join(REPO, 'bin/package.json'), 'utf8')).type, 'commonjs')
     const bin = readFileSync(join(REPO, 'bin/dsh-mcp.js'), 'utf8')
-    assert.deepEqual(requiresOf(bin).filter((s) => !isBuiltin(s)), ['./load-bundle.js', '../package.json'])
-    assert.deepEqual(requiresOf(readFileSync(join(REPO, 'bin/load-bundle.js'), 'utf8')).filter((s) => !isBuiltin(s)), [])
-    assert.match(bin, /path\.join\(__dirname, '\.\.', 'lib', 'cli-bundle', 'cli\.cjs'\)/, 'the bin runs lib/cli-bundle/cli.cjs')
+    assert.deepEqual(
+      requiresOf(bin).filter((s) => !isBuiltin(s)),
+      ['./load-bundle.js', '../package.json'],
+    )
+    assert.deepEqual(
+      requiresOf(readFileSync(join(REPO, 'bin/load-bundle.js'), 'utf8')).filter((s) => !isBuiltin(s)),
+      [],
+    )
+    assert.match(
+      bin,
+      /path\.join\(__dirname, '\.\.', 'lib', 'cli-bundle', 'cli\.cjs'\)/,
+      'the bin runs lib/cli-bundle/cli.cjs',
+    )
     assert.deepEqual(readdirSync(join(REPO, 'lib/cli-bundle')), ['cli.cjs'], 'the bundle is one script')
     const text = readFileSync(bundleFile, 'utf8')
     // bin/load-bundle.js reads it as latin1 (a one-byte string, no UTF-8 decode): that is only right for ASCII.
@@ -119,13 +141,23 @@ describe('the CLI import graph', () => {
     const notBuiltin = [...new Set(requiresOf(text))].filter((s) => !isBuiltin(s))
     assert.deepEqual(notBuiltin, [], 'the bundle requires packages instead of inlining them')
     assert.ok(!text.includes('node_modules/@deepseek-ai/'), 'host package code inlined in the bundle')
-    assert.doesNotMatch(text, /(?<![`'"\w.])(?:require|import)\(\s*["']@deepseek-ai\//, 'the bundle loads a host package')
+    assert.doesNotMatch(
+      text,
+      /(?<![`'"\w.])(?:require|import)\(\s*["']@deepseek-ai\//,
+      'the bundle loads a host package',
+    )
     // Each command is its own module, initialized only when `import()`ed (esbuild's lazy `init_…`).
-    const commands = readdirSync(join(REPO, 'src/cli/commands')).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -'.ts'.length))
+    const commands = readdirSync(join(REPO, 'src/cli/commands'))
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => f.slice(0, -'.ts'.length))
     for (const c of ['list', 'get', 'validate', 'trust', 'untrust', 'schema']) assert.ok(commands.includes(c), c)
     for (const c of commands) {
       assert.ok(text.includes(`\n// src/cli/commands/${c}.ts\n`), `the command ${c} is bundled`)
-      assert.match(text, new RegExp(`"\\./commands/${c}\\.ts": \\(\\) => Promise\\.resolve\\(\\)\\.then\\(\\(\\) => \\(init_`), `the command ${c} is loaded lazily`)
+      assert.match(
+        text,
+        new RegExp(`"\\./commands/${c}\\.ts": \\(\\) => Promise\\.resolve\\(\\)\\.then\\(\\(\\) => \\(init_`),
+        `the command ${c} is loaded lazily`,
+      )
     }
   })
 })

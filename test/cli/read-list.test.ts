@@ -45,11 +45,24 @@ function fiveFileProject(): { project: TempDir; dshHome: string } {
       `      SCRIPT_TOKEN: ${CANARY}`,
       '',
     ].join('\n'),
-    '.dsh/mcp.json': JSON.stringify({ mcpServers: { shared: { command: 'node', args: ['json.js'] }, scripts: { command: 'node', args: ['s.js'], cwd: 'tools', env: { A: '1' } } } }),
-    '.mcp.json': JSON.stringify({ mcpServers: { shared: { command: 'node', args: ['legacy.js'] }, remote: { type: 'http', url: 'http://127.0.0.1:9/mcp', headers: { 'X-Key': CANARY } } } }),
+    '.dsh/mcp.json': JSON.stringify({
+      mcpServers: {
+        shared: { command: 'node', args: ['json.js'] },
+        scripts: { command: 'node', args: ['s.js'], cwd: 'tools', env: { A: '1' } },
+      },
+    }),
+    '.mcp.json': JSON.stringify({
+      mcpServers: {
+        shared: { command: 'node', args: ['legacy.js'] },
+        remote: { type: 'http', url: 'http://127.0.0.1:9/mcp', headers: { 'X-Key': CANARY } },
+      },
+    }),
   })
   const home = makeTempDir('dsh-mcp-home-')
-  home.write('.dsh/mcp.yml', `servers:\n  shared: {command: node, args: [user.js]}\n  globalone:\n    command: node\n    args: [g.js]\n    env: {G_SECRET: ${CANARY}}\n`)
+  home.write(
+    '.dsh/mcp.yml',
+    `servers:\n  shared: {command: node, args: [user.js]}\n  globalone:\n    command: node\n    args: [g.js]\n    env: {G_SECRET: ${CANARY}}\n`,
+  )
   return { project, dshHome: home.join('.dsh') }
 }
 
@@ -70,12 +83,20 @@ describe('list --json over five layer files', () => {
     assert.equal(winner.state, 'untrusted')
     assert.deepEqual(winner.args, ['local.js'])
     assert.equal(winner.effectiveName, null)
-    for (const [scope, file] of [['project', yml], ['project', json], ['legacy', legacy], ['user', user]] as const) {
+    for (const [scope, file] of [
+      ['project', yml],
+      ['project', json],
+      ['legacy', legacy],
+      ['user', user],
+    ] as const) {
       const r = rowOf(rows, 'shared', scope, file)
       assert.equal(r.state, 'shadowed', `${file}`)
       assert.deepEqual(r.shadowedBy, { scope: 'local', file: local })
       assert.equal(r.effectiveName, null)
-      assert.ok(r.issues.some((i) => i === 'shadowed by .dsh/mcp.local.yml (local)'), r.issues.join('|'))
+      assert.ok(
+        r.issues.some((i) => i === 'shadowed by .dsh/mcp.local.yml (local)'),
+        r.issues.join('|'),
+      )
     }
     assert.equal(rows.filter((r) => r.name === 'shared').length, 5)
 
@@ -108,7 +129,12 @@ describe('list --json over five layer files', () => {
     const broken = rowOf(rows, 'broken', 'project')
     assert.equal(broken.state, 'invalid')
     assert.equal(broken.effectiveName, null)
-    assert.ok(broken.issues.some((i) => /^\.dsh\/mcp\.yml:\d+:\d+: error: servers\.broken\.url: .*both "command" and "url"/.test(i)), broken.issues.join('|'))
+    assert.ok(
+      broken.issues.some((i) =>
+        /^\.dsh\/mcp\.yml:\d+:\d+: error: servers\.broken\.url: .*both "command" and "url"/.test(i),
+      ),
+      broken.issues.join('|'),
+    )
 
     assert.equal(rowOf(rows, 'parked', 'project').state, 'disabled')
     const remote = rowOf(rows, 'remote', 'legacy')
@@ -123,7 +149,20 @@ describe('list --json over five layer files', () => {
 
     assert.equal(rows.length, 12)
     for (const r of rows) {
-      for (const key of ['name', 'scope', 'file', 'transport', 'state', 'effectiveName', 'issues', 'envKeys', 'headerKeys', 'enabled', 'shadowedBy', 'tools']) {
+      for (const key of [
+        'name',
+        'scope',
+        'file',
+        'transport',
+        'state',
+        'effectiveName',
+        'issues',
+        'envKeys',
+        'headerKeys',
+        'enabled',
+        'shadowedBy',
+        'tools',
+      ]) {
         assert.ok(key in r, `${r.name} lacks ${key}`)
       }
     }
@@ -147,7 +186,10 @@ describe('list --json over five layer files', () => {
     const a = await listJson({ cwd: elsewhere.path, dshHome }, ['-C', sub])
     const b = await listJson({ cwd: sub, dshHome })
     assert.equal(a.rows.length, 12)
-    assert.deepEqual(a.rows.map((r) => r.file), b.rows.map((r) => r.file))
+    assert.deepEqual(
+      a.rows.map((r) => r.file),
+      b.rows.map((r) => r.file),
+    )
   })
 })
 
@@ -160,7 +202,10 @@ describe('list text and broken files', () => {
     assert.match(lines[0]!, /^NAME\s+SCOPE\s+STATE\s+TRANSPORT\s+TARGET\s+EFFECTIVE\s+ISSUES$/)
     const github = lines.find((l) => l.startsWith('github '))!
     assert.match(github, /^github\s+project\s+disabled\s+stdio\s+npx -y @modelcontextprotocol\/server-github\s+-/)
-    assert.match(lines.find((l) => l.startsWith('globalone '))!, /^globalone\s+user\s+active\s+stdio\s+node g\.js\s+globalone$/)
+    assert.match(
+      lines.find((l) => l.startsWith('globalone '))!,
+      /^globalone\s+user\s+active\s+stdio\s+node g\.js\s+globalone$/,
+    )
     assert.equal(lines.length, 13)
   })
 
@@ -206,9 +251,16 @@ test('no env or header value appears in any output of list, get, validate or tru
     runCli(['validate'], o),
     runCli(['trust', '--all'], o),
   ])
-  runs.push(await runCli(['trust', '--all', '--yes'], o), await runCli(['trust', 'github', 'globalone', '--yes'], o), await runCli(['list', '--json'], o))
+  runs.push(
+    await runCli(['trust', '--all', '--yes'], o),
+    await runCli(['trust', 'github', 'globalone', '--yes'], o),
+    await runCli(['list', '--json'], o),
+  )
   const all = runs.map((r) => r.stdout + r.stderr).join('\n')
-  assert.ok(all.includes('SCRIPT_TOKEN') && all.includes('Authorization') && all.includes('X-Key'), 'key names are shown')
+  assert.ok(
+    all.includes('SCRIPT_TOKEN') && all.includes('Authorization') && all.includes('X-Key'),
+    'key names are shown',
+  )
   assert.ok(!all.includes(CANARY), 'a secret value was printed')
   assert.ok(!all.includes('canary'), 'part of a secret value was printed')
 })

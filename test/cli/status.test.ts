@@ -15,7 +15,8 @@ import { cleanupAll, makeTempDir } from '../support/tmp.ts'
 import { runCli } from '../support/cli.ts'
 after(() => cleanupAll())
 
-const status = (s: Sandbox, args: string[] = [], cwd = s.project.path) => runCli(['status', ...args], { cwd, dshHome: s.dshHome, home: s.home })
+const status = (s: Sandbox, args: string[] = [], cwd = s.project.path) =>
+  runCli(['status', ...args], { cwd, dshHome: s.dshHome, home: s.home })
 
 function writeStatus(s: Sandbox, body: unknown, root = canonicalRoot(s.project.path)): string {
   const file = statusFilePath(s.dshHome, root)
@@ -33,9 +34,36 @@ function statusBody(s: Sandbox, opts: { pid?: number; updatedAt?: string } = {})
     pid: opts.pid ?? process.pid,
     updatedAt,
     servers: [
-      { name: 'github', effectiveName: 'github', layer: 'project', file: join(root, '.dsh/mcp.yml'), state: 'mounted', toolCount: 3, error: null, updatedAt },
-      { name: 'docs', effectiveName: 'docs_3f2a1b', layer: 'project', file: join(root, '.dsh/mcp.yml'), state: 'failed', toolCount: 0, error: 'HTTP 401 Unauthorized', updatedAt },
-      { name: 'stranger', effectiveName: null, layer: 'legacy', file: join(root, '.mcp.json'), state: 'untrusted', toolCount: 0, error: null, updatedAt },
+      {
+        name: 'github',
+        effectiveName: 'github',
+        layer: 'project',
+        file: join(root, '.dsh/mcp.yml'),
+        state: 'mounted',
+        toolCount: 3,
+        error: null,
+        updatedAt,
+      },
+      {
+        name: 'docs',
+        effectiveName: 'docs_3f2a1b',
+        layer: 'project',
+        file: join(root, '.dsh/mcp.yml'),
+        state: 'failed',
+        toolCount: 0,
+        error: 'HTTP 401 Unauthorized',
+        updatedAt,
+      },
+      {
+        name: 'stranger',
+        effectiveName: null,
+        layer: 'legacy',
+        file: join(root, '.mcp.json'),
+        state: 'untrusted',
+        toolCount: 0,
+        error: null,
+        updatedAt,
+      },
     ],
   }
 }
@@ -76,12 +104,29 @@ describe('status', () => {
     assert.equal(p.alive, true)
     assert.equal(p.updatedAt, body.updatedAt)
     const servers = p.servers as Record<string, unknown>[]
-    for (const x of servers) assert.deepEqual(Object.keys(x), ['name', 'effectiveName', 'layer', 'file', 'state', 'toolCount', 'error', 'verdict', 'updatedAt', 'lifecycle', 'toolSource', 'lastUsedAt'])
-    assert.deepEqual(servers.map((x) => [x.name, x.effectiveName, x.layer, x.state, x.toolCount, x.error]), [
-      ['github', 'github', 'project', 'mounted', 3, null],
-      ['docs', 'docs_3f2a1b', 'project', 'failed', 0, 'HTTP 401 Unauthorized'],
-      ['stranger', null, 'legacy', 'untrusted', 0, null],
-    ])
+    for (const x of servers)
+      assert.deepEqual(Object.keys(x), [
+        'name',
+        'effectiveName',
+        'layer',
+        'file',
+        'state',
+        'toolCount',
+        'error',
+        'verdict',
+        'updatedAt',
+        'lifecycle',
+        'toolSource',
+        'lastUsedAt',
+      ])
+    assert.deepEqual(
+      servers.map((x) => [x.name, x.effectiveName, x.layer, x.state, x.toolCount, x.error]),
+      [
+        ['github', 'github', 'project', 'mounted', 3, null],
+        ['docs', 'docs_3f2a1b', 'project', 'failed', 0, 'HTTP 401 Unauthorized'],
+        ['stranger', null, 'legacy', 'untrusted', 0, null],
+      ],
+    )
   })
 
   test('fresh, live writer: the table says what is mounted, how old, and that the writer runs', async () => {
@@ -113,11 +158,16 @@ describe('status', () => {
     assert.match(r.stdout, /it died without stopping cleanly/)
     assert.match(r.stdout, /^stopped +github +- +project +-$/m, 'a died host mounts nothing now')
     assert.match(r.stdout, /^failed +docs/m)
-    const j = JSON.parse((await status(s, ['--json'])).stdout) as { projects: { alive: boolean; pid: number; host: string; servers: { state: string }[] }[] }
+    const j = JSON.parse((await status(s, ['--json'])).stdout) as {
+      projects: { alive: boolean; pid: number; host: string; servers: { state: string }[] }[]
+    }
     assert.equal(j.projects[0]?.alive, false)
     assert.equal(j.projects[0]?.pid, pid)
     assert.equal(j.projects[0]?.host, 'died')
-    assert.deepEqual(j.projects[0]?.servers.map((x) => x.state), ['stopped', 'failed', 'untrusted'])
+    assert.deepEqual(
+      j.projects[0]?.servers.map((x) => x.state),
+      ['stopped', 'failed', 'untrusted'],
+    )
   })
 
   test('a host that stopped cleanly, and the files it refused: said plainly, with the reason', async () => {
@@ -125,16 +175,44 @@ describe('status', () => {
     const pid = await deadPid()
     const body = statusBody(s, { pid })
     const root = canonicalRoot(s.project.path)
-    body.servers[0] = { ...body.servers[0], state: 'stopped', effectiveName: null, toolCount: 0 } as (typeof body.servers)[0]
-    writeStatus(s, { ...body, host: 'stopped', files: [{ file: join(root, '.dsh/mcp.local.yml'), layer: 'local', error: '.dsh/mcp.local.yml:2:3: bad indentation', keptLastGood: false }] })
+    body.servers[0] = {
+      ...body.servers[0],
+      state: 'stopped',
+      effectiveName: null,
+      toolCount: 0,
+    } as (typeof body.servers)[0]
+    writeStatus(s, {
+      ...body,
+      host: 'stopped',
+      files: [
+        {
+          file: join(root, '.dsh/mcp.local.yml'),
+          layer: 'local',
+          error: '.dsh/mcp.local.yml:2:3: bad indentation',
+          keptLastGood: false,
+        },
+      ],
+    })
     const r = await status(s)
     assert.equal(r.code, 0, r.stderr)
     assert.match(r.stdout, new RegExp(`by pid ${pid}, which has stopped: nothing is mounted now$`, 'm'))
     assert.match(r.stdout, /^stopped +github/m)
-    assert.ok(r.stdout.includes(`refused ${join(root, '.dsh/mcp.local.yml')}: .dsh/mcp.local.yml:2:3: bad indentation (nothing from it is used;`), r.stdout)
+    assert.ok(
+      r.stdout.includes(
+        `refused ${join(root, '.dsh/mcp.local.yml')}: .dsh/mcp.local.yml:2:3: bad indentation (nothing from it is used;`,
+      ),
+      r.stdout,
+    )
     const j = JSON.parse((await status(s, ['--json'])).stdout) as { projects: { host: string; files: unknown[] }[] }
     assert.equal(j.projects[0]?.host, 'stopped')
-    assert.deepEqual(j.projects[0]?.files, [{ file: join(root, '.dsh/mcp.local.yml'), layer: 'local', error: '.dsh/mcp.local.yml:2:3: bad indentation', keptLastGood: false }])
+    assert.deepEqual(j.projects[0]?.files, [
+      {
+        file: join(root, '.dsh/mcp.local.yml'),
+        layer: 'local',
+        error: '.dsh/mcp.local.yml:2:3: bad indentation',
+        keptLastGood: false,
+      },
+    ])
   })
 
   test('a damaged or foreign status file: exit 1 with one line naming the file', async () => {
@@ -154,7 +232,11 @@ describe('status', () => {
   test('hostile contents cannot break the terminal: control characters are dropped, unknown states marked', async () => {
     const s = sandbox({})
     const body = statusBody(s)
-    body.servers[0] = { ...body.servers[0], state: 'exploded', error: 'bad\u001b[2J\u0007thing' } as (typeof body.servers)[0]
+    body.servers[0] = {
+      ...body.servers[0],
+      state: 'exploded',
+      error: 'bad\u001b[2J\u0007thing',
+    } as (typeof body.servers)[0]
     writeStatus(s, body)
     const r = await status(s)
     assert.equal(r.code, 0)

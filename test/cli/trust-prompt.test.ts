@@ -47,7 +47,14 @@ describe('trust on a terminal', () => {
     test(`answering ${JSON.stringify(answer.trim())} exits ${code}`, async () => {
       const project = makeProject({ '.dsh/mcp.yml': 'servers:\n  tool: {command: node, args: [t.js]}\n' })
       const home = makeTempDir()
-      const run = await runCli(['trust', 'tool'], { cwd: project.path, dshHome: home.join('.dsh'), home: home.path, env: { TERM: 'dumb' }, stdin: answer, tty: {} })
+      const run = await runCli(['trust', 'tool'], {
+        cwd: project.path,
+        dshHome: home.join('.dsh'),
+        home: home.path,
+        env: { TERM: 'dumb' },
+        stdin: answer,
+        tty: {},
+      })
       const r = { code: run.code, out: run.stdout + run.stderr }
       assert.equal(r.code, code, r.out)
       assert.match(r.out, /command: +node t\.js/)
@@ -65,7 +72,12 @@ describe('trust on a terminal', () => {
 test('no terminal on stdin: no question, exit 1, nothing trusted', async () => {
   const project = makeProject({ '.dsh/mcp.yml': 'servers:\n  tool: {command: node, args: [t.js]}\n' })
   const home = makeTempDir()
-  const r = await runCli(['trust', 'tool'], { cwd: project.path, dshHome: home.join('.dsh'), home: home.path, stdin: 'y\n' })
+  const r = await runCli(['trust', 'tool'], {
+    cwd: project.path,
+    dshHome: home.join('.dsh'),
+    home: home.path,
+    stdin: 'y\n',
+  })
   assert.equal(r.code, 1)
   assert.match(r.stderr, /no terminal to ask on; pass --yes/)
   assert.doesNotMatch(r.stderr, /\[y\/N\]/)

@@ -12,9 +12,15 @@ import { cleanupAll, makeProject, makeTempDir, type TempDir } from '../support/t
 import { type ListRow, listJson, rowOf, runCli } from '../support/cli.ts'
 after(cleanupAll)
 
-const MCP_YML = 'servers:\n  tool:\n    command: node\n    args: [server.js, --port, "1"]\n    toolCallTimeoutMs: 1000\n  web:\n    url: http://127.0.0.1:9/mcp\n'
+const MCP_YML =
+  'servers:\n  tool:\n    command: node\n    args: [server.js, --port, "1"]\n    toolCallTimeoutMs: 1000\n  web:\n    url: http://127.0.0.1:9/mcp\n'
 
-function setup(files: Record<string, string> = { '.dsh/mcp.yml': MCP_YML, '.mcp.json': JSON.stringify({ mcpServers: { old: { command: 'node', args: ['old.js'] } } }) }) {
+function setup(
+  files: Record<string, string> = {
+    '.dsh/mcp.yml': MCP_YML,
+    '.mcp.json': JSON.stringify({ mcpServers: { old: { command: 'node', args: ['old.js'] } } }),
+  },
+) {
   const project = makeProject(files)
   const home = makeTempDir('dsh-mcp-home-')
   home.write('.dsh/mcp.yml', 'servers:\n  mine: {command: node, args: [mine.js]}\n')
@@ -22,16 +28,25 @@ function setup(files: Record<string, string> = { '.dsh/mcp.yml': MCP_YML, '.mcp.
   return { project, home, dshHome, o: { cwd: project.path, dshHome } }
 }
 
-const states = (rows: ListRow[]) => Object.fromEntries(rows.filter((r) => r.state !== 'shadowed').map((r) => [r.name, r.state]))
+const states = (rows: ListRow[]) =>
+  Object.fromEntries(rows.filter((r) => r.state !== 'shadowed').map((r) => [r.name, r.state]))
 
 describe('trust flow', () => {
   test('untrusted → trust --all --yes → active; the store is 0600 and keyed by the real root', async () => {
     const { project, dshHome, o } = setup()
-    assert.deepEqual(states((await listJson(o)).rows), { mine: 'active', old: 'untrusted', tool: 'untrusted', web: 'untrusted' })
+    assert.deepEqual(states((await listJson(o)).rows), {
+      mine: 'active',
+      old: 'untrusted',
+      tool: 'untrusted',
+      web: 'untrusted',
+    })
     const r = await runCli(['trust', '--all', '--yes'], o)
     assert.equal(r.code, 0, r.stderr)
     // The review shows exactly what will run.
-    assert.match(r.stdout, /tool\n {2}state: +untrusted\n {2}scope: +project \(\.dsh\/mcp\.yml\)\n {2}transport: +stdio\n {2}command: +node server\.js --port 1\n/)
+    assert.match(
+      r.stdout,
+      /tool\n {2}state: +untrusted\n {2}scope: +project \(\.dsh\/mcp\.yml\)\n {2}transport: +stdio\n {2}command: +node server\.js --port 1\n/,
+    )
     assert.ok(r.stdout.includes(`cwd:         ${project.path}\n`))
     assert.match(r.stdout, /web\n[\s\S]*url: +http:\/\/127\.0\.0\.1:9\/mcp\n/)
     assert.match(r.stdout, /old\n[\s\S]*scope: +legacy \(\.mcp\.json\)/)
@@ -53,14 +68,23 @@ describe('trust flow', () => {
   test('changing args is untrusted again ("changed since trusted"); changing toolCallTimeoutMs is not', async () => {
     const { project, o } = setup()
     assert.equal((await runCli(['trust', 'tool', '--yes'], o)).code, 0)
-    project.write('.dsh/mcp.yml', MCP_YML.replace('toolCallTimeoutMs: 1000', 'toolCallTimeoutMs: 99000\n    description: tuned\n    tools: {exclude: [x]}'))
+    project.write(
+      '.dsh/mcp.yml',
+      MCP_YML.replace(
+        'toolCallTimeoutMs: 1000',
+        'toolCallTimeoutMs: 99000\n    description: tuned\n    tools: {exclude: [x]}',
+      ),
+    )
     assert.equal(rowOf((await listJson(o)).rows, 'tool', 'project').state, 'active')
     project.write('.dsh/mcp.yml', MCP_YML.replace('server.js', 'evil.js'))
     const tool = rowOf((await listJson(o)).rows, 'tool', 'project')
     assert.equal(tool.state, 'untrusted')
     assert.equal(tool.trust, 'changed')
     assert.equal(tool.effectiveName, null)
-    assert.ok(tool.issues.some((i) => i.startsWith('changed since trusted')), tool.issues.join('|'))
+    assert.ok(
+      tool.issues.some((i) => i.startsWith('changed since trusted')),
+      tool.issues.join('|'),
+    )
     const text = await runCli(['list'], o)
     assert.match(text.stdout, /tool +project +untrusted .*changed since trusted/)
     const review = await runCli(['trust', 'tool', '--yes'], o)
@@ -100,11 +124,21 @@ describe('trust flow', () => {
     await runCli(['trust', '--all', '--yes'], o)
     const one = await runCli(['untrust', 'tool'], o)
     assert.equal(one.code, 0, one.stderr)
-    assert.deepEqual(states((await listJson(o)).rows), { mine: 'active', old: 'active', tool: 'untrusted', web: 'active' })
+    assert.deepEqual(states((await listJson(o)).rows), {
+      mine: 'active',
+      old: 'active',
+      tool: 'untrusted',
+      web: 'active',
+    })
     const all = await runCli(['untrust'], o)
     assert.equal(all.code, 0)
     assert.match(all.stderr, /no longer trusted: /)
-    assert.deepEqual(states((await listJson(o)).rows), { mine: 'active', old: 'untrusted', tool: 'untrusted', web: 'untrusted' })
+    assert.deepEqual(states((await listJson(o)).rows), {
+      mine: 'active',
+      old: 'untrusted',
+      tool: 'untrusted',
+      web: 'untrusted',
+    })
     const none = await runCli(['untrust'], o)
     assert.equal(none.code, 0)
     assert.match(none.stderr, /no trust records/)

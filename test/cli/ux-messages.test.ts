@@ -31,7 +31,13 @@ test('validate reports every problem of an entry, each once', async () => {
   const r = await env.run(['validate'])
   assert.equal(r.code, 1)
   const lines = r.stderr.trim().split('\n')
-  for (const want of [/servers\.a\.toolCallTimeoutMs: must be at least 1/, /servers\.a\.reconnect\.maxAttempts: must be at least 1/, /servers\.a\.type: needs "url" for the http transport/, /servers\.b\.url: has both "command" and "url"/, /servers\.b\.transport: unknown transport "ws"/]) {
+  for (const want of [
+    /servers\.a\.toolCallTimeoutMs: must be at least 1/,
+    /servers\.a\.reconnect\.maxAttempts: must be at least 1/,
+    /servers\.a\.type: needs "url" for the http transport/,
+    /servers\.b\.url: has both "command" and "url"/,
+    /servers\.b\.transport: unknown transport "ws"/,
+  ]) {
     assert.equal(lines.filter((l) => want.test(l)).length, 1, `${want} once in:\n${r.stderr}`)
   }
   assert.doesNotMatch(r.stderr, /type: "type:/)

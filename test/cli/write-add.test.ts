@@ -24,7 +24,16 @@ after(cleanupAll)
 describe('add', () => {
   test('both "--" forms reach the server args; the file is created with the schema line', async () => {
     const env = makeEnv()
-    let r = await env.run(['add', 'github', '-e', 'GITHUB_TOKEN=${GITHUB_TOKEN}', '--', 'npx', '-y', '@modelcontextprotocol/server-github'])
+    let r = await env.run([
+      'add',
+      'github',
+      '-e',
+      'GITHUB_TOKEN=${GITHUB_TOKEN}',
+      '--',
+      'npx',
+      '-y',
+      '@modelcontextprotocol/server-github',
+    ])
     assert.equal(r.code, 0, r.stderr)
     assert.equal(r.stdout, '')
     assert.equal(r.stderr, 'Added stdio server "github" to .dsh/mcp.yml\n')
@@ -32,21 +41,65 @@ describe('add', () => {
     assert.equal(r.code, 0, r.stderr)
     r = await env.run(['add', 'third', 'npx', '-y', 'pkg'])
     assert.equal(r.code, 2)
-    assert.equal(r.stderr, 'error: unknown option \'-y\'\n(server arguments that start with "-" go after "--": dsh-mcp add <name> -- <command> [args...])\n')
+    assert.equal(
+      r.stderr,
+      'error: unknown option \'-y\'\n(server arguments that start with "-" go after "--": dsh-mcp add <name> -- <command> [args...])\n',
+    )
     assert.equal(
       env.read('.dsh/mcp.yml'),
-      [HEADER, 'servers:', '  github:', '    command: npx', '    args: [-y, "@modelcontextprotocol/server-github"]', '    env:', '      GITHUB_TOKEN: ${GITHUB_TOKEN}', '  other:', '    command: npx', '    args: [-y, pkg, --port, "3000"]', ''].join('\n'),
+      [
+        HEADER,
+        'servers:',
+        '  github:',
+        '    command: npx',
+        '    args: [-y, "@modelcontextprotocol/server-github"]',
+        '    env:',
+        '      GITHUB_TOKEN: ${GITHUB_TOKEN}',
+        '  other:',
+        '    command: npx',
+        '    args: [-y, pkg, --port, "3000"]',
+        '',
+      ].join('\n'),
     )
   })
 
   test('a URL becomes an http entry with headers, timeout, tool filters, description, disabled', async () => {
     const env = makeEnv()
-    const r = await env.run(['add', 'docs', 'https://mcp.example.test/mcp', '-H', 'Authorization: Bearer ${DOCS_TOKEN:-anon}', '--timeout', '5000', '--include-tools', 'read_*,list_*', '--exclude-tools', 'delete_*', '--description', 'Team docs', '--disabled'])
+    const r = await env.run([
+      'add',
+      'docs',
+      'https://mcp.example.test/mcp',
+      '-H',
+      'Authorization: Bearer ${DOCS_TOKEN:-anon}',
+      '--timeout',
+      '5000',
+      '--include-tools',
+      'read_*,list_*',
+      '--exclude-tools',
+      'delete_*',
+      '--description',
+      'Team docs',
+      '--disabled',
+    ])
     assert.equal(r.code, 0, r.stderr)
     assert.equal(r.stderr, 'Added http server "docs" to .dsh/mcp.yml\n')
     assert.equal(
       env.read('.dsh/mcp.yml'),
-      [HEADER, 'servers:', '  docs:', '    url: https://mcp.example.test/mcp', '    headers:', '      Authorization: Bearer ${DOCS_TOKEN:-anon}', '    toolCallTimeoutMs: 5000', '    tools:', '      include: [read_*, list_*]', '      exclude: [delete_*]', '    description: Team docs', '    enabled: false', ''].join('\n'),
+      [
+        HEADER,
+        'servers:',
+        '  docs:',
+        '    url: https://mcp.example.test/mcp',
+        '    headers:',
+        '      Authorization: Bearer ${DOCS_TOKEN:-anon}',
+        '    toolCallTimeoutMs: 5000',
+        '    tools:',
+        '      include: [read_*, list_*]',
+        '      exclude: [delete_*]',
+        '    description: Team docs',
+        '    enabled: false',
+        '',
+      ].join('\n'),
     )
   })
 
@@ -61,7 +114,10 @@ describe('add', () => {
     r = await env.run(['add', '-f', 'a', 'node', 'new.js'])
     assert.equal(r.code, 0, r.stderr)
     assert.equal(r.stderr, 'Replaced stdio server "a" in .dsh/mcp.yml\n')
-    assert.equal(env.read('.dsh/mcp.yml'), '# team servers\nservers:\n  a:\n    command: node\n    args: [new.js]\n  # b is next\n  b:\n    command: keep\n')
+    assert.equal(
+      env.read('.dsh/mcp.yml'),
+      '# team servers\nservers:\n  a:\n    command: node\n    args: [new.js]\n  # b is next\n  b:\n    command: keep\n',
+    )
   })
 
   test('-s local writes .dsh/mcp.local.yml (0600) and lists it in .dsh/.gitignore, appending once', async () => {
@@ -110,7 +166,10 @@ describe('add', () => {
     assert.equal(r.code, 0, r.stderr)
     r = await env.run(['-C', env.project.join('src'), 'add', 'b', 'node'], { cwd: env.home.path })
     assert.equal(r.code, 0, r.stderr)
-    assert.deepEqual(parseConfigText(env.read('.dsh/mcp.yml'), { file: 'f', format: 'friendly' }).entries.map((e) => e.name), ['a', 'b'])
+    assert.deepEqual(
+      parseConfigText(env.read('.dsh/mcp.yml'), { file: 'f', format: 'friendly' }).entries.map((e) => e.name),
+      ['a', 'b'],
+    )
     assert.equal(env.read('.mcp.json'), '{"mcpServers": {}}\n')
   })
 
@@ -118,27 +177,38 @@ describe('add', () => {
     const env = makeEnv({ '.dsh/mcp.local.yml': 'servers:\n  gh:\n    env: {EXTRA: "1"}\n' })
     let r = await env.run(['add', 'gh', 'node', 'gh.js'])
     assert.equal(r.code, 0, r.stderr)
-    assert.match(r.stderr, /note: "gh" is not trusted: \.dsh\/mcp\.local\.yml merges fields into it that were not written here/)
+    assert.match(
+      r.stderr,
+      /note: "gh" is not trusted: \.dsh\/mcp\.local\.yml merges fields into it that were not written here/,
+    )
     assert.equal(readTrustStore(env.dshHome).projects[canonicalRoot(env.project.path)]?.servers.gh, undefined)
     r = await env.run(['add', 'plain', 'node', 'p.js'])
     assert.equal(r.code, 0, r.stderr)
     const rec = readTrustStore(env.dshHome).projects[canonicalRoot(env.project.path)]?.servers.plain
     assert.equal(rec?.fingerprint, trustFingerprint({ command: 'node', args: ['p.js'] }))
     await env.run(['add', '-s', 'user', 'u', 'node'])
-    assert.equal(readTrustStore(env.dshHome).projects[canonicalRoot(env.project.path)]?.servers.u, undefined, 'user scope needs no trust')
+    assert.equal(
+      readTrustStore(env.dshHome).projects[canonicalRoot(env.project.path)]?.servers.u,
+      undefined,
+      'user scope needs no trust',
+    )
   })
 
   test('a note says when a stronger layer shadows the new entry', async () => {
     const env = makeEnv({ '.dsh/mcp.local.yml': 'servers:\n  a:\n    command: local\n' })
     const r = await env.run(['add', 'a', 'node'])
     assert.equal(r.code, 0, r.stderr)
-    assert.equal(r.stderr, 'Added stdio server "a" to .dsh/mcp.yml\nnote: "a" in .dsh/mcp.local.yml takes precedence; this entry is shadowed\n')
+    assert.equal(
+      r.stderr,
+      'Added stdio server "a" to .dsh/mcp.yml\nnote: "a" in .dsh/mcp.local.yml takes precedence; this entry is shadowed\n',
+    )
   })
 
   test('on win32 a bare npx gets a one-line cmd /c note, and the file keeps "npx"', async () => {
     const env = makeEnv()
     let err = ''
-    const sink = (fn: (s: string) => void) => new Writable({
+    const sink = (fn: (s: string) => void) =>
+      new Writable({
         write(c, _e, cb) {
           fn(String(c))
           cb()
@@ -171,7 +241,23 @@ describe('add-json', () => {
     assert.equal(r.code, 0, r.stderr)
     r = await env.run(['add-json', 's', '{"command":"node","args":["a.js"],"tools":{"exclude":["rm_*"]}}'])
     assert.equal(r.code, 0, r.stderr)
-    assert.equal(env.read('.dsh/mcp.yml'), [HEADER, 'servers:', '  h:', '    url: https://x.test/mcp', '    headers:', '      A: ${A}', '  s:', '    command: node', '    args: [a.js]', '    tools:', '      exclude: [rm_*]', ''].join('\n'))
+    assert.equal(
+      env.read('.dsh/mcp.yml'),
+      [
+        HEADER,
+        'servers:',
+        '  h:',
+        '    url: https://x.test/mcp',
+        '    headers:',
+        '      A: ${A}',
+        '  s:',
+        '    command: node',
+        '    args: [a.js]',
+        '    tools:',
+        '      exclude: [rm_*]',
+        '',
+      ].join('\n'),
+    )
   })
 
   test('bad JSON exits 2 without echoing it; an unknown transport, unknown keys and invalid entries exit 1; nothing written', async () => {
@@ -182,7 +268,11 @@ describe('add-json', () => {
       [['add-json', 'x', '[1]'], 2, /must be a JSON object/],
       [['add-json', 'x', '{"type":"ws","url":"https://x.test/ws"}'], 1, /unknown transport "ws"/],
       [['add-json', 'x', '{"comand":"node"}'], 1, /unknown key "comand"; did you mean "command"\?/],
-      [['add-json', 'x', `{"command":"node","url":"https://x.test","env":{"T":"${SECRET}"}}`], 1, /not valid: .*both "command" and "url"/],
+      [
+        ['add-json', 'x', `{"command":"node","url":"https://x.test","env":{"T":"${SECRET}"}}`],
+        1,
+        /not valid: .*both "command" and "url"/,
+      ],
       [['add-json', 'bad.name', '{"command":"node"}'], 2, /server name "bad.name" is not allowed/],
     ]
     for (const [args, code, pattern] of cases) {

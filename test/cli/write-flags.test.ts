@@ -42,7 +42,16 @@ describe('flags', () => {
       description: 'Repo tools',
       enabled: false,
     })
-    assert.deepEqual(Object.keys(entry), ['command', 'args', 'env', 'cwd', 'toolCallTimeoutMs', 'tools', 'description', 'enabled'])
+    assert.deepEqual(Object.keys(entry), [
+      'command',
+      'args',
+      'env',
+      'cwd',
+      'toolCallTimeoutMs',
+      'tools',
+      'description',
+      'enabled',
+    ])
   })
 
   test('a URL picks http; headers are split at the first colon', () => {
@@ -50,8 +59,14 @@ describe('flags', () => {
       url: 'https://x.test/mcp',
       headers: { Authorization: 'Bearer ${T}', 'X-A': 'b:c' },
     })
-    assert.deepEqual(entryFromAdd('http://127.0.0.1:9/mcp', [], { transport: 'http' }), { url: 'http://127.0.0.1:9/mcp' })
-    assert.deepEqual(entryFromAdd('http://127.0.0.1:9/sse', [], { transport: 'sse', header: ['A: b'] }), { url: 'http://127.0.0.1:9/sse', transport: 'sse', headers: { A: 'b' } })
+    assert.deepEqual(entryFromAdd('http://127.0.0.1:9/mcp', [], { transport: 'http' }), {
+      url: 'http://127.0.0.1:9/mcp',
+    })
+    assert.deepEqual(entryFromAdd('http://127.0.0.1:9/sse', [], { transport: 'sse', header: ['A: b'] }), {
+      url: 'http://127.0.0.1:9/sse',
+      transport: 'sse',
+      headers: { A: 'b' },
+    })
   })
 
   test('usage errors are one line, exit 2, and never quote a value', () => {
@@ -63,7 +78,10 @@ describe('flags', () => {
     usageError(() => parseHeaders([`: ${SECRET}`]), /the name is empty/)
     usageError(() => parseHeaders([`Bad Name: ${SECRET}`]), /is not a valid header name/)
     usageError(() => parseHeaders([`Bearer ${SECRET}: x`]), /the part before ":" is not a valid header name/)
-    usageError(() => entryFromAdd(`https://x.test/?key=${SECRET}`, [], { transport: 'stdio' }), /<commandOrUrl> is a URL/)
+    usageError(
+      () => entryFromAdd(`https://x.test/?key=${SECRET}`, [], { transport: 'stdio' }),
+      /<commandOrUrl> is a URL/,
+    )
     usageError(() => parseTimeout('abc'), /--timeout: expected a whole number/)
     usageError(() => parseTimeout('0'), /--timeout/)
     usageError(() => parseTimeout('1.5'), /--timeout/)
@@ -85,7 +103,10 @@ describe('flags', () => {
   })
 
   test('the Windows note: only on win32, only for a bare npx/npm/pnpm/yarn/bunx', () => {
-    assert.match(windowsNote({ command: 'npx', args: ['-y', 'pkg'] }, 'win32') ?? '', /^note: on Windows "npx" runs as "cmd \/c npx …"/)
+    assert.match(
+      windowsNote({ command: 'npx', args: ['-y', 'pkg'] }, 'win32') ?? '',
+      /^note: on Windows "npx" runs as "cmd \/c npx …"/,
+    )
     for (const c of ['npm', 'pnpm', 'yarn', 'bunx', 'NPX']) assert.ok(windowsNote({ command: c }, 'win32'), c)
     assert.equal(windowsNote({ command: 'npx' }, 'linux'), undefined)
     assert.equal(windowsNote({ command: 'npx' }, 'darwin'), undefined)

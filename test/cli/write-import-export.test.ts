@@ -15,7 +15,12 @@ after(cleanupAll)
 
 const CURSOR = JSON.stringify({
   mcpServers: {
-    cur: { command: 'node', args: ['${workspaceFolder}/tools/cur.js'], env: { KEY: '${env:CUR_KEY}' }, envFile: '.env' },
+    cur: {
+      command: 'node',
+      args: ['${workspaceFolder}/tools/cur.js'],
+      env: { KEY: '${env:CUR_KEY}' },
+      envFile: '.env',
+    },
     same: { command: 'node', args: ['same.js'] },
   },
 })
@@ -29,7 +34,14 @@ const VSCODE = `{
 }`
 const GEMINI = JSON.stringify({
   mcpServers: {
-    gem: { httpUrl: 'https://gem.test/mcp', headers: { A: 'b' }, timeout: 30000, includeTools: ['read_*'], excludeTools: ['rm'], trust: true },
+    gem: {
+      httpUrl: 'https://gem.test/mcp',
+      headers: { A: 'b' },
+      timeout: 30000,
+      includeTools: ['read_*'],
+      excludeTools: ['rm'],
+      trust: true,
+    },
     genv: { command: 'node', env: { T: '$GEM_TOKEN' } },
   },
 })
@@ -47,7 +59,12 @@ startup_timeout_sec = 20
 url = "https://codex.test/mcp"
 bearer_token_env_var = "CODEX_TOKEN"
 `
-const CLAUDE = JSON.stringify({ mcpServers: { same: { type: 'stdio', command: 'node', args: ['other.js'] }, cl: { type: 'http', url: 'https://cl.test/mcp' } } })
+const CLAUDE = JSON.stringify({
+  mcpServers: {
+    same: { type: 'stdio', command: 'node', args: ['other.js'] },
+    cl: { type: 'http', url: 'https://cl.test/mcp' },
+  },
+})
 
 function servers(text: string): Record<string, Record<string, unknown>> {
   return (parse(text) as { servers: Record<string, Record<string, unknown>> }).servers
@@ -66,16 +83,41 @@ describe('import', () => {
     const dry = env.snapshot()
     let r = await env.run(['import', '--dry-run'])
     assert.equal(r.code, 1, 'an invalid entry makes the exit code 1')
-    assert.match(r.stderr, /Dry run: would import 5 servers into \.dsh\/mcp\.yml, 2 servers into ~\/\.dsh\/mcp\.yml; nothing written\n$/)
+    assert.match(
+      r.stderr,
+      /Dry run: would import 5 servers into \.dsh\/mcp\.yml, 2 servers into ~\/\.dsh\/mcp\.yml; nothing written\n$/,
+    )
     assert.deepEqual(changed(dry, env.snapshot()), [])
     const plan = r.stdout
 
     r = await env.run(['import'])
     assert.equal(r.code, 1)
     assert.equal(r.stdout, plan, 'the dry run showed exactly this plan')
-    assert.match(r.stderr, /^Imported 5 servers into \.dsh\/mcp\.yml, 2 servers into ~\/\.dsh\/mcp\.yml\nnot trusted \(from a file inside a repository or not yours\): same, cl, vs, gem, genv; /)
-    const rows = r.stdout.split('\n').filter((l) => /^(add|skip|conflict|invalid) /.test(l)).map((l) => l.split(/\s{2,}/).slice(0, 2).join(' '))
-    assert.deepEqual(rows, ['add same', 'add cl', 'conflict cur', 'conflict same', 'add vs', 'invalid old', 'add gem', 'add genv', 'add cx', 'add web'])
+    assert.match(
+      r.stderr,
+      /^Imported 5 servers into \.dsh\/mcp\.yml, 2 servers into ~\/\.dsh\/mcp\.yml\nnot trusted \(from a file inside a repository or not yours\): same, cl, vs, gem, genv; /,
+    )
+    const rows = r.stdout
+      .split('\n')
+      .filter((l) => /^(add|skip|conflict|invalid) /.test(l))
+      .map((l) =>
+        l
+          .split(/\s{2,}/)
+          .slice(0, 2)
+          .join(' '),
+      )
+    assert.deepEqual(rows, [
+      'add same',
+      'add cl',
+      'conflict cur',
+      'conflict same',
+      'add vs',
+      'invalid old',
+      'add gem',
+      'add genv',
+      'add cx',
+      'add web',
+    ])
     assert.match(r.stdout, /note: vs: set GH_TOKEN in the environment \(it was the input "gh-token": GitHub token\)/)
     assert.match(r.stdout, /note: cur: "envFile" is not carried over/)
     assert.match(r.stdout, /note: gem: "trust" is not carried over/)
@@ -89,11 +131,22 @@ describe('import', () => {
     assert.deepEqual(s.same, { command: 'node', args: ['other.js'] })
     assert.deepEqual(s.cl, { url: 'https://cl.test/mcp' })
     assert.deepEqual(s.vs, { command: 'npx', args: ['-y', 'gh'], env: { GITHUB_TOKEN: '${GH_TOKEN}' } })
-    assert.deepEqual(s.gem, { headers: { A: 'b' }, url: 'https://gem.test/mcp', tools: { include: ['read_*'], exclude: ['rm'] }, toolCallTimeoutMs: 30000 })
+    assert.deepEqual(s.gem, {
+      headers: { A: 'b' },
+      url: 'https://gem.test/mcp',
+      tools: { include: ['read_*'], exclude: ['rm'] },
+      toolCallTimeoutMs: 30000,
+    })
     assert.deepEqual(s.genv, { command: 'node', env: { T: '${GEM_TOKEN}' } })
     const user = servers(readFileSync(`${env.dshHome}/mcp.yml`, 'utf8'))
     assert.deepEqual(Object.keys(user), ['cx', 'web'])
-    assert.deepEqual(user.cx, { command: 'npx', args: ['-y', 'codex-srv'], env: { A: '1' }, tools: { include: ['a'], exclude: ['b'] }, toolCallTimeoutMs: 45000 })
+    assert.deepEqual(user.cx, {
+      command: 'npx',
+      args: ['-y', 'codex-srv'],
+      env: { A: '1' },
+      tools: { include: ['a'], exclude: ['b'] },
+      toolCallTimeoutMs: 45000,
+    })
     assert.deepEqual(user.web, { url: 'https://codex.test/mcp', headers: { Authorization: 'Bearer ${CODEX_TOKEN}' } })
 
     r = await env.run(['import'])
@@ -106,7 +159,11 @@ describe('import', () => {
     const env = makeEnv({ '.cursor/mcp.json': CURSOR, 'elsewhere/codex.toml': CODEX })
     let r = await env.run(['import', '--from', 'cursor', '-s', 'local'])
     assert.equal(r.code, 0, r.stderr)
-    assert.deepEqual(servers(env.read('.dsh/mcp.local.yml')).cur, { command: 'node', args: ['./tools/cur.js'], env: { KEY: '${CUR_KEY}' } })
+    assert.deepEqual(servers(env.read('.dsh/mcp.local.yml')).cur, {
+      command: 'node',
+      args: ['./tools/cur.js'],
+      env: { KEY: '${CUR_KEY}' },
+    })
     assert.equal(env.read('.dsh/.gitignore'), 'mcp.local.yml\n')
     r = await env.run(['import', '--from', 'elsewhere/codex.toml'])
     assert.equal(r.code, 0, r.stderr)
@@ -118,7 +175,10 @@ describe('import', () => {
     const snap = env.snapshot()
     let r = await env.run(['import'])
     assert.equal(r.code, 1)
-    assert.match(r.stderr, /^dsh-mcp: nothing to import: none of \.mcp\.json, ~\/\.claude\.json, .*claude_desktop_config\.json, \.cursor\/mcp\.json/)
+    assert.match(
+      r.stderr,
+      /^dsh-mcp: nothing to import: none of \.mcp\.json, ~\/\.claude\.json, .*claude_desktop_config\.json, \.cursor\/mcp\.json/,
+    )
     r = await env.run(['import', '--from', 'gemini'])
     assert.equal(r.code, 1)
     assert.equal(r.stderr, 'dsh-mcp: --from gemini: none of .gemini/settings.json, ~/.gemini/settings.json exists\n')
@@ -166,7 +226,12 @@ describe('export', () => {
     assert.deepEqual(JSON.parse(r.stdout), {
       mcpServers: {
         // On stdout (a display) a written value is masked; a value that only names variables is not.
-        gh: { type: 'stdio', command: 'npx', args: ['-y', 'gh'], env: { GITHUB_TOKEN: '${GITHUB_TOKEN}', LIT: '***', EXTRA: '${EXTRA}' } },
+        gh: {
+          type: 'stdio',
+          command: 'npx',
+          args: ['-y', 'gh'],
+          env: { GITHUB_TOKEN: '${GITHUB_TOKEN}', LIT: '***', EXTRA: '${EXTRA}' },
+        },
         docs: { type: 'http', url: 'https://docs.test/mcp', headers: { Authorization: '***' } },
       },
     })
@@ -180,7 +245,13 @@ describe('export', () => {
     const env = makeEnv(PROJECT)
     let r = await env.run(['export', '--include-local', '--format', 'vscode'])
     const vs = JSON.parse(r.stdout)
-    assert.deepEqual(vs.servers.gh, { type: 'stdio', command: 'npx', args: ['-y', 'gh'], env: { GITHUB_TOKEN: '${env:GITHUB_TOKEN}', LIT: '***', EXTRA: '${env:EXTRA}' }, cwd: '${workspaceFolder}/tools' })
+    assert.deepEqual(vs.servers.gh, {
+      type: 'stdio',
+      command: 'npx',
+      args: ['-y', 'gh'],
+      env: { GITHUB_TOKEN: '${env:GITHUB_TOKEN}', LIT: '***', EXTRA: '${env:EXTRA}' },
+      cwd: '${workspaceFolder}/tools',
+    })
     assert.deepEqual(vs.servers.docs, { type: 'http', url: 'https://docs.test/mcp', headers: { Authorization: '***' } })
     assert.match(r.stderr, /has no \$\{VAR:-default\} form; kept as written for DOCS/)
     r = await env.run(['export', '--include-local', '--format', 'cursor', '-o', 'out/cursor.json'])
@@ -188,7 +259,10 @@ describe('export', () => {
     assert.equal(r.stdout, '')
     assert.match(r.stderr, /Exported 2 servers to out\/cursor\.json\n$/)
     const cur = JSON.parse(readFileSync(env.project.join('out/cursor.json'), 'utf8'))
-    assert.deepEqual(cur.mcpServers.docs, { url: 'https://docs.test/mcp', headers: { Authorization: 'Bearer ${DOCS:-anon}' } })
+    assert.deepEqual(cur.mcpServers.docs, {
+      url: 'https://docs.test/mcp',
+      headers: { Authorization: 'Bearer ${DOCS:-anon}' },
+    })
     const snap = env.snapshot()
     for (const target of ['.mcp.json', '.dsh/mcp.yml', '.dsh/mcp.local.yml']) {
       r = await env.run(['export', '--include-local', '-o', target])

@@ -13,8 +13,10 @@ import { cleanupAll } from '../support/tmp.ts'
 import { changed, makeEnv } from '../support/cli-env.ts'
 after(cleanupAll)
 
-const YML = '# team file\nservers:\n  gh:\n    command: node   # the gh server\n    args: [gh.js]\n  docs:\n    url: https://docs.test/mcp\n'
-const JSON_FILE = '{\n    "mcpServers": {\n        "10": { "command": "ten" },\n        "j": { "command": "jay" }\n    }\n}\n'
+const YML =
+  '# team file\nservers:\n  gh:\n    command: node   # the gh server\n    args: [gh.js]\n  docs:\n    url: https://docs.test/mcp\n'
+const JSON_FILE =
+  '{\n    "mcpServers": {\n        "10": { "command": "ten" },\n        "j": { "command": "jay" }\n    }\n}\n'
 const LEGACY = '{ "mcpServers": { "claude": { "command": "c" }, "gh": { "command": "legacy-gh" } } }\n'
 
 function localServers(read: (rel: string) => string): Record<string, Record<string, unknown>> {
@@ -23,7 +25,11 @@ function localServers(read: (rel: string) => string): Record<string, Record<stri
 
 describe('remove', () => {
   test('without -s: the strongest file that defines the name, then the next; says who takes over', async () => {
-    const env = makeEnv({ '.dsh/mcp.yml': YML, '.mcp.json': LEGACY, '.dsh/mcp.local.yml': 'servers:\n  gh:\n    command: mine\n' })
+    const env = makeEnv({
+      '.dsh/mcp.yml': YML,
+      '.mcp.json': LEGACY,
+      '.dsh/mcp.local.yml': 'servers:\n  gh:\n    command: mine\n',
+    })
     const legacy = env.read('.mcp.json')
     let r = await env.run(['remove', 'gh'])
     assert.equal(r.code, 0, r.stderr)
@@ -35,7 +41,10 @@ describe('remove', () => {
     const snap = env.snapshot()
     r = await env.run(['remove', 'gh'])
     assert.equal(r.code, 1)
-    assert.match(r.stderr, /^dsh-mcp: "gh" is defined in \.mcp\.json, Claude Code's file, which dsh-mcp never writes; .*dsh-mcp disable gh/)
+    assert.match(
+      r.stderr,
+      /^dsh-mcp: "gh" is defined in \.mcp\.json, Claude Code's file, which dsh-mcp never writes; .*dsh-mcp disable gh/,
+    )
     assert.deepEqual(changed(snap, env.snapshot()), [])
     assert.equal(env.read('.mcp.json'), legacy)
   })
@@ -46,7 +55,10 @@ describe('remove', () => {
     assert.equal(r.stderr, 'Removed "docs" from .dsh/mcp.yml\n')
     r = await env.run(['remove', 'gh', '-s', 'project'])
     assert.equal(r.code, 0, r.stderr)
-    assert.equal(r.stderr, 'Removed "gh" from .dsh/mcp.yml\nnote: .dsh/mcp.local.yml still holds an override for "gh" that now overrides nothing; "dsh-mcp remove gh -s local" removes it\n')
+    assert.equal(
+      r.stderr,
+      'Removed "gh" from .dsh/mcp.yml\nnote: .dsh/mcp.local.yml still holds an override for "gh" that now overrides nothing; "dsh-mcp remove gh -s local" removes it\n',
+    )
     assert.equal(env.read('.dsh/mcp.yml'), '# team file\nservers: {}\n')
   })
 
@@ -98,10 +110,17 @@ describe('disable / enable', () => {
   })
 
   test('an existing local override keeps its other keys; a legacy server is switched locally too', async () => {
-    const env = makeEnv({ '.dsh/mcp.yml': YML, '.mcp.json': LEGACY, '.dsh/mcp.local.yml': '# mine\nservers:\n  gh:\n    env: {TOKEN: "${TOKEN}"}   # keep\n' })
+    const env = makeEnv({
+      '.dsh/mcp.yml': YML,
+      '.mcp.json': LEGACY,
+      '.dsh/mcp.local.yml': '# mine\nservers:\n  gh:\n    env: {TOKEN: "${TOKEN}"}   # keep\n',
+    })
     const legacy = env.read('.mcp.json')
     await env.run(['disable', 'gh'])
-    assert.equal(env.read('.dsh/mcp.local.yml'), '# mine\nservers:\n  gh:\n    env: {TOKEN: "${TOKEN}"}   # keep\n    enabled: false\n')
+    assert.equal(
+      env.read('.dsh/mcp.local.yml'),
+      '# mine\nservers:\n  gh:\n    env: {TOKEN: "${TOKEN}"}   # keep\n    enabled: false\n',
+    )
     await env.run(['enable', 'gh'])
     assert.equal(env.read('.dsh/mcp.local.yml'), '# mine\nservers:\n  gh:\n    env: {TOKEN: "${TOKEN}"}   # keep\n')
     const r = await env.run(['disable', 'claude'])
@@ -120,7 +139,7 @@ describe('disable / enable', () => {
     assert.deepEqual(localServers(env.read), { off: { enabled: false } })
   })
 
-  test('-s edits that scope\'s file directly; a user server is switched in the user file', async () => {
+  test("-s edits that scope's file directly; a user server is switched in the user file", async () => {
     const env = makeEnv({ '.dsh/mcp.yml': YML })
     let r = await env.run(['disable', '-s', 'project', 'docs'])
     assert.equal(r.stderr, 'Disabled "docs" in .dsh/mcp.yml\n')
@@ -129,7 +148,9 @@ describe('disable / enable', () => {
     assert.equal(env.read('.dsh/mcp.yml'), YML)
 
     await env.run(['add', '-s', 'user', 'u', 'node'])
-    const user = () => (parse(readFileSync(`${env.dshHome}/mcp.yml`, 'utf8')) as { servers: Record<string, Record<string, unknown>> }).servers
+    const user = () =>
+      (parse(readFileSync(`${env.dshHome}/mcp.yml`, 'utf8')) as { servers: Record<string, Record<string, unknown>> })
+        .servers
     r = await env.run(['disable', 'u'])
     assert.match(r.stderr, /^Disabled "u" in .*mcp\.yml\n$/)
     assert.equal(user().u?.enabled, false)

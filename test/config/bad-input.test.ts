@@ -52,7 +52,14 @@ function findNobodyReader(): NobodyReader {
   chmodSync(dir.path, 0o755)
   const script = dir.join('read-file.cjs')
   // esbuild (the CLI bundler) inlines the reader's imports, so nothing under the clone is read.
-  buildSync({ entryPoints: [READ_FILE], outfile: script, bundle: true, platform: 'node', format: 'cjs', logLevel: 'warning' })
+  buildSync({
+    entryPoints: [READ_FILE],
+    outfile: script,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    logLevel: 'warning',
+  })
   chmodSync(script, 0o644)
   const copy = (): string => {
     const node = dir.join('node')
@@ -64,7 +71,9 @@ function findNobodyReader(): NobodyReader {
     const node = candidate()
     if (runsAsNobody(node, [script, dir.join('absent.yml'), 'friendly'])) return { node, script }
   }
-  return { skip: `no Node binary with the bundled reader in ${dir.path} runs as uid ${NOBODY} (is ${path.dirname(dir.path)} searchable by others?)` }
+  return {
+    skip: `no Node binary with the bundled reader in ${dir.path} runs as uid ${NOBODY} (is ${path.dirname(dir.path)} searchable by others?)`,
+  }
 }
 
 /** Build the case on disk and read it (`undefined`: skipped, with the reason given to `t`). */
@@ -98,7 +107,12 @@ function readCase(c: BadCase, t: TestContext): { file: string; result: ReadResul
       }
       t.diagnostic(`read as uid ${NOBODY} by ${nobodyReader.node}`)
       for (let d = path.dirname(file); d.startsWith(project.path); d = path.dirname(d)) chmodSync(d, 0o755)
-      const child = spawnSync(nobodyReader.node, [nobodyReader.script, file, format], { uid: NOBODY, gid: NOBODY, encoding: 'utf8', timeout: 20_000 })
+      const child = spawnSync(nobodyReader.node, [nobodyReader.script, file, format], {
+        uid: NOBODY,
+        gid: NOBODY,
+        encoding: 'utf8',
+        timeout: 20_000,
+      })
       assert.equal(child.status, 0, `child as uid ${NOBODY} failed: ${child.error?.message ?? child.stderr}`)
       const out = JSON.parse(child.stdout) as { statable: boolean; result: ReadResult }
       assert.equal(out.statable, true, 'the directories must be searchable: only the file itself is unreadable')
@@ -127,7 +141,11 @@ describe('bad-input corpus', () => {
       const errors = all.filter((d) => d.severity === 'error')
       assert.equal(errors.length, 1, `exactly one error:\n${all.map((d) => formatDiagnostic(d)).join('\n')}`)
       const e = errors[0]!
-      assert.deepEqual({ code: e.code, line: e.line, col: e.col, path: e.path }, { code: c.code, line: c.line, col: c.col, path: c.path }, formatDiagnostic(e))
+      assert.deepEqual(
+        { code: e.code, line: e.line, col: e.col, path: e.path },
+        { code: c.code, line: c.line, col: c.col, path: c.path },
+        formatDiagnostic(e),
+      )
       assert.equal(e.file, file)
       assert.match(e.message, c.message)
       // The file's valid entries survive; a file-level error keeps none.

@@ -231,7 +231,14 @@ describe('never throws', () => {
   it('on hostile shapes', () => {
     const cyclic: Record<string, unknown> = { command: 'x' }
     cyclic.self = cyclic
-    for (const raw of [undefined, cyclic, Object.create(null), { command: 'x', env: null }, { command: 'x', args: [null] }, { url: 'https://a', headers: [] }]) {
+    for (const raw of [
+      undefined,
+      cyclic,
+      Object.create(null),
+      { command: 'x', env: null },
+      { command: 'x', args: [null] },
+      { url: 'https://a', headers: [] },
+    ]) {
       assert.doesNotThrow(() => checkEntry(raw))
     }
   })

@@ -78,10 +78,22 @@ function entry(raw: unknown): Entry {
 
 describe('expandEntry', () => {
   it('expands command, args, env, cwd of a stdio entry', () => {
-    const e = entry({ command: '${BIN}', args: ['--root', '${ROOT}', 7], env: { TOKEN: '${T}', PLAIN: 'p' }, cwd: '${SUB:-tools}', description: '${NOT_EXPANDED}' })
+    const e = entry({
+      command: '${BIN}',
+      args: ['--root', '${ROOT}', 7],
+      env: { TOKEN: '${T}', PLAIN: 'p' },
+      cwd: '${SUB:-tools}',
+      description: '${NOT_EXPANDED}',
+    })
     const r = expandEntry(e, { BIN: 'node', ROOT: '/r', T: 'tok' })
     assert.ok('entry' in r)
-    assert.deepEqual(r.entry, { command: 'node', args: ['--root', '/r', '7'], env: { TOKEN: 'tok', PLAIN: 'p' }, cwd: 'tools', description: '${NOT_EXPANDED}' })
+    assert.deepEqual(r.entry, {
+      command: 'node',
+      args: ['--root', '/r', '7'],
+      env: { TOKEN: 'tok', PLAIN: 'p' },
+      cwd: 'tools',
+      description: '${NOT_EXPANDED}',
+    })
   })
   it('expands url and headers of an http entry', () => {
     const e = entry({ url: 'https://${HOST}/mcp', headers: { Authorization: 'Bearer ${DOCS_TOKEN:-anonymous}' } })
@@ -134,15 +146,29 @@ describe('withheld names (a repository .env)', () => {
   const env = { NODE_BIN: '/checkout/pwn.sh', DOCS_URL: 'http://127.0.0.1:9/steal', TOKEN: 'shell-token' }
   const withheld = new Set(['NODE_BIN', 'DOCS_URL'])
   it('count as unset: a default applies, the shell-set names still expand', () => {
-    const r = expandEntry({ command: '${NODE_BIN:-node}', url: '${DOCS_URL:-https://docs.example/mcp}', headers: { Authorization: 'Bearer ${TOKEN}' } } as Entry, env, { withheld })
+    const r = expandEntry(
+      {
+        command: '${NODE_BIN:-node}',
+        url: '${DOCS_URL:-https://docs.example/mcp}',
+        headers: { Authorization: 'Bearer ${TOKEN}' },
+      } as Entry,
+      env,
+      { withheld },
+    )
     assert.ok('entry' in r)
-    assert.deepEqual([r.entry.command, r.entry.url, r.entry.headers], ['node', 'https://docs.example/mcp', { Authorization: 'Bearer shell-token' }])
+    assert.deepEqual(
+      [r.entry.command, r.entry.url, r.entry.headers],
+      ['node', 'https://docs.example/mcp', { Authorization: 'Bearer shell-token' }],
+    )
   })
   it('a withheld name without a default skips the entry, saying where it was set and what to do, never the value', () => {
     const r = expandEntry({ command: 'node', env: { U: '${DOCS_URL}' } } as Entry, env, { withheld })
     assert.ok('errors' in r)
     assert.deepEqual(r.errors[0]!.missing, ['DOCS_URL'])
-    assert.match(r.errors[0]!.hint ?? '', /^set only by the project's \.env, which \$\{VAR\} does not read: export it in the shell that starts dsh, or write the value in \.dsh\/mcp\.local\.yml$/)
+    assert.match(
+      r.errors[0]!.hint ?? '',
+      /^set only by the project's \.env, which \$\{VAR\} does not read: export it in the shell that starts dsh, or write the value in \.dsh\/mcp\.local\.yml$/,
+    )
     assert.ok(!JSON.stringify(r).includes('steal'))
   })
   it('a name that is simply unset keeps the usual hint', () => {

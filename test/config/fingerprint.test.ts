@@ -15,7 +15,10 @@ describe('trustFingerprint', () => {
   it('is a stable sha256 that ignores key order', () => {
     const fp = trustFingerprint(base)
     assert.match(fp, /^sha256:[0-9a-f]{64}$/)
-    assert.equal(trustFingerprint({ cwd: 'tools', env: { TOKEN: '${TOKEN}' }, args: ['-y', 'srv'], command: 'npx' }), fp)
+    assert.equal(
+      trustFingerprint({ cwd: 'tools', env: { TOKEN: '${TOKEN}' }, args: ['-y', 'srv'], command: 'npx' }),
+      fp,
+    )
   })
   for (const [key, value] of [
     ['description', 'other'],
@@ -31,7 +34,10 @@ describe('trustFingerprint', () => {
   }
   it('an explicit transport spelling that agrees with the inference does not change it', () => {
     assert.equal(trustFingerprint({ ...base, transport: 'stdio' }), trustFingerprint(base))
-    assert.equal(trustFingerprint({ ...http, type: 'http' }), trustFingerprint({ ...http, transport: 'streamable-http' }))
+    assert.equal(
+      trustFingerprint({ ...http, type: 'http' }),
+      trustFingerprint({ ...http, transport: 'streamable-http' }),
+    )
   })
   for (const [key, value] of [
     ['command', 'node'],
@@ -59,7 +65,10 @@ describe('trustFingerprint', () => {
 describe('mountKey', () => {
   it('is canonical: equal configs share a key, any change differs', () => {
     const a = { transport: 'stdio', serverName: 's', command: 'x', cwd: '/p', env: { A: '1', B: '2' } }
-    assert.equal(mountKey(a), mountKey({ env: { B: '2', A: '1' }, cwd: '/p', command: 'x', serverName: 's', transport: 'stdio' }))
+    assert.equal(
+      mountKey(a),
+      mountKey({ env: { B: '2', A: '1' }, cwd: '/p', command: 'x', serverName: 's', transport: 'stdio' }),
+    )
     assert.notEqual(mountKey(a), mountKey({ ...a, env: { A: '1', B: '3' } }))
     assert.match(mountKey(a), /^[0-9a-f]{32}$/)
   })

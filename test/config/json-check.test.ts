@@ -30,11 +30,17 @@ describe('checkJsonSyntax agrees with JSON.parse', () => {
     )
   })
   it('accepts exactly what JSON.parse accepts on mutated JSON text', () => {
-    const mutated = fc.tuple(fc.jsonValue({ maxDepth: 4 }), fc.nat(), fc.constantFrom(',', '}', ']', '"', "'", '/', ':', ' ', '\\', 'x', '1', '-', '.', 'e', '\n', '{', '[')).map(([v, at, ch]) => {
-      const text = JSON.stringify({ mcpServers: v })
-      const i = at % (text.length + 1)
-      return text.slice(0, i) + ch + text.slice(i)
-    })
+    const mutated = fc
+      .tuple(
+        fc.jsonValue({ maxDepth: 4 }),
+        fc.nat(),
+        fc.constantFrom(',', '}', ']', '"', "'", '/', ':', ' ', '\\', 'x', '1', '-', '.', 'e', '\n', '{', '['),
+      )
+      .map(([v, at, ch]) => {
+        const text = JSON.stringify({ mcpServers: v })
+        const i = at % (text.length + 1)
+        return text.slice(0, i) + ch + text.slice(i)
+      })
     fc.assert(
       fc.property(mutated, (text) => {
         assert.equal(accepts(text), parses(text), text)
@@ -45,7 +51,30 @@ describe('checkJsonSyntax agrees with JSON.parse', () => {
   for (const text of ['0', '-0.5e+3', '"\\u00e9\\n"', 'true', 'null', ' {"a":[1,{"b":null}]} ', '[]', '{}', '""']) {
     it(`accepts ${text}`, () => assert.equal(accepts(text), true))
   }
-  for (const text of ['', ' ', '01', '1.', '.5', '+1', '1e', 'NaN', 'Infinity', 'tru', 'nul', '"\\x"', '"a\tb"', '{"a" 1}', '{1: 2}', '[1 2]', '{"a":1}x', '[', '{"a":}', '"\\u12"', 'truex', '1a']) {
+  for (const text of [
+    '',
+    ' ',
+    '01',
+    '1.',
+    '.5',
+    '+1',
+    '1e',
+    'NaN',
+    'Infinity',
+    'tru',
+    'nul',
+    '"\\x"',
+    '"a\tb"',
+    '{"a" 1}',
+    '{1: 2}',
+    '[1 2]',
+    '{"a":1}x',
+    '[',
+    '{"a":}',
+    '"\\u12"',
+    'truex',
+    '1a',
+  ]) {
     it(`refuses ${JSON.stringify(text)} like JSON.parse`, () => {
       assert.equal(parses(text), false)
       assert.equal(accepts(text), false)
@@ -83,7 +112,14 @@ describe('messages and positions', () => {
   })
   it('never quotes more than one character of the file', () => {
     const secret = 'sk-live-secret'
-    for (const t of [`{"a": ${secret}}`, `{"a": "${secret}\\q"}`, `{"a": "${secret}`, `{"a": 1} ${secret}`, `{${secret}: 1}`, `["${secret}" "x"]`]) {
+    for (const t of [
+      `{"a": ${secret}}`,
+      `{"a": "${secret}\\q"}`,
+      `{"a": "${secret}`,
+      `{"a": 1} ${secret}`,
+      `{${secret}: 1}`,
+      `["${secret}" "x"]`,
+    ]) {
       assert.ok(!err(t).message.includes('sk-'), err(t).message)
     }
   })

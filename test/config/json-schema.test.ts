@@ -36,7 +36,10 @@ servers:
 const ajv = new Ajv2020({ allErrors: true, strict: false })
 const validate = ajv.compile(friendlyJsonSchema())
 const valid = (doc: unknown) => validate(doc) === true
-const errorsOf = (doc: unknown) => (validate(doc) ? [] : (validate.errors ?? []).map((e: { instancePath: string; keyword: string }) => `${e.instancePath} ${e.keyword}`))
+const errorsOf = (doc: unknown) =>
+  validate(doc)
+    ? []
+    : (validate.errors ?? []).map((e: { instancePath: string; keyword: string }) => `${e.instancePath} ${e.keyword}`)
 
 describe('friendly JSON Schema', () => {
   it('is a draft 2020-12 schema with a title', () => {
@@ -63,19 +66,29 @@ describe('friendly JSON Schema', () => {
   it('constrains server names with the serverName pattern', () => {
     assert.ok(valid({ servers: { 'ok_Name-1': { command: 'x' } } }))
     for (const name of ['my server', 'a'.repeat(33), '服务', '']) {
-      assert.deepEqual(errorsOf({ servers: { [name]: { command: 'x' } } }), ['/servers pattern', '/servers propertyNames'], name)
+      assert.deepEqual(
+        errorsOf({ servers: { [name]: { command: 'x' } } }),
+        ['/servers pattern', '/servers propertyNames'],
+        name,
+      )
     }
   })
   it('completes transport and type to the accepted spellings', () => {
     assert.ok(valid({ servers: { a: { url: 'https://a', type: 'http' } } }))
     assert.ok(valid({ servers: { a: { url: 'https://a', type: 'sse' } } }))
     assert.deepEqual(errorsOf({ servers: { a: { url: 'https://a', type: 'ws' } } }), ['/servers/a/type enum'])
-    assert.deepEqual(errorsOf({ servers: { a: { url: 'https://a', transport: 'websocket' } } }), ['/servers/a/transport enum'])
+    assert.deepEqual(errorsOf({ servers: { a: { url: 'https://a', transport: 'websocket' } } }), [
+      '/servers/a/transport enum',
+    ])
   })
   it('refuses wrong types the loader refuses', () => {
     assert.deepEqual(errorsOf({ servers: { a: { command: 'x', args: [{ k: 1 }] } } }), ['/servers/a/args/0 type'])
-    assert.deepEqual(errorsOf({ servers: { a: { command: 'x', toolCallTimeoutMs: 0 } } }), ['/servers/a/toolCallTimeoutMs minimum'])
-    assert.deepEqual(errorsOf({ servers: { a: { command: 'x', reconnect: { maxAttempts: 0 } } } }), ['/servers/a/reconnect/maxAttempts minimum'])
+    assert.deepEqual(errorsOf({ servers: { a: { command: 'x', toolCallTimeoutMs: 0 } } }), [
+      '/servers/a/toolCallTimeoutMs minimum',
+    ])
+    assert.deepEqual(errorsOf({ servers: { a: { command: 'x', reconnect: { maxAttempts: 0 } } } }), [
+      '/servers/a/reconnect/maxAttempts minimum',
+    ])
   })
   it('allows unquoted scalars in args and env, as the loader does', () => {
     assert.ok(valid({ servers: { a: { command: 'x', args: ['--port', 8080], env: { PORT: 3000, DEBUG: true } } } }))

@@ -6,7 +6,17 @@
 import assert from 'node:assert/strict'
 import path from 'node:path'
 import { describe, it } from 'node:test'
-import { dshHome, type LayerFile, type LayerInput, mergeLayers, mergeOverride, projectLayerFiles, type Row, userLayerFile, winners } from '../../src/config/layers.ts'
+import {
+  dshHome,
+  type LayerFile,
+  type LayerInput,
+  mergeLayers,
+  mergeOverride,
+  projectLayerFiles,
+  type Row,
+  userLayerFile,
+  winners,
+} from '../../src/config/layers.ts'
 import { parseConfigText } from '../../src/config/parse.ts'
 
 const ROOT = '/proj'
@@ -17,7 +27,10 @@ const USER = userLayerFile(HOME)
 
 function input(layer: LayerFile, servers: Record<string, unknown>): LayerInput {
   const text = layer.format === 'friendly' ? JSON.stringify({ servers }) : JSON.stringify({ mcpServers: servers })
-  return { layer, parsed: parseConfigText(text, { file: layer.file, format: layer.format, allowPartial: layer.scope === 'local' }) }
+  return {
+    layer,
+    parsed: parseConfigText(text, { file: layer.file, format: layer.format, allowPartial: layer.scope === 'local' }),
+  }
 }
 
 const byName = (rows: Row[], name: string) => rows.filter((r) => r.name === name)
@@ -54,7 +67,13 @@ describe('precedence', () => {
   ]
   it('local > .dsh/mcp.yml > .dsh/mcp.json > .mcp.json > user, whatever the input order', () => {
     const rows = mergeLayers(all)
-    assert.deepEqual(summary(rows), ['s@local:mcp.local.yml=active', 's@project:mcp.yml=shadowed', 's@project:mcp.json=shadowed', 's@legacy:.mcp.json=shadowed', 's@user:mcp.yml=shadowed'])
+    assert.deepEqual(summary(rows), [
+      's@local:mcp.local.yml=active',
+      's@project:mcp.yml=shadowed',
+      's@project:mcp.json=shadowed',
+      's@legacy:.mcp.json=shadowed',
+      's@user:mcp.yml=shadowed',
+    ])
     assert.equal(rows[0]!.entry?.command, 'local')
     assert.deepEqual(summary(mergeLayers([...all].reverse())), summary(rows))
   })
@@ -73,30 +92,46 @@ describe('precedence', () => {
     assert.equal(rows[0]!.shadowedBy, undefined)
   })
   it('names that do not collide are all active', () => {
-    const rows = mergeLayers([input(YML, { a: { command: 'a' } }), input(USER, { b: { command: 'b' } }), input(LEGACY, { c: { type: 'http', url: 'https://c' } })])
+    const rows = mergeLayers([
+      input(YML, { a: { command: 'a' } }),
+      input(USER, { b: { command: 'b' } }),
+      input(LEGACY, { c: { type: 'http', url: 'https://c' } }),
+    ])
     assert.deepEqual(summary(rows), ['a@project:mcp.yml=active', 'c@legacy:.mcp.json=active', 'b@user:mcp.yml=active'])
   })
 })
 
 describe('partial local overrides', () => {
   it('{enabled: false} disables the row it shadows, which stays the winner', () => {
-    const rows = mergeLayers([input(LOCAL, { gh: { enabled: false } }), input(YML, { gh: { command: 'npx', args: ['gh'] } })])
+    const rows = mergeLayers([
+      input(LOCAL, { gh: { enabled: false } }),
+      input(YML, { gh: { command: 'npx', args: ['gh'] } }),
+    ])
     assert.deepEqual(summary(rows), ['gh@project:mcp.yml=disabled'])
     assert.equal(rows[0]!.overriddenBy, LOCAL.file)
     assert.deepEqual(rows[0]!.entry, { command: 'npx', args: ['gh'], enabled: false })
   })
   it('env merges key by key onto the row it shadows', () => {
-    const rows = mergeLayers([input(LOCAL, { gh: { env: { TOKEN: '${MY_TOKEN}' } } }), input(JSON_, { gh: { command: 'npx', env: { TOKEN: '${GITHUB_TOKEN}', MODE: 'ro' } } })])
+    const rows = mergeLayers([
+      input(LOCAL, { gh: { env: { TOKEN: '${MY_TOKEN}' } } }),
+      input(JSON_, { gh: { command: 'npx', env: { TOKEN: '${GITHUB_TOKEN}', MODE: 'ro' } } }),
+    ])
     assert.equal(rows[0]!.state, 'active')
     assert.deepEqual(rows[0]!.entry?.env, { TOKEN: '${MY_TOKEN}', MODE: 'ro' })
   })
   it('headers merge onto an http row of a lower layer', () => {
-    const rows = mergeLayers([input(LOCAL, { d: { headers: { Authorization: 'x' } } }), input(USER, { d: { url: 'https://d', headers: { A: '1' } } })])
+    const rows = mergeLayers([
+      input(LOCAL, { d: { headers: { Authorization: 'x' } } }),
+      input(USER, { d: { url: 'https://d', headers: { A: '1' } } }),
+    ])
     assert.deepEqual(rows[0]!.entry, { url: 'https://d', headers: { A: '1', Authorization: 'x' } })
     assert.equal(rows[0]!.scope, 'user')
   })
   it('env onto an http row (or headers onto a stdio row) makes the row invalid, saying why', () => {
-    const rows = mergeLayers([input(LOCAL, { d: { env: { A: '1' } }, g: { headers: { H: 'v' } } }), input(YML, { d: { url: 'https://d' }, g: { command: 'x' } })])
+    const rows = mergeLayers([
+      input(LOCAL, { d: { env: { A: '1' } }, g: { headers: { H: 'v' } } }),
+      input(YML, { d: { url: 'https://d' }, g: { command: 'x' } }),
+    ])
     assert.deepEqual(summary(rows), ['d@project:mcp.yml=invalid', 'g@project:mcp.yml=invalid'])
     assert.match(rows[0]!.diagnostics[0]!.message, /sets "env".*http server \(use "headers"\)/)
     assert.equal(rows[0]!.diagnostics[0]!.file, LOCAL.file)
@@ -123,11 +158,17 @@ describe('partial local overrides', () => {
 
 describe('winners that cannot mount still shadow', () => {
   it('a disabled winner shadows the user row', () => {
-    const rows = mergeLayers([input(YML, { s: { command: 'x', enabled: false } }), input(USER, { s: { command: 'u' } })])
+    const rows = mergeLayers([
+      input(YML, { s: { command: 'x', enabled: false } }),
+      input(USER, { s: { command: 'u' } }),
+    ])
     assert.deepEqual(summary(rows), ['s@project:mcp.yml=disabled', 's@user:mcp.yml=shadowed'])
   })
   it('an invalid winner shadows the rows below it and has no entry', () => {
-    const rows = mergeLayers([input(YML, { s: { command: 'x', url: 'https://both' } }), input(USER, { s: { command: 'u' } })])
+    const rows = mergeLayers([
+      input(YML, { s: { command: 'x', url: 'https://both' } }),
+      input(USER, { s: { command: 'u' } }),
+    ])
     assert.deepEqual(summary(rows), ['s@project:mcp.yml=invalid', 's@user:mcp.yml=shadowed'])
     assert.equal(rows[0]!.entry, undefined)
     assert.ok(rows[0]!.diagnostics.some((d) => d.code === 'conflict'))

@@ -30,7 +30,15 @@ import { describe, it } from 'node:test'
 import { apply, Config } from '@deepseek-ai/dsh-mcp-client'
 import { formatDiagnostic } from '../../src/config/diagnostics.ts'
 import { expandEntry } from '../../src/config/expand.ts'
-import { gapMessage, hostGaps, LATER_FIELDS, mirroredKeys, OfficialHttpSchema, OfficialStdioSchema, toOfficialConfig } from '../../src/config/official.ts'
+import {
+  gapMessage,
+  hostGaps,
+  LATER_FIELDS,
+  mirroredKeys,
+  OfficialHttpSchema,
+  OfficialStdioSchema,
+  toOfficialConfig,
+} from '../../src/config/official.ts'
 import { hostClientShape } from '../../src/host/client-shape.ts'
 import { allDiagnostics, parseConfigText } from '../../src/config/parse.ts'
 import { OFFICIAL_RECONNECT_DEFAULTS, ReconnectSchema } from '../../src/config/schema.ts'
@@ -46,7 +54,9 @@ interface Case {
   why?: string
 }
 
-const corpus = JSON.parse(readFileSync(new URL('../fixtures/config/official-corpus.json', import.meta.url), 'utf8')) as { cases: Case[] }
+const corpus = JSON.parse(
+  readFileSync(new URL('../fixtures/config/official-corpus.json', import.meta.url), 'utf8'),
+) as { cases: Case[] }
 const ROOT = '/proj'
 const FRIENDLY_ONLY = ['type', 'tools', 'description', 'enabled']
 
@@ -81,7 +91,10 @@ function naive(server: string, entry: Record<string, unknown>): Record<string, u
   const out: Record<string, unknown> = {}
   for (const [k, v] of Object.entries(entry)) if (!FRIENDLY_ONLY.includes(k) && k !== 'transport') out[k] = v
   const spelled = (entry.transport ?? entry.type) as unknown
-  const transport = spelled === 'http' ? 'streamable-http' : (spelled ?? (entry.command !== undefined ? 'stdio' : entry.url !== undefined ? 'streamable-http' : undefined))
+  const transport =
+    spelled === 'http'
+      ? 'streamable-http'
+      : (spelled ?? (entry.command !== undefined ? 'stdio' : entry.url !== undefined ? 'streamable-http' : undefined))
   return { ...(transport !== undefined ? { transport } : {}), serverName: server, ...out }
 }
 
@@ -89,7 +102,10 @@ type Ours = { ok: true; config: Record<string, unknown> } | { ok: false; errors:
 
 /** Our whole pipeline, from file text to the official config. */
 function ours(server: string, entry: Record<string, unknown>, env: Record<string, string>): Ours {
-  const parsed = parseConfigText(JSON.stringify({ servers: { [server]: entry } }), { file: '<corpus>', format: 'friendly' })
+  const parsed = parseConfigText(JSON.stringify({ servers: { [server]: entry } }), {
+    file: '<corpus>',
+    format: 'friendly',
+  })
   const errors = allDiagnostics(parsed)
     .filter((d) => d.severity === 'error')
     .map((d) => formatDiagnostic(d))
@@ -97,7 +113,13 @@ function ours(server: string, entry: Record<string, unknown>, env: Record<string
   if (!e?.entry) return { ok: false, errors }
   const expanded = expandEntry(e.entry, env)
   if ('errors' in expanded) return { ok: false, errors: expanded.errors.map((x) => x.message) }
-  return { ok: true, config: toOfficialConfig(server, expanded.entry, { root: ROOT, platform: 'linux' }) as unknown as Record<string, unknown> }
+  return {
+    ok: true,
+    config: toOfficialConfig(server, expanded.entry, { root: ROOT, platform: 'linux' }) as unknown as Record<
+      string,
+      unknown
+    >,
+  }
 }
 
 describe('official differential', () => {
@@ -114,10 +136,19 @@ describe('official differential', () => {
     it(c.name, async () => {
       const server = c.server ?? 'srv'
       const raw = await official(naive(server, c.entry))
-      assert.equal(raw.ok ? 'accept' : 'reject', c.official, `official verdict on the raw mapping${raw.ok ? '' : `: ${raw.error}`}`)
+      assert.equal(
+        raw.ok ? 'accept' : 'reject',
+        c.official,
+        `official verdict on the raw mapping${raw.ok ? '' : `: ${raw.error}`}`,
+      )
       const mine = ours(server, c.entry, c.env ?? {})
-      assert.equal(mine.ok ? 'accept' : 'reject', c.ours, mine.ok ? JSON.stringify(mine.config) : mine.errors.join('\n'))
-      if (c.ours !== c.official) assert.match(c.why ?? '', c.ours === 'reject' ? /^stricter: / : /^lenient: /, 'a difference must be explained')
+      assert.equal(
+        mine.ok ? 'accept' : 'reject',
+        c.ours,
+        mine.ok ? JSON.stringify(mine.config) : mine.errors.join('\n'),
+      )
+      if (c.ours !== c.official)
+        assert.match(c.why ?? '', c.ours === 'reject' ? /^stricter: / : /^lenient: /, 'a difference must be explained')
       else assert.equal(c.why, undefined)
       if (mine.ok && hostGaps(mine.config, hostClientShape()!).length > 0) {
         // A later-line transport or field: the installed client refuses it, and so does the host gate, by name.
@@ -127,7 +158,11 @@ describe('official differential', () => {
         const produced = await official(mine.config)
         assert.ok(produced.ok, `the real Config refused what we produced: ${produced.ok ? '' : produced.error}`)
         for (const [key, value] of Object.entries(mine.config)) {
-          if (key === 'reconnect') assert.deepEqual({ ...(produced.value.reconnect as object), ...(value as object) }, produced.value.reconnect)
+          if (key === 'reconnect')
+            assert.deepEqual(
+              { ...(produced.value.reconnect as object), ...(value as object) },
+              produced.value.reconnect,
+            )
           else assert.deepEqual(produced.value[key], value, `official Config changed "${key}"`)
         }
         for (const key of Object.keys(c.entry)) {
@@ -136,7 +171,8 @@ describe('official differential', () => {
           if (key === 'toolCallTimeoutMs' || key === 'failOnStartupError') assert.equal(mine.config[key], c.entry[key])
         }
         const written = new Set([...Object.keys(c.entry), 'transport', 'serverName', 'cwd'])
-        for (const key of Object.keys(mine.config)) assert.ok(written.has(key), `"${key}" was written though the user did not write it`)
+        for (const key of Object.keys(mine.config))
+          assert.ok(written.has(key), `"${key}" was written though the user did not write it`)
         assert.equal(mine.config.transport, c.entry.url !== undefined ? 'streamable-http' : 'stdio')
         if (mine.config.transport === 'stdio') assert.match(String(mine.config.cwd), /^\//)
       } else {
@@ -160,7 +196,15 @@ interface SchemaNode {
 }
 
 /** zod type name of a mirror field → the Schemastery type name it mirrors. */
-const ZOD_TO_SCHEMASTERY: Record<string, string> = { string: 'string', number: 'number', boolean: 'boolean', array: 'array', record: 'dict', object: 'object', literal: 'const' }
+const ZOD_TO_SCHEMASTERY: Record<string, string> = {
+  string: 'string',
+  number: 'number',
+  boolean: 'boolean',
+  array: 'array',
+  record: 'dict',
+  object: 'object',
+  literal: 'const',
+}
 
 function zodInfo(field: unknown): { type: string; optional: boolean } {
   let def = (field as { def: { type: string; innerType?: unknown } }).def
@@ -172,7 +216,10 @@ function zodInfo(field: unknown): { type: string; optional: boolean } {
 describe('official schema drift', () => {
   const union = Config as unknown as SchemaNode
   const branches = new Map((union.list ?? []).map((b) => [String(b.dict?.transport?.value), b]))
-  const mirrors = { stdio: OfficialStdioSchema.shape, 'streamable-http': OfficialHttpSchema.shape } as Record<string, Record<string, unknown>>
+  const mirrors = { stdio: OfficialStdioSchema.shape, 'streamable-http': OfficialHttpSchema.shape } as Record<
+    string,
+    Record<string, unknown>
+  >
 
   it('the official Config is a union of transports we all map', () => {
     assert.equal(union.type, 'union')
@@ -184,14 +231,28 @@ describe('official schema drift', () => {
       const dict = branches.get(transport)?.dict ?? {}
       const official = Object.keys(dict).sort()
       const later = mirroredKeys()[transport].filter((k) => !official.includes(k))
-      assert.deepEqual(mirroredKeys()[transport].filter((k) => official.includes(k)), official, 'every official key is mirrored')
-      for (const k of later) assert.ok(LATER_FIELDS[k], `${transport}.${k} is mirrored but neither in the installed client nor a known later-line field`)
+      assert.deepEqual(
+        mirroredKeys()[transport].filter((k) => official.includes(k)),
+        official,
+        'every official key is mirrored',
+      )
+      for (const k of later)
+        assert.ok(
+          LATER_FIELDS[k],
+          `${transport}.${k} is mirrored but neither in the installed client nor a known later-line field`,
+        )
       for (const [key, node] of Object.entries(dict)) {
         const mine = zodInfo(mirrors[transport]![key])
-        assert.equal(ZOD_TO_SCHEMASTERY[mine.type], node.type, `${transport}.${key}: official type ${node.type}, mirror ${mine.type}`)
-        if (node.type === 'array' || node.type === 'dict') assert.equal(node.inner?.type, 'string', `${transport}.${key} holds strings`)
+        assert.equal(
+          ZOD_TO_SCHEMASTERY[mine.type],
+          node.type,
+          `${transport}.${key}: official type ${node.type}, mirror ${mine.type}`,
+        )
+        if (node.type === 'array' || node.type === 'dict')
+          assert.equal(node.inner?.type, 'string', `${transport}.${key} holds strings`)
         // The mirror requires transport on purpose (omitting it fails obscurely); otherwise required-ness matches.
-        if (key !== 'transport') assert.equal(!mine.optional, node.meta.required === true, `${transport}.${key} required-ness`)
+        if (key !== 'transport')
+          assert.equal(!mine.optional, node.meta.required === true, `${transport}.${key} required-ness`)
       }
     })
     it(`${transport}: reconnect keys and defaults match`, () => {
@@ -227,11 +288,19 @@ describe('the mirror against the installed client, field by field (host gate)', 
   it('the installed client shape is read from its own Config, with its version', () => {
     assert.ok(host, 'the installed Config reads as a union of transports')
     assert.deepEqual(Object.keys(host.transports).sort(), ['stdio', 'streamable-http'])
-    assert.equal(host.version, JSON.parse(readFileSync(new URL('../../node_modules/@deepseek-ai/dsh-mcp-client/package.json', import.meta.url), 'utf8')).version)
+    assert.equal(
+      host.version,
+      JSON.parse(
+        readFileSync(new URL('../../node_modules/@deepseek-ai/dsh-mcp-client/package.json', import.meta.url), 'utf8'),
+      ).version,
+    )
   })
   for (const transport of ['stdio', 'streamable-http'] as const) {
     const dict = installed.find((b) => b.dict?.transport?.value === transport)?.dict ?? {}
-    const base = transport === 'stdio' ? { transport, serverName: 'srv', command: 'node' } : { transport, serverName: 'srv', url: 'https://mcp.example.test/mcp' }
+    const base =
+      transport === 'stdio'
+        ? { transport, serverName: 'srv', command: 'node' }
+        : { transport, serverName: 'srv', url: 'https://mcp.example.test/mcp' }
     for (const key of mirroredKeys()[transport].filter((k) => k !== 'transport' && k !== 'serverName')) {
       it(`${transport}.${key}: ${key in dict ? 'passed, and kept by the real Config' : 'refused with the field and the host version'}`, async () => {
         assert.ok(key in SAMPLE, `a sample value for ${key}`)
@@ -253,20 +322,40 @@ describe('the mirror against the installed client, field by field (host gate)', 
     }
   }
   it('a transport the installed client lacks is refused by name', () => {
-    assert.deepEqual(hostGaps({ transport: 'sse', serverName: 'srv', url: 'https://x.test/sse' }, host!), ['the "sse" transport (from a later line)'])
+    assert.deepEqual(hostGaps({ transport: 'sse', serverName: 'srv', url: 'https://x.test/sse' }, host!), [
+      'the "sse" transport (from a later line)',
+    ])
     const mine = ours('srv', { type: 'sse', url: 'https://x.test/sse', headers: { A: 'b' } }, {})
     assert.ok(mine.ok)
-    assert.deepEqual(mine.config, { transport: 'sse', serverName: 'srv', url: 'https://x.test/sse', headers: { A: 'b' } })
-    assert.match(gapMessage(hostGaps(mine.config, host!), host!), /does not support the "sse" transport \(from a later line\)/)
+    assert.deepEqual(mine.config, {
+      transport: 'sse',
+      serverName: 'srv',
+      url: 'https://x.test/sse',
+      headers: { A: 'b' },
+    })
+    assert.match(
+      gapMessage(hostGaps(mine.config, host!), host!),
+      /does not support the "sse" transport \(from a later line\)/,
+    )
   })
   it('oauth travels to an http config as written; a stdio entry with oauth is refused', () => {
-    const mine = ours('srv', { url: 'https://x.test/mcp', oauth: { clientName: 'dsh', redirectUrl: 'http://127.0.0.1:9/cb' } }, {})
+    const mine = ours(
+      'srv',
+      { url: 'https://x.test/mcp', oauth: { clientName: 'dsh', redirectUrl: 'http://127.0.0.1:9/cb' } },
+      {},
+    )
     assert.ok(mine.ok)
     assert.deepEqual(mine.config.oauth, { clientName: 'dsh', redirectUrl: 'http://127.0.0.1:9/cb' })
     const bad = ours('srv', { command: 'node', oauth: { clientName: 'dsh' } }, {})
     assert.ok(!bad.ok && bad.errors.some((e) => /"oauth" applies only to http servers/.test(e)))
-    const unknown = parseConfigText(JSON.stringify({ servers: { s: { url: 'https://x.test/mcp', oauth: { clientId: 'x' } } } }), { file: '<t>', format: 'friendly' })
-    assert.ok(allDiagnostics(unknown).some((d) => /clientId/.test(d.message)), 'an unknown oauth key is named')
+    const unknown = parseConfigText(
+      JSON.stringify({ servers: { s: { url: 'https://x.test/mcp', oauth: { clientId: 'x' } } } }),
+      { file: '<t>', format: 'friendly' },
+    )
+    assert.ok(
+      allDiagnostics(unknown).some((d) => /clientId/.test(d.message)),
+      'an unknown oauth key is named',
+    )
   })
   it('maxInstructionBytes travels from the friendly file to the mapped config, as written', () => {
     const mine = ours('srv', { command: 'node', maxInstructionBytes: 4096 }, {})

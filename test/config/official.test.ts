@@ -20,7 +20,12 @@ function stdio(e: Entry, opts: { root: string; platform?: string } = linux) {
 
 describe('toOfficialConfig', () => {
   it('a bare stdio entry gets transport, serverName and the root as cwd, nothing else', () => {
-    assert.deepEqual(toOfficialConfig('s', { command: 'node' }, linux), { transport: 'stdio', serverName: 's', command: 'node', cwd: '/proj' })
+    assert.deepEqual(toOfficialConfig('s', { command: 'node' }, linux), {
+      transport: 'stdio',
+      serverName: 's',
+      command: 'node',
+      cwd: '/proj',
+    })
   })
   it('resolves a relative cwd against the root and keeps an absolute one', () => {
     assert.equal(stdio({ command: 'n', cwd: 'tools' }).cwd, '/proj/tools')
@@ -65,7 +70,10 @@ describe('toOfficialConfig', () => {
     assert.notEqual(out.reconnect, e.reconnect)
   })
   it('its output satisfies the strict mirror', () => {
-    for (const e of [{ command: 'x', args: [] }, { url: 'https://a', reconnect: { enabled: false } }] as Entry[]) {
+    for (const e of [
+      { command: 'x', args: [] },
+      { url: 'https://a', reconnect: { enabled: false } },
+    ] as Entry[]) {
       assert.ok(OfficialConfigSchema.safeParse(toOfficialConfig('n', e, linux)).success)
     }
   })
@@ -75,8 +83,18 @@ describe('toOfficialConfig', () => {
     assert.throws(() => toOfficialConfig('s', { type: 'http', command: 'x' }, linux), /needs a url/)
   })
   it('on win32 wraps bare npx in cmd /c and resolves cwd with win32 rules', () => {
-    const out = toOfficialConfig('s', { command: 'npx', args: ['-y', 'pkg'], cwd: 'tools' }, { root: 'C:\\proj', platform: 'win32' })
-    assert.deepEqual(out, { transport: 'stdio', serverName: 's', command: 'cmd', args: ['/c', 'npx', '-y', 'pkg'], cwd: 'C:\\proj\\tools' })
+    const out = toOfficialConfig(
+      's',
+      { command: 'npx', args: ['-y', 'pkg'], cwd: 'tools' },
+      { root: 'C:\\proj', platform: 'win32' },
+    )
+    assert.deepEqual(out, {
+      transport: 'stdio',
+      serverName: 's',
+      command: 'cmd',
+      args: ['/c', 'npx', '-y', 'pkg'],
+      cwd: 'C:\\proj\\tools',
+    })
     const bare = toOfficialConfig('s', { command: 'npm' }, { root: 'C:\\p', platform: 'win32' })
     assert.ok(bare.transport === 'stdio')
     assert.deepEqual(bare.args, ['/c', 'npm'])
@@ -92,15 +110,39 @@ describe('toOfficialConfig', () => {
 describe('mirroredKeys', () => {
   it('lists the top-level keys of each transport, sorted', () => {
     const k = mirroredKeys()
-    assert.deepEqual(k.stdio, ['args', 'command', 'cwd', 'env', 'failOnStartupError', 'maxInstructionBytes', 'reconnect', 'serverName', 'toolCallTimeoutMs', 'transport'])
-    assert.deepEqual(k['streamable-http'], ['failOnStartupError', 'headers', 'maxInstructionBytes', 'oauth', 'reconnect', 'serverName', 'toolCallTimeoutMs', 'transport', 'url'])
+    assert.deepEqual(k.stdio, [
+      'args',
+      'command',
+      'cwd',
+      'env',
+      'failOnStartupError',
+      'maxInstructionBytes',
+      'reconnect',
+      'serverName',
+      'toolCallTimeoutMs',
+      'transport',
+    ])
+    assert.deepEqual(k['streamable-http'], [
+      'failOnStartupError',
+      'headers',
+      'maxInstructionBytes',
+      'oauth',
+      'reconnect',
+      'serverName',
+      'toolCallTimeoutMs',
+      'transport',
+      'url',
+    ])
   })
 })
 
 describe('windowsLaunch', () => {
   for (const cmd of WINDOWS_SHIMMED) {
     it(`runs bare ${cmd} through cmd /c on win32 only`, () => {
-      assert.deepEqual(windowsLaunch({ command: cmd, args: ['a'] }, 'win32'), { command: 'cmd', args: ['/c', cmd, 'a'] })
+      assert.deepEqual(windowsLaunch({ command: cmd, args: ['a'] }, 'win32'), {
+        command: 'cmd',
+        args: ['/c', cmd, 'a'],
+      })
       assert.deepEqual(windowsLaunch({ command: cmd, args: ['a'] }, 'linux'), { command: cmd, args: ['a'] })
       assert.deepEqual(windowsLaunch({ command: cmd, args: [] }, 'darwin'), { command: cmd, args: [] })
     })

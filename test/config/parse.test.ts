@@ -8,7 +8,8 @@ import { describe, it } from 'node:test'
 import { type Diagnostic, formatDiagnostic, formatPath } from '../../src/config/diagnostics.ts'
 import { allDiagnostics, parseConfigText } from '../../src/config/parse.ts'
 
-const friendly = (text: string, allowPartial = false) => parseConfigText(text, { file: '/p/.dsh/mcp.yml', format: 'friendly', allowPartial })
+const friendly = (text: string, allowPartial = false) =>
+  parseConfigText(text, { file: '/p/.dsh/mcp.yml', format: 'friendly', allowPartial })
 const mcp = (text: string) => parseConfigText(text, { file: '/p/.mcp.json', format: 'mcpServers' })
 const where = (d: Diagnostic | undefined) => (d ? `${d.line}:${d.col} ${d.path}` : 'none')
 
@@ -26,7 +27,9 @@ describe('formats', () => {
     assert.deepEqual(allDiagnostics(p), [])
   })
   it('reads the mcpServers dialect (Claude Code .mcp.json) unchanged', () => {
-    const p = mcp('{\n  "mcpServers": {\n    "gh": { "command": "npx", "args": ["-y", "x"], "env": { "T": "${T}" } },\n    "docs": { "type": "http", "url": "https://d.example/mcp", "headers": { "A": "b" } }\n  }\n}\n')
+    const p = mcp(
+      '{\n  "mcpServers": {\n    "gh": { "command": "npx", "args": ["-y", "x"], "env": { "T": "${T}" } },\n    "docs": { "type": "http", "url": "https://d.example/mcp", "headers": { "A": "b" } }\n  }\n}\n',
+    )
     assert.deepEqual(allDiagnostics(p), [])
     assert.deepEqual(p.entries[0]?.entry, { command: 'npx', args: ['-y', 'x'], env: { T: '${T}' } })
     assert.deepEqual(p.entries[1]?.entry, { type: 'http', url: 'https://d.example/mcp', headers: { A: 'b' } })
@@ -112,18 +115,58 @@ describe('positions', () => {
 describe('secrets never appear in diagnostics', () => {
   const CANARY = 'CANARY-4b1d-value'
   const files: [string, string, 'friendly' | 'mcpServers'][] = [
-    ['type errors around env values', `servers:\n  a:\n    command: x\n    env: { T: "${CANARY}", U: [${CANARY}], V: { w: ${CANARY} } }\n`, 'friendly'],
-    ['header values', `servers:\n  a:\n    url: https://a.example\n    headers: { A: "${CANARY}", B: [${CANARY}] }\n    env: { C: "${CANARY}" }\n`, 'friendly'],
-    ['malformed templates in values', `servers:\n  a:\n    command: x\n    env: { T: "\${${CANARY}", U: "\${${CANARY}}" }\n`, 'friendly'],
-    ['headers on stdio', `servers:\n  a:\n    command: x\n    headers: { Authorization: "Bearer ${CANARY}" }\n`, 'friendly'],
-    ['duplicate env keys', `servers:\n  a:\n    command: x\n    env:\n      T: ${CANARY}\n      T: ${CANARY}\n`, 'friendly'],
-    ['syntax error after a secret', `servers:\n  a:\n    command: x\n    env: { T: "${CANARY}" }\n  b: [\n`, 'friendly'],
+    [
+      'type errors around env values',
+      `servers:\n  a:\n    command: x\n    env: { T: "${CANARY}", U: [${CANARY}], V: { w: ${CANARY} } }\n`,
+      'friendly',
+    ],
+    [
+      'header values',
+      `servers:\n  a:\n    url: https://a.example\n    headers: { A: "${CANARY}", B: [${CANARY}] }\n    env: { C: "${CANARY}" }\n`,
+      'friendly',
+    ],
+    [
+      'malformed templates in values',
+      `servers:\n  a:\n    command: x\n    env: { T: "\${${CANARY}", U: "\${${CANARY}}" }\n`,
+      'friendly',
+    ],
+    [
+      'headers on stdio',
+      `servers:\n  a:\n    command: x\n    headers: { Authorization: "Bearer ${CANARY}" }\n`,
+      'friendly',
+    ],
+    [
+      'duplicate env keys',
+      `servers:\n  a:\n    command: x\n    env:\n      T: ${CANARY}\n      T: ${CANARY}\n`,
+      'friendly',
+    ],
+    [
+      'syntax error after a secret',
+      `servers:\n  a:\n    command: x\n    env: { T: "${CANARY}" }\n  b: [\n`,
+      'friendly',
+    ],
     ['unterminated quoted secret', `servers:\n  a:\n    command: x\n    env: { T: "${CANARY}\n`, 'friendly'],
     ['JSON unquoted secret', `{"mcpServers": {"a": {"command": "x", "env": {"T": ${CANARY}}}}}`, 'mcpServers'],
-    ['JSON bad escape near a secret', `{"mcpServers": {"a": {"command": "x", "env": {"T": "${CANARY}\\q"}}}}`, 'mcpServers'],
-    ['JSON raw newline in a secret', `{"mcpServers": {"a": {"command": "x", "env": {"T": "${CANARY}\n"}}}}`, 'mcpServers'],
-    ['YAML bad escape next to a secret', `servers:\n  a:\n    command: x\n    env: { T: "\\q${CANARY}" }\n`, 'friendly'],
-    ['YAML block scalar header junk', `servers:\n  a:\n    command: x\n    env:\n      T: |${CANARY}\n        v\n`, 'friendly'],
+    [
+      'JSON bad escape near a secret',
+      `{"mcpServers": {"a": {"command": "x", "env": {"T": "${CANARY}\\q"}}}}`,
+      'mcpServers',
+    ],
+    [
+      'JSON raw newline in a secret',
+      `{"mcpServers": {"a": {"command": "x", "env": {"T": "${CANARY}\n"}}}}`,
+      'mcpServers',
+    ],
+    [
+      'YAML bad escape next to a secret',
+      `servers:\n  a:\n    command: x\n    env: { T: "\\q${CANARY}" }\n`,
+      'friendly',
+    ],
+    [
+      'YAML block scalar header junk',
+      `servers:\n  a:\n    command: x\n    env:\n      T: |${CANARY}\n        v\n`,
+      'friendly',
+    ],
     ['YAML stray secret after a document', `servers: {}\n}${CANARY}\n`, 'friendly'],
     ['secret that YAML reads as an alias', `servers:\n  a:\n    command: x\n    env: { T: *${CANARY} }\n`, 'friendly'],
     ['secret in a tag', `servers:\n  a:\n    command: x\n    env: { T: !${CANARY} v }\n`, 'friendly'],
@@ -132,7 +175,10 @@ describe('secrets never appear in diagnostics', () => {
     it(name, () => {
       const p = parseConfigText(text, { file: 'f', format })
       const all = allDiagnostics(p)
-      assert.ok(all.some((d) => d.severity === 'error'), 'the case must produce an error')
+      assert.ok(
+        all.some((d) => d.severity === 'error'),
+        'the case must produce an error',
+      )
       for (const d of all) assert.ok(!formatDiagnostic(d).includes(CANARY), formatDiagnostic(d))
     })
   }
@@ -140,7 +186,19 @@ describe('secrets never appear in diagnostics', () => {
 
 describe('never throws', () => {
   it('on arbitrary junk', () => {
-    for (const text of ['{', '}', '[', '- -', '? ? ?', '&a *a', '*nope', '!!binary x', '%YAML 9.9\n---\nx', 'servers: *x', '"\\u00"']) {
+    for (const text of [
+      '{',
+      '}',
+      '[',
+      '- -',
+      '? ? ?',
+      '&a *a',
+      '*nope',
+      '!!binary x',
+      '%YAML 9.9\n---\nx',
+      'servers: *x',
+      '"\\u00"',
+    ]) {
       for (const format of ['friendly', 'mcpServers'] as const) {
         const p = parseConfigText(text, { file: 'f', format })
         assert.equal(p.ok, false, `${format}: ${text}`)
@@ -157,7 +215,15 @@ describe('diagnostics', () => {
     assert.equal(formatPath([]), '')
   })
   it('formatDiagnostic renders file:line:col: severity: path: message', () => {
-    const d: Diagnostic = { severity: 'error', code: 'bad-value', message: 'm', file: '/p/f', line: 3, col: 7, path: 'servers.a' }
+    const d: Diagnostic = {
+      severity: 'error',
+      code: 'bad-value',
+      message: 'm',
+      file: '/p/f',
+      line: 3,
+      col: 7,
+      path: 'servers.a',
+    }
     assert.equal(formatDiagnostic(d), '/p/f:3:7: error: servers.a: m')
     assert.equal(formatDiagnostic({ ...d, line: 0, path: '' }), '/p/f: error: m')
     assert.equal(formatDiagnostic(d, { relativeTo: () => 'f' }), 'f:3:7: error: servers.a: m')
@@ -174,7 +240,10 @@ describe('a file with thousands of problems', () => {
     assert.equal(where(entry.diagnostics[0]), `5004:14 servers.a.enabled`)
     assert.equal(where(entry.diagnostics[1]), '4:5 servers.a.k0')
     const more = entry.diagnostics[20]!
-    assert.deepEqual([more.severity, more.code, where(more), more.server], ['warning', 'unknown-key', '2:3 servers.a', 'a'])
+    assert.deepEqual(
+      [more.severity, more.code, where(more), more.server],
+      ['warning', 'unknown-key', '2:3 servers.a', 'a'],
+    )
     assert.equal(more.message, '4981 more problems not listed (4981 warnings) in this entry')
     assert.equal(entry.entry, undefined, 'the entry is still invalid')
   })
@@ -195,6 +264,9 @@ describe('a file with thousands of problems', () => {
   it('one error among the omitted makes the count an error', () => {
     const text = `servers:\n  a:\n    command: x\n    args: [${Array(30).fill('{}').join(', ')}]\n`
     const more = friendly(text).entries[0]!.diagnostics[20]!
-    assert.deepEqual([more.severity, more.code, more.message], ['error', 'bad-value', '10 more problems not listed (10 errors) in this entry'])
+    assert.deepEqual(
+      [more.severity, more.code, more.message],
+      ['error', 'bad-value', '10 more problems not listed (10 errors) in this entry'],
+    )
   })
 })

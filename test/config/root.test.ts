@@ -60,7 +60,10 @@ describe('findProjectRoot on disk', () => {
     parent.write('.mcp.json', '{}')
     parent.mkdir('home/u/proj')
     const loc = { home: parent.join('home/u'), dshHome: parent.join('home/u/.dsh') }
-    assert.deepEqual(projectRootOf(parent.join('home/u/proj'), loc), { root: parent.join('home/u/proj'), reason: 'cwd' })
+    assert.deepEqual(projectRootOf(parent.join('home/u/proj'), loc), {
+      root: parent.join('home/u/proj'),
+      reason: 'cwd',
+    })
   })
   it('the user file $DSH_HOME/mcp.yml is not a marker (home is not a project)', () => {
     const { t, root } = layout(['.dsh/mcp.yml', 'notes/'])

@@ -41,7 +41,11 @@ test('every guide page has a .zh.md twin with the same heading structure', () =>
     const en = path.join(guide, page)
     const zh = en.replace(/\.md$/, '.zh.md')
     assert.ok(existsSync(zh), `${path.relative(root, en)} has no twin ${path.relative(root, zh)}`)
-    assert.equal(headingLevels(readFileSync(zh, 'utf8')), headingLevels(readFileSync(en, 'utf8')), `${path.relative(root, zh)} does not follow the sections of its twin`)
+    assert.equal(
+      headingLevels(readFileSync(zh, 'utf8')),
+      headingLevels(readFileSync(en, 'utf8')),
+      `${path.relative(root, zh)} does not follow the sections of its twin`,
+    )
   }
 })
 

@@ -26,7 +26,8 @@ function blocks(md: string, lang: string): string[] {
   }
   return out
 }
-const lines = (file: string, text: string, format: FileFormat) => allDiagnostics(parseConfigText(text, { file, format })).map((d) => formatDiagnostic(d))
+const lines = (file: string, text: string, format: FileFormat) =>
+  allDiagnostics(parseConfigText(text, { file, format })).map((d) => formatDiagnostic(d))
 
 describe('format guide', () => {
   it('the complete example and the JSON dialect example load without a problem', () => {
@@ -47,13 +48,22 @@ describe('format guide', () => {
   })
   it('the error lines are what the loader prints for the example files', () => {
     const broken = blocks(en, 'yaml').find((b) => b.includes('comand:'))!
-    const printed = [...lines('.dsh/mcp.yml', broken, 'friendly'), ...lines('.mcp.json', '{ "mcpServers": { "a": { "command": "x" }, } }', 'mcpServers')]
-    const shown = blocks(en, '').find((b) => b.includes('.mcp.json:1:'))!.trim().split('\n')
+    const printed = [
+      ...lines('.dsh/mcp.yml', broken, 'friendly'),
+      ...lines('.mcp.json', '{ "mcpServers": { "a": { "command": "x" }, } }', 'mcpServers'),
+    ]
+    const shown = blocks(en, '')
+      .find((b) => b.includes('.mcp.json:1:'))!
+      .trim()
+      .split('\n')
     assert.deepEqual(shown.slice(0, printed.length), printed)
   })
   it('the Chinese guide has the same code blocks as the English one', () => {
     // YAML comments are translated; the data and every other block are identical.
-    assert.deepEqual(blocks(zh, 'yaml').map((b) => parse(b)), blocks(en, 'yaml').map((b) => parse(b)))
+    assert.deepEqual(
+      blocks(zh, 'yaml').map((b) => parse(b)),
+      blocks(en, 'yaml').map((b) => parse(b)),
+    )
     for (const lang of ['json', '']) assert.deepEqual(blocks(zh, lang), blocks(en, lang), `\`\`\`${lang} blocks`)
   })
 })

@@ -24,7 +24,17 @@ function view(s: Sandbox) {
   return loadProject(s.project.path, { dshHome: s.dshHome, home: s.home })
 }
 
-async function diagnose(s: Sandbox, opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number; trustAll?: boolean; names?: string[]; signal?: AbortSignal; onResult?: (r: DoctorResult) => void } = {}) {
+async function diagnose(
+  s: Sandbox,
+  opts: {
+    env?: NodeJS.ProcessEnv
+    timeoutMs?: number
+    trustAll?: boolean
+    names?: string[]
+    signal?: AbortSignal
+    onResult?: (r: DoctorResult) => void
+  } = {},
+) {
   return diagnoseProject(view(s), {
     env: opts.env ?? cleanEnv(s),
     dshHome: s.dshHome,
@@ -63,7 +73,10 @@ describe('connections', () => {
     const [r] = await diagnose(s)
     assert.equal(r?.state, 'failed')
     assert.match(r?.error ?? '', /exited with code 1 during initialize/)
-    assert.ok(r?.stderrTail.some((l) => l.includes('fixture crash requested')), JSON.stringify(r?.stderrTail))
+    assert.ok(
+      r?.stderrTail.some((l) => l.includes('fixture crash requested')),
+      JSON.stringify(r?.stderrTail),
+    )
     assert.ok(r?.hint)
   })
 
@@ -119,7 +132,9 @@ describe('connections', () => {
         nopath: { url: `http://127.0.0.1:${base.port}/nope` },
         refused: { url: `http://127.0.0.1:${port}/mcp` },
       })
-      const results = await diagnose(s, { env: cleanEnv(s, { DOCS_TOKEN: 'right-token-1234', WRONG_TOKEN: 'canary-wrong-5678' }) })
+      const results = await diagnose(s, {
+        env: cleanEnv(s, { DOCS_TOKEN: 'right-token-1234', WRONG_TOKEN: 'canary-wrong-5678' }),
+      })
       assert.equal(byName(results, 'docs').state, 'ok')
       assert.deepEqual(byName(results, 'docs').tools, ['search', 'fetch'])
       const wrong = byName(results, 'wrong')
@@ -145,7 +160,9 @@ describe('order of cause', () => {
     const s = sandbox({
       broken: { command: 'node', url: 'http://127.0.0.1:1/mcp' },
       off: fixtureServer('off', ['--marker', marker], { enabled: false }),
-      novar: fixtureServer('novar', ['--marker', marker], { env: { API_TOKEN: '${DSH_TEST_UNSET_VAR}', OTHER: '${DSH_TEST_UNSET_OTHER}' } }),
+      novar: fixtureServer('novar', ['--marker', marker], {
+        env: { API_TOKEN: '${DSH_TEST_UNSET_VAR}', OTHER: '${DSH_TEST_UNSET_OTHER}' },
+      }),
       stranger: fixtureServer('stranger', ['--marker', marker]),
     })
     const results = await diagnose(s, { trustAll: false })
@@ -156,13 +173,19 @@ describe('order of cause', () => {
     assert.equal(byName(results, 'novar').state, 'untrusted', 'trust is judged before any variable is read')
     const novar = byName(await diagnose(s, { trustAll: true, names: ['novar'] }), 'novar')
     assert.equal(novar.state, 'skipped')
-    assert.equal(novar.error, 'not started: env.API_TOKEN uses ${DSH_TEST_UNSET_VAR}, which is not set; env.OTHER uses ${DSH_TEST_UNSET_OTHER}, which is not set')
+    assert.equal(
+      novar.error,
+      'not started: env.API_TOKEN uses ${DSH_TEST_UNSET_VAR}, which is not set; env.OTHER uses ${DSH_TEST_UNSET_OTHER}, which is not set',
+    )
     const stranger = byName(results, 'stranger')
     assert.equal(stranger.state, 'untrusted')
     assert.match(stranger.error ?? '', /not started/)
     assert.ok(stranger.hint?.endsWith(`dsh-mcp trust -C ${s.project.path} stranger`), stranger.hint ?? '')
     assert.deepEqual(readMarker(marker), [])
-    assert.deepEqual(results.map((r) => r.name), ['broken', 'off', 'novar', 'stranger'])
+    assert.deepEqual(
+      results.map((r) => r.name),
+      ['broken', 'off', 'novar', 'stranger'],
+    )
   })
 
   test('trusted servers run; a server edited since it was trusted is "changed" and not started', async () => {
@@ -184,12 +207,19 @@ describe('order of cause', () => {
 
   test('DSH_MCP_TRUST_ALL=1 in the environment turns the gate off', async () => {
     const s = sandbox({ a: fixtureServer('a') })
-    const results = await diagnoseProject(view(s), { env: cleanEnv(s, { DSH_MCP_TRUST_ALL: '1' }), dshHome: s.dshHome, timeoutMs: 30_000 })
+    const results = await diagnoseProject(view(s), {
+      env: cleanEnv(s, { DSH_MCP_TRUST_ALL: '1' }),
+      dshHome: s.dshHome,
+      timeoutMs: 30_000,
+    })
     assert.equal(results[0]?.state, 'ok')
   })
 
   test('user-layer servers need no trust and start in $DSH_HOME; project servers start in the root', async () => {
-    const s = sandbox({ proj: doctorFixture('env-report.ts') }, { userServers: { mine: doctorFixture('env-report.ts') } })
+    const s = sandbox(
+      { proj: doctorFixture('env-report.ts') },
+      { userServers: { mine: doctorFixture('env-report.ts') } },
+    )
     const results = await diagnose(s, { trustAll: false })
     assert.equal(byName(results, 'proj').state, 'untrusted')
     const mine = byName(results, 'mine')
@@ -204,15 +234,27 @@ describe('order of cause', () => {
 describe('launch like the host', () => {
   test('the inherited env is scrubbed like the official client; entry env on top; values redacted', async () => {
     const s = sandbox({
-      report: doctorFixture('env-report.ts', ['FROM_ENTRY', 'GITHUB_TOKEN'], { env: { FROM_ENTRY: 'entry-canary-value', GITHUB_TOKEN: '${GH_SECRET}' } }),
+      report: doctorFixture('env-report.ts', ['FROM_ENTRY', 'GITHUB_TOKEN'], {
+        env: { FROM_ENTRY: 'entry-canary-value', GITHUB_TOKEN: '${GH_SECRET}' },
+      }),
     })
-    const env = cleanEnv(s, { PLAIN_SETTING: 'x', MY_API_KEY: 'k', SOME_PASSWORD: 'p', DB_SECRET: 's', DSH_SOMETHING: 'd', dsh_lower: 'l', GH_SECRET: 'gh-canary-secret' })
+    const env = cleanEnv(s, {
+      PLAIN_SETTING: 'x',
+      MY_API_KEY: 'k',
+      SOME_PASSWORD: 'p',
+      DB_SECRET: 's',
+      DSH_SOMETHING: 'd',
+      dsh_lower: 'l',
+      GH_SECRET: 'gh-canary-secret',
+    })
     const [r] = await diagnose(s, { env })
     assert.equal(r?.state, 'failed')
     assert.match(r?.error ?? '', /exited with code 3/)
     const keys = (r?.stderrTail.find((l) => l.startsWith('keys: ')) ?? '').slice(6).split(' ')
-    for (const k of ['PLAIN_SETTING', 'PATH', 'FROM_ENTRY', 'GITHUB_TOKEN']) assert.ok(keys.includes(k), `${k} missing from ${keys}`)
-    for (const k of ['MY_API_KEY', 'SOME_PASSWORD', 'DB_SECRET', 'DSH_SOMETHING', 'dsh_lower', 'GH_SECRET', 'DSH_HOME']) assert.ok(!keys.includes(k), `${k} leaked`)
+    for (const k of ['PLAIN_SETTING', 'PATH', 'FROM_ENTRY', 'GITHUB_TOKEN'])
+      assert.ok(keys.includes(k), `${k} missing from ${keys}`)
+    for (const k of ['MY_API_KEY', 'SOME_PASSWORD', 'DB_SECRET', 'DSH_SOMETHING', 'dsh_lower', 'GH_SECRET', 'DSH_HOME'])
+      assert.ok(!keys.includes(k), `${k} leaked`)
     assert.ok(r?.stderrTail.includes('value FROM_ENTRY: ***'))
     assert.ok(r?.stderrTail.includes('value GITHUB_TOKEN: ***'))
     const text = JSON.stringify(r)
@@ -226,22 +268,34 @@ describe('parallel, bounded, reaped', () => {
     // until all six run at once, then aborted. One after another, only one would ever run. How much
     // faster parallel is than the serial sum is bench row 6(b).
     const dir = join(sandboxPids(), 'six')
-    const servers = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`slow${i}`, fixtureServer(`slow${i}`, ['--hang', '--pidfile-dir', dir])]))
+    const servers = Object.fromEntries(
+      Array.from({ length: 6 }, (_, i) => [`slow${i}`, fixtureServer(`slow${i}`, ['--hang', '--pidfile-dir', dir])]),
+    )
     const s = sandbox(servers)
     const ac = new AbortController()
     const running = diagnose(s, { timeoutMs: 60_000, signal: ac.signal })
     await waitFor(() => livePids(dir).length === 6, { message: 'the six servers were never all running at once' })
     ac.abort()
     const results = await settles(running, 'diagnose after abort()')
-    assert.deepEqual(results.map((r) => r.state), Array(6).fill('skipped'))
+    assert.deepEqual(
+      results.map((r) => r.state),
+      Array(6).fill('skipped'),
+    )
     assert.deepEqual(livePids(dir), [])
   })
 
   test('onResult fires once per server; results come back in config order', async () => {
-    const s = sandbox({ z: fixtureServer('z', ['--init-delay-ms', '300']), off: fixtureServer('off', [], { enabled: false }), a: fixtureServer('a') })
+    const s = sandbox({
+      z: fixtureServer('z', ['--init-delay-ms', '300']),
+      off: fixtureServer('off', [], { enabled: false }),
+      a: fixtureServer('a'),
+    })
     const seen: string[] = []
     const results = await diagnose(s, { onResult: (r) => seen.push(r.name) })
-    assert.deepEqual(results.map((r) => r.name), ['z', 'off', 'a'])
+    assert.deepEqual(
+      results.map((r) => r.name),
+      ['z', 'off', 'a'],
+    )
     assert.deepEqual([...seen].sort(), ['a', 'off', 'z'])
     assert.equal(seen[0], 'off')
   })
@@ -249,19 +303,31 @@ describe('parallel, bounded, reaped', () => {
   test('names narrow the check', async () => {
     const s = sandbox({ a: fixtureServer('a'), b: fixtureServer('b', ['--crash']) })
     const results = await diagnose(s, { names: ['a'] })
-    assert.deepEqual(results.map((r) => r.name), ['a'])
+    assert.deepEqual(
+      results.map((r) => r.name),
+      ['a'],
+    )
   })
 
   test('abort mid-run: probes stop as skipped ("interrupted") and every child is reaped', async () => {
     const dir = join(sandboxPids(), 'abort')
-    const s = sandbox({ h1: fixtureServer('h1', ['--hang', '--pidfile-dir', dir]), h2: fixtureServer('h2', ['--hang', '--pidfile-dir', dir]) })
+    const s = sandbox({
+      h1: fixtureServer('h1', ['--hang', '--pidfile-dir', dir]),
+      h2: fixtureServer('h2', ['--hang', '--pidfile-dir', dir]),
+    })
     const ac = new AbortController()
     const running = diagnose(s, { timeoutMs: 60_000, signal: ac.signal })
     await until(() => livePids(dir).length === 2)
     ac.abort()
     // The probes' own bound is 60 s: ending well before it is ending on the abort.
     const results = await settles(running, 'diagnose after abort()')
-    assert.deepEqual(results.map((r) => [r.state, r.error]), [['skipped', 'interrupted'], ['skipped', 'interrupted']])
+    assert.deepEqual(
+      results.map((r) => [r.state, r.error]),
+      [
+        ['skipped', 'interrupted'],
+        ['skipped', 'interrupted'],
+      ],
+    )
     assert.deepEqual(livePids(dir), [])
   })
 })

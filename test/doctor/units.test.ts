@@ -10,7 +10,17 @@ import { TextTail } from '../../src/doctor/tail.ts'
 
 describe('env', () => {
   test('scrubs like the official client: KEY/PASSWORD/SECRET/TOKEN anywhere (any case) and DSH_*', () => {
-    const env = scrubbedEnv({ PATH: '/bin', api_key: 'a', MyPassword: 'b', X_SECRET_Y: 'c', GH_TOKEN: 'd', DSH_HOME: 'e', Dsh_x: 'f', KEEP: 'g', UNDEF: undefined })
+    const env = scrubbedEnv({
+      PATH: '/bin',
+      api_key: 'a',
+      MyPassword: 'b',
+      X_SECRET_Y: 'c',
+      GH_TOKEN: 'd',
+      DSH_HOME: 'e',
+      Dsh_x: 'f',
+      KEEP: 'g',
+      UNDEF: undefined,
+    })
     assert.deepEqual(env, { PATH: '/bin', KEEP: 'g' })
     assert.deepEqual(childEnv({ GH_TOKEN: 'x', A: '1' }, { GH_TOKEN: 'y' }), { A: '1', GH_TOKEN: 'y' })
   })
@@ -19,7 +29,13 @@ describe('env', () => {
     assert.equal(SENSITIVE_ENV_PATTERN.source, OFFICIAL_PATTERN.source)
     assert.equal(SENSITIVE_ENV_PATTERN.flags, OFFICIAL_PATTERN.flags)
     const saved = { ...process.env }
-    Object.assign(process.env, { DIFF_API_KEY: '1', DSH_DIFF: '2', dsh_diff_lower: '3', DIFF_PLAIN: '4', DIFF_PASSWORD_X: '5' })
+    Object.assign(process.env, {
+      DIFF_API_KEY: '1',
+      DSH_DIFF: '2',
+      dsh_diff_lower: '3',
+      DIFF_PLAIN: '4',
+      DIFF_PASSWORD_X: '5',
+    })
     try {
       assert.deepEqual(scrubbedEnv(process.env), scrubbedParentEnv())
     } finally {
@@ -28,27 +44,85 @@ describe('env', () => {
   })
 
   test('secret values: env and header values, the credential after an auth scheme, and every variable used', () => {
-    const raw = { command: 'x', args: ['--key=${ARG_KEY}'], env: { T: '${TOK}', SHORT: 'ab' }, headers: { Authorization: 'Bearer ${BEARER}' } }
-    const expanded = { command: 'x', args: ['--key=arg-value-1'], env: { T: 'tok-value-2', SHORT: 'ab' }, headers: { Authorization: 'Bearer bearer-value-3' } }
-    const secrets = secretValues(raw, expanded, { ARG_KEY: 'arg-value-1', TOK: 'tok-value-2', BEARER: 'bearer-value-3' })
-    for (const v of ['arg-value-1', 'tok-value-2', 'Bearer bearer-value-3', 'bearer-value-3']) assert.ok(secrets.includes(v), v)
+    const raw = {
+      command: 'x',
+      args: ['--key=${ARG_KEY}'],
+      env: { T: '${TOK}', SHORT: 'ab' },
+      headers: { Authorization: 'Bearer ${BEARER}' },
+    }
+    const expanded = {
+      command: 'x',
+      args: ['--key=arg-value-1'],
+      env: { T: 'tok-value-2', SHORT: 'ab' },
+      headers: { Authorization: 'Bearer bearer-value-3' },
+    }
+    const secrets = secretValues(raw, expanded, {
+      ARG_KEY: 'arg-value-1',
+      TOK: 'tok-value-2',
+      BEARER: 'bearer-value-3',
+    })
+    for (const v of ['arg-value-1', 'tok-value-2', 'Bearer bearer-value-3', 'bearer-value-3'])
+      assert.ok(secrets.includes(v), v)
     assert.ok(!secrets.includes('ab'), 'values shorter than 4 are left alone')
-    assert.equal(redact('sent Bearer bearer-value-3 and tok-value-2 twice: tok-value-2', secrets), 'sent *** and *** twice: ***')
+    assert.equal(
+      redact('sent Bearer bearer-value-3 and tok-value-2 twice: tok-value-2', secrets),
+      'sent *** and *** twice: ***',
+    )
   })
 })
 
 describe('hints', () => {
-  const base: Observation = { transport: 'stdio', phase: 'initialize', timedOut: false, timeoutMs: 1000, stdoutNoise: 0, command: 'srv', cwd: '/p' }
+  const base: Observation = {
+    transport: 'stdio',
+    phase: 'initialize',
+    timedOut: false,
+    timeoutMs: 1000,
+    stdoutNoise: 0,
+    command: 'srv',
+    cwd: '/p',
+  }
   const http: Observation = { ...base, transport: 'streamable-http', url: 'https://h/mcp' }
-  const httpError = (code: number) => Object.assign(new Error(`Streamable HTTP error: Error POSTing to endpoint: x`), { code })
-  const socket = (code: string) => Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error(code), { code }) })
+  const httpError = (code: number) =>
+    Object.assign(new Error(`Streamable HTTP error: Error POSTing to endpoint: x`), { code })
+  const socket = (code: string) =>
+    Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error(code), { code }) })
   const cases: [string, Observation, RegExp, RegExp | null][] = [
-    ['ENOENT', { ...base, phase: 'spawn', error: Object.assign(new Error('spawn srv ENOENT'), { code: 'ENOENT' }) }, /^command not found: srv$/, /PATH/],
-    ['EACCES', { ...base, phase: 'spawn', error: Object.assign(new Error('x'), { code: 'EACCES' }) }, /permission denied/, /chmod/],
-    ['exit code', { ...base, exit: { code: 2, signal: null }, stderrLines: 3, error: new Error('closed') }, /^exited with code 2 during initialize$/, /stderr tail says why/],
-    ['exit code, silent', { ...base, exit: { code: 2, signal: null }, stderrLines: 0, error: new Error('closed') }, /^exited with code 2/, /wrote nothing to stderr/],
-    ['signal', { ...base, phase: 'tools/list', exit: { code: null, signal: 'SIGSEGV' }, error: new Error('closed') }, /^was killed by SIGSEGV during tools\/list$/, /stderr/],
-    ['garbage then exit', { ...base, exit: { code: 0, signal: null }, stdoutNoise: 2, error: new Error('closed') }, /exited with code 0/, /not JSON-RPC/],
+    [
+      'ENOENT',
+      { ...base, phase: 'spawn', error: Object.assign(new Error('spawn srv ENOENT'), { code: 'ENOENT' }) },
+      /^command not found: srv$/,
+      /PATH/,
+    ],
+    [
+      'EACCES',
+      { ...base, phase: 'spawn', error: Object.assign(new Error('x'), { code: 'EACCES' }) },
+      /permission denied/,
+      /chmod/,
+    ],
+    [
+      'exit code',
+      { ...base, exit: { code: 2, signal: null }, stderrLines: 3, error: new Error('closed') },
+      /^exited with code 2 during initialize$/,
+      /stderr tail says why/,
+    ],
+    [
+      'exit code, silent',
+      { ...base, exit: { code: 2, signal: null }, stderrLines: 0, error: new Error('closed') },
+      /^exited with code 2/,
+      /wrote nothing to stderr/,
+    ],
+    [
+      'signal',
+      { ...base, phase: 'tools/list', exit: { code: null, signal: 'SIGSEGV' }, error: new Error('closed') },
+      /^was killed by SIGSEGV during tools\/list$/,
+      /stderr/,
+    ],
+    [
+      'garbage then exit',
+      { ...base, exit: { code: 0, signal: null }, stdoutNoise: 2, error: new Error('closed') },
+      /exited with code 0/,
+      /not JSON-RPC/,
+    ],
     ['timeout', { ...base, timedOut: true }, /^no answer to initialize within 1000 ms$/, /--timeout/],
     ['401', { ...http, error: httpError(401) }, /^HTTP 401 Unauthorized from https:\/\/h\/mcp$/, /authentication/],
     ['403', { ...http, error: httpError(403) }, /^HTTP 403 Forbidden/, /permissions/],
@@ -57,10 +131,28 @@ describe('hints', () => {
     ['500', { ...http, error: httpError(500) }, /^HTTP 500/, /logs/],
     ['refused', { ...http, error: socket('ECONNREFUSED') }, /^connection refused/, /running/],
     ['dns', { ...http, error: socket('ENOTFOUND') }, /^host not found/, /host name/],
-    ['tls', { ...http, error: socket('DEPTH_ZERO_SELF_SIGNED_CERT') }, /^TLS error \(DEPTH_ZERO_SELF_SIGNED_CERT\)/, /certificate/],
+    [
+      'tls',
+      { ...http, error: socket('DEPTH_ZERO_SELF_SIGNED_CERT') },
+      /^TLS error \(DEPTH_ZERO_SELF_SIGNED_CERT\)/,
+      /certificate/,
+    ],
     ['tls proto', { ...http, error: socket('EPROTO') }, /^TLS error/, /scheme/],
-    ['mcp error', { ...base, error: Object.assign(new Error('MCP error -32601: Method not found'), { name: 'McpError', code: -32601 }) }, /initialize failed: MCP error -32601/, /MCP error/],
-    ['protocol version', { ...base, error: new Error("Server's protocol version is not supported: 1999-01-01") }, /protocol version/, /incompatible/],
+    [
+      'mcp error',
+      {
+        ...base,
+        error: Object.assign(new Error('MCP error -32601: Method not found'), { name: 'McpError', code: -32601 }),
+      },
+      /initialize failed: MCP error -32601/,
+      /MCP error/,
+    ],
+    [
+      'protocol version',
+      { ...base, error: new Error("Server's protocol version is not supported: 1999-01-01") },
+      /protocol version/,
+      /incompatible/,
+    ],
   ]
   for (const [label, o, error, hint] of cases) {
     test(label, () => {

@@ -20,7 +20,8 @@ after(cleanupAll)
 
 describe('Node 20', () => {
   const cleanPath = ['-i', 'PATH=/usr/local/bin:/usr/bin:/bin']
-  const node20 = () => execFileSync('/usr/bin/env', [...cleanPath, 'sh', '-c', 'command -v node'], { encoding: 'utf8' }).trim()
+  const node20 = () =>
+    execFileSync('/usr/bin/env', [...cleanPath, 'sh', '-c', 'command -v node'], { encoding: 'utf8' }).trim()
 
   test('the system node is Node 20, not the Node 22 of node_modules', () => {
     const bin = node20()
@@ -30,7 +31,10 @@ describe('Node 20', () => {
 
   test('dsh-mcp --version works under it', () => {
     const version = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).version
-    const out = execFileSync('/usr/bin/env', [...cleanPath, 'node', 'bin/dsh-mcp.js', '--version'], { cwd: REPO, encoding: 'utf8' })
+    const out = execFileSync('/usr/bin/env', [...cleanPath, 'node', 'bin/dsh-mcp.js', '--version'], {
+      cwd: REPO,
+      encoding: 'utf8',
+    })
     assert.equal(out.trim(), version)
   })
 
@@ -49,14 +53,28 @@ describe('Node 20', () => {
 
   test('doctor connects to real servers under it', async () => {
     const s = sandbox({ good: fixtureServer('good'), crash: fixtureServer('crash', ['--crash']) })
-    const r = await runBin(['doctor', '--json'], { cwd: s.project.path, dshHome: s.dshHome, home: s.home, env: { DSH_MCP_TRUST_ALL: '1' }, node: node20() })
+    const r = await runBin(['doctor', '--json'], {
+      cwd: s.project.path,
+      dshHome: s.dshHome,
+      home: s.home,
+      env: { DSH_MCP_TRUST_ALL: '1' },
+      node: node20(),
+    })
     assert.equal(r.code, 1, r.stderr)
-    assert.deepEqual((JSON.parse(r.stdout) as { state: string }[]).map((x) => x.state), ['ok', 'failed'])
+    assert.deepEqual(
+      (JSON.parse(r.stdout) as { state: string }[]).map((x) => x.state),
+      ['ok', 'failed'],
+    )
   })
 })
 
 /** Run `command` on a pseudo-terminal, typing `answer`. */
-function onTty(command: string, cwd: string, env: Record<string, string>, answer = ''): Promise<{ code: number; out: string }> {
+function onTty(
+  command: string,
+  cwd: string,
+  env: Record<string, string>,
+  answer = '',
+): Promise<{ code: number; out: string }> {
   return new Promise((done) => {
     const p = execFile('script', ['-qec', command, '/dev/null'], { cwd, env, timeout: 30_000 }, (err, stdout) => {
       done({ code: err ? ((err as { code?: number }).code ?? -1) : 0, out: stdout.replace(/\r/g, '') })
@@ -82,9 +100,15 @@ describe('on a real terminal', () => {
   }
 
   test('list fits a 70-column terminal', async () => {
-    const project = makeProject({ '.dsh/mcp.yml': `servers:\n  github:\n    command: npx\n    args: [-y, "@modelcontextprotocol/server-github", "${'y'.repeat(60)}"]\n` })
+    const project = makeProject({
+      '.dsh/mcp.yml': `servers:\n  github:\n    command: npx\n    args: [-y, "@modelcontextprotocol/server-github", "${'y'.repeat(60)}"]\n`,
+    })
     const home = makeTempDir()
-    const r = await onTty(`stty cols 70 2>/dev/null; '${process.execPath}' '${BIN}' list --no-color`, project.path, cliEnv({ dshHome: home.join('.dsh'), home: home.path }))
+    const r = await onTty(
+      `stty cols 70 2>/dev/null; '${process.execPath}' '${BIN}' list --no-color`,
+      project.path,
+      cliEnv({ dshHome: home.join('.dsh'), home: home.path }),
+    )
     const lines = r.out.trimEnd().split('\n')
     assert.match(lines[0]!, /NAME/)
     for (const line of lines) assert.ok(line.length <= 70, `${line.length} > 70: ${line}`)
@@ -94,7 +118,10 @@ describe('on a real terminal', () => {
 test('a real SIGINT stops doctor: every child reaped, exit 130', async () => {
   const s0 = sandbox({})
   const dir = join(s0.pids, 'sigint')
-  const s = sandbox({ h1: fixtureServer('h1', ['--hang', '--pidfile-dir', dir]), stubborn: doctorFixture('stubborn.ts', [dir]) })
+  const s = sandbox({
+    h1: fixtureServer('h1', ['--hang', '--pidfile-dir', dir]),
+    stubborn: doctorFixture('stubborn.ts', [dir]),
+  })
   const child = spawn(process.execPath, [BIN, 'doctor', '--timeout', '60000'], {
     cwd: s.project.path,
     env: cliEnv({ dshHome: s.dshHome, home: s.home, env: { DSH_MCP_TRUST_ALL: '1' } }),

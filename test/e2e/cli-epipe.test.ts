@@ -24,7 +24,13 @@ interface Closed {
  * Run the CLI and close the reading end of its `closed` stream once `readFirst`
  * bytes arrived (0: right away, before the CLI can have written anything).
  */
-function runClosing(args: string[], cwd: string, home: TempDir, closed: 'stdout' | 'stderr', readFirst = 0): Promise<Closed> {
+function runClosing(
+  args: string[],
+  cwd: string,
+  home: TempDir,
+  closed: 'stdout' | 'stderr',
+  readFirst = 0,
+): Promise<Closed> {
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home.path, DSH_HOME: home.join('.dsh') }
   const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
   const open = closed === 'stdout' ? child.stderr : child.stdout
@@ -65,7 +71,15 @@ describe('EPIPE ends the CLI quietly', () => {
   const home = makeTempDir()
   const project = makeProject({ '.dsh/mcp.yml': servers(20) })
 
-  for (const args of [['list'], ['list', '--json'], ['get', 's1', '--json'], ['--help'], ['--version'], ['schema'], ['export']]) {
+  for (const args of [
+    ['list'],
+    ['list', '--json'],
+    ['get', 's1', '--json'],
+    ['--help'],
+    ['--version'],
+    ['schema'],
+    ['export'],
+  ]) {
     test(`dsh-mcp ${args.join(' ')} with stdout closed before it writes: exit 0, no stack trace`, async () => {
       assertQuiet(await runClosing(args, project.path, home, 'stdout'))
     })

@@ -7,7 +7,18 @@
  * and nothing is made under a home another user owns.
  */
 import assert from 'node:assert/strict'
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { after, test } from 'node:test'
 import { runBin as runCli } from '../support/cli.ts'
@@ -68,7 +79,9 @@ test('a corrupt cache is not trusted: the output stays right and the file is rep
   assert.ok(statSync(file).size > 1000, 'the headerless file was replaced')
 })
 
-test('a cache directory that is a link, or that others can write, is neither read nor written', { skip: process.platform === 'win32' }, async () => {
+test('a cache directory that is a link, or that others can write, is neither read nor written', {
+  skip: process.platform === 'win32',
+}, async () => {
   const { home, opts } = setup()
   const elsewhere = makeTempDir('dsh-mcp-code-cache-elsewhere-')
   mkdirSync(home.join('.cache'))
@@ -86,7 +99,9 @@ test('a cache directory that is a link, or that others can write, is neither rea
   assert.deepEqual(cacheFiles(dir), [], 'nothing written into a directory others can write')
 })
 
-test('nothing is made under a home another user owns', { skip: typeof process.getuid !== 'function' || process.getuid() !== 0 }, async () => {
+test('nothing is made under a home another user owns', {
+  skip: typeof process.getuid !== 'function' || process.getuid() !== 0,
+}, async () => {
   const { home, opts } = setup()
   chownSync(home.path, 65534, 65534)
   const r = await runCli(['list', '--json'], opts)

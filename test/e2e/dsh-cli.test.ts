@@ -35,11 +35,17 @@ import {
   runIsolated,
   writeHostPatch,
 } from '../support/dsh-cli.ts'
-import { type FakeModel, type ModelRequest, type Responder, messageText, startFakeModel, toolResults } from '../support/fake-model.ts'
+import {
+  type FakeModel,
+  type ModelRequest,
+  type Responder,
+  messageText,
+  startFakeModel,
+  toolResults,
+} from '../support/fake-model.ts'
 import { type TempDir, cleanupAll, makeProject, makeTempDir } from '../support/tmp.ts'
 import { stdioFixtureArgs } from '../support/fixture-config.ts'
 import { type Tarball, packTarball } from '../support/tarball.ts'
-
 
 interface Project {
   readonly dir: TempDir
@@ -63,7 +69,10 @@ function makeMcpProject(server: string, tools: string[], extra = ''): Project {
   const marker = work.join('markers', `${server}.marker`)
   const args = stdioFixtureArgs({ name: server, tools, marker, pidfileDir: pidDir })
   const yml = `servers:\n  ${server}:\n    command: ${JSON.stringify(NODE22)}\n    args: ${JSON.stringify(args)}\n${extra}`
-  const dir = makeProject({ '.dsh/mcp.yml': yml, 'README.md': `project with MCP server ${server}\n` }, `dsh-e2e-${server}-`)
+  const dir = makeProject(
+    { '.dsh/mcp.yml': yml, 'README.md': `project with MCP server ${server}\n` },
+    `dsh-e2e-${server}-`,
+  )
   return { dir, server, tools, marker, publicTools: tools.map((t) => `mcp__${server}__${t}`) }
 }
 
@@ -88,7 +97,15 @@ before(async () => {
   assert.equal(add.code, 0, `dsh plugin add failed\n${describeRun(add)}`)
   const t3 = Date.now()
   // The CLI exactly as shipped and installed (never the repo's lib/, which a parallel build may be rewriting).
-  const shippedCli = join(baseEnv.DSH_HOME!, 'profiles', 'headless', 'node_modules', 'dsh-project-mcp', 'bin', 'dsh-mcp.js')
+  const shippedCli = join(
+    baseEnv.DSH_HOME!,
+    'profiles',
+    'headless',
+    'node_modules',
+    'dsh-project-mcp',
+    'bin',
+    'dsh-mcp.js',
+  )
   projects.A = makeMcpProject('alpha', ['echo', 'alpha_note'])
   projects.B = makeMcpProject('beta', ['add', 'beta_note'])
   projects.C = makeMcpProject('gamma', ['echo', 'gamma_note'])
@@ -113,7 +130,11 @@ after(async () => {
 })
 
 /** Run one headless task in `cwd` against the fake model answering with `responder`. */
-async function runTask(cwd: string, task: string, responder: Responder): Promise<{ run: RunResult; turns: ModelRequest[] }> {
+async function runTask(
+  cwd: string,
+  task: string,
+  responder: Responder,
+): Promise<{ run: RunResult; turns: ModelRequest[] }> {
   const from = model.requests.length
   model.respond(responder)
   const run = await runDsh(cli, ['--profile', 'headless', '--patch', hostPatch, task], {
@@ -144,9 +165,15 @@ function callThenReport(tool: string, args: Record<string, unknown>, label: stri
 
 /** The plugin's status file for a project root (docs/guide/status.md): `[name, state, toolCount]` per server. */
 function statusOf(root: string): [string, string, number][] {
-  const file = join(baseEnv.DSH_HOME!, 'mcp-status', `${createHash('sha256').update(root).digest('hex').slice(0, 16)}.json`)
+  const file = join(
+    baseEnv.DSH_HOME!,
+    'mcp-status',
+    `${createHash('sha256').update(root).digest('hex').slice(0, 16)}.json`,
+  )
   assert.ok(existsSync(file), `the plugin saw ${root} and wrote ${file}`)
-  const { servers } = JSON.parse(readFileSync(file, 'utf8')) as { servers: { name: string; state: string; toolCount: number }[] }
+  const { servers } = JSON.parse(readFileSync(file, 'utf8')) as {
+    servers: { name: string; state: string; toolCount: number }[]
+  }
   return servers.map((s) => [s.name, s.state, s.toolCount])
 }
 
@@ -154,8 +181,14 @@ const mcpTools = (request: ModelRequest) => request.toolNames.filter((n) => n.st
 
 test('dsh plugin add mounts the plugin through its bundle patch', async () => {
   const profile = JSON.parse(readFileSync(join(baseEnv.DSH_HOME!, 'profiles', 'headless', 'package.json'), 'utf8'))
-  assert.ok(profile.dsh?.profile?.bundles?.includes('dsh-project-mcp'), `bundles: ${JSON.stringify(profile.dsh?.profile?.bundles)}`)
-  const dump = await runDsh(cli, ['--profile', 'headless', '--patch', hostPatch, '--dump-config'], { cwd: work.path, env: baseEnv })
+  assert.ok(
+    profile.dsh?.profile?.bundles?.includes('dsh-project-mcp'),
+    `bundles: ${JSON.stringify(profile.dsh?.profile?.bundles)}`,
+  )
+  const dump = await runDsh(cli, ['--profile', 'headless', '--patch', hostPatch, '--dump-config'], {
+    cwd: work.path,
+    env: baseEnv,
+  })
   assert.equal(dump.code, 0, describeRun(dump))
   assert.match(dump.stdout, /# == dsh-project-mcp\n- id: project-mcp\n\s+name: dsh-project-mcp\n/)
 })
@@ -173,7 +206,10 @@ for (const [key, other, tool, args, answer] of [
     assert.equal(turns.length, 2, `two turn requests (tool call, final), got ${turns.length}\n${describeRun(run)}`)
     const [first, second] = turns as [ModelRequest, ModelRequest]
     assert.deepEqual(mcpTools(first), [...p.publicTools].sort(), `MCP tools offered in ${key}'s first request`)
-    assert.ok(!first.toolNames.some((n) => q.publicTools.includes(n) || n.startsWith(`mcp__${q.server}__`)), `no ${other} tool`)
+    assert.ok(
+      !first.toolNames.some((n) => q.publicTools.includes(n) || n.startsWith(`mcp__${q.server}__`)),
+      `no ${other} tool`,
+    )
     assert.ok(!first.toolNames.some((n) => n.startsWith(`mcp__${projects.C.server}__`)), 'no untrusted C tool')
     assert.ok(readMarker(p.marker).length >= 1, `${key}'s fixture server was spawned`)
     assert.equal(readMarker(q.marker).length, otherSpawns, `${other}'s server was not spawned by ${key}'s run`)
@@ -190,7 +226,9 @@ for (const [key, other, tool, args, answer] of [
 
 test('untrusted project C: none of its tools are offered and its server never starts', async () => {
   const c = projects.C
-  const { run, turns } = await runTask(c.dir.path, 'use gamma', (request) => ({ text: `C sees ${mcpTools(request).length} MCP tools` }))
+  const { run, turns } = await runTask(c.dir.path, 'use gamma', (request) => ({
+    text: `C sees ${mcpTools(request).length} MCP tools`,
+  }))
   assert.equal(run.code, 0, describeRun(run))
   assert.equal(turns.length, 1, describeRun(run))
   assert.deepEqual(mcpTools(turns[0]!), [], 'no MCP tool offered in C')
@@ -206,7 +244,9 @@ test('untrusted project C: none of its tools are offered and its server never st
 test('lazy project D with a warm cache: its tools are offered before it starts; the call starts it', async () => {
   const d = projects.D
   // Warm: no cache yet, so the first run mounts it (as eager) and records its tools.
-  const warm = await runTask(d.dir.path, 'hello', (request) => ({ text: `D sees ${mcpTools(request).length} MCP tools` }))
+  const warm = await runTask(d.dir.path, 'hello', (request) => ({
+    text: `D sees ${mcpTools(request).length} MCP tools`,
+  }))
   assert.equal(warm.run.code, 0, describeRun(warm.run))
   assert.equal(warm.run.stdout.trim(), `D sees ${d.tools.length} MCP tools`)
   assert.equal(readMarker(d.marker).length, 1, 'warming started it once')
@@ -224,7 +264,10 @@ test('lazy project D with a warm cache: its tools are offered before it starts; 
   assert.deepEqual(mcpTools(turns[0]!), [...d.publicTools].sort(), 'the first request offers the cached tools')
   assert.equal(spawnsAtFirstRequest, 1, 'the server had not started when the first request was sent')
   const result = toolResults(turns[1]!).find((m) => m.tool_call_id === 'call-D')
-  assert.ok(result && messageText(result).includes('[delta] add: 42'), `the real result came back: ${JSON.stringify(result)}`)
+  assert.ok(
+    result && messageText(result).includes('[delta] add: 42'),
+    `the real result came back: ${JSON.stringify(result)}`,
+  )
   assert.equal(readMarker(d.marker).length, 2, 'the call started it once')
   assert.equal(await fixturesGone(), 0, 'no fixture server outlives the dsh run')
 })

@@ -45,19 +45,39 @@ before(async () => {
   seen = work.join('seen.txt')
   const fixture = stdioFixtureShell({ name: 'probe', tools: ['echo'], pidfileDir: pidDir }, NODE22)
   const servers = {
-    probe: { command: 'sh', args: ['-c', `echo "canary=$$\{DOTENV_CANARY:-<unset>} registry=$$\{npm_config_registry:-<unset>} named=$$\{NAMED:-<unset>}" >> '${seen}'; exec ${fixture}`], env: { NAMED: '${DOTENV_CANARY:-not-read}' } },
+    probe: {
+      command: 'sh',
+      args: [
+        '-c',
+        `echo "canary=$$\{DOTENV_CANARY:-<unset>} registry=$$\{npm_config_registry:-<unset>} named=$$\{NAMED:-<unset>}" >> '${seen}'; exec ${fixture}`,
+      ],
+      env: { NAMED: '${DOTENV_CANARY:-not-read}' },
+    },
     needsit: { command: 'sh', args: ['-c', `exec ${fixture}`], env: { NAMED: '${DOTENV_CANARY}' } },
   }
   // The user's own server: needs no trust, so a checkout that could pick its command would run code unreviewed.
   userSeen = work.join('user-seen.txt')
   marker = work.join('PWNED-dotenv')
   const userFixture = stdioFixtureShell({ name: 'mine', tools: ['echo'], pidfileDir: pidDir }, NODE22)
-  writeFileSync(join(baseEnv.DSH_HOME!, 'mcp.yml'), `${JSON.stringify({ servers: { mine: { command: '${PROBE_SHELL:-sh}', args: ['-c', `echo ran >> '${userSeen}'; exec ${userFixture}`] } } }, null, 2)}\n`, { mode: 0o600 })
+  writeFileSync(
+    join(baseEnv.DSH_HOME!, 'mcp.yml'),
+    `${JSON.stringify({ servers: { mine: { command: '${PROBE_SHELL:-sh}', args: ['-c', `echo ran >> '${userSeen}'; exec ${userFixture}`] } } }, null, 2)}\n`,
+    { mode: 0o600 },
+  )
   const pwn = work.join('pwn.sh')
   writeFileSync(pwn, `#!/bin/sh\ntouch '${marker}'\nexec sh "$@"\n`)
   chmodSync(pwn, 0o755)
-  project = makeProject({ '.dsh/mcp.yml': `${JSON.stringify({ servers }, null, 2)}\n`, '.env': `DOTENV_CANARY=from-the-checkout\nnpm_config_registry=http://127.0.0.1:9/\nPROBE_SHELL=${pwn}\n` }, 'dsh-e2e-dotenv-')
-  const trust = await runIsolated(NODE22, [shippedCli, 'trust', '--all', '--yes', '-C', project.path], { cwd: work.path, env: baseEnv })
+  project = makeProject(
+    {
+      '.dsh/mcp.yml': `${JSON.stringify({ servers }, null, 2)}\n`,
+      '.env': `DOTENV_CANARY=from-the-checkout\nnpm_config_registry=http://127.0.0.1:9/\nPROBE_SHELL=${pwn}\n`,
+    },
+    'dsh-e2e-dotenv-',
+  )
+  const trust = await runIsolated(NODE22, [shippedCli, 'trust', '--all', '--yes', '-C', project.path], {
+    cwd: work.path,
+    env: baseEnv,
+  })
   assert.equal(trust.code, 0, describeRun(trust))
 })
 
@@ -73,14 +93,29 @@ test('a real dsh run in a checkout with a .env: no server inherits it and ${VAR}
   assert.equal(run.code, 0, describeRun(run))
   await waitFor(() => existsSync(seen), { message: 'the probe server started' })
   const line = readFileSync(seen, 'utf8').split('\n')[0]
-  assert.equal(line, 'canary=<unset> registry=<unset> named=not-read', 'no .env value reached the server, through its environment or a ${VAR}')
+  assert.equal(
+    line,
+    'canary=<unset> registry=<unset> named=not-read',
+    'no .env value reached the server, through its environment or a ${VAR}',
+  )
   await waitFor(() => existsSync(userSeen), { message: 'the user-layer server started' })
   assert.equal(existsSync(marker), false, 'the .env did not choose the command of the user-layer server')
-  const status = join(baseEnv.DSH_HOME!, 'mcp-status', `${createHash('sha256').update(project.path).digest('hex').slice(0, 16)}.json`)
+  const status = join(
+    baseEnv.DSH_HOME!,
+    'mcp-status',
+    `${createHash('sha256').update(project.path).digest('hex').slice(0, 16)}.json`,
+  )
   await waitFor(() => existsSync(status), { message: 'the plugin wrote the status file' })
-  const rows = (JSON.parse(readFileSync(status, 'utf8')) as { servers: { name: string; verdict: { tag: string; reason: string | null } }[] }).servers
+  const rows = (
+    JSON.parse(readFileSync(status, 'utf8')) as {
+      servers: { name: string; verdict: { tag: string; reason: string | null } }[]
+    }
+  ).servers
   const needsit = rows.find((r) => r.name === 'needsit')
   assert.equal(needsit?.verdict.tag, 'skipped', JSON.stringify(rows))
-  assert.match(needsit?.verdict.reason ?? '', /\$\{DOTENV_CANARY\}, which is not set \(set only by the project's \.env, which \$\{VAR\} does not read/)
+  assert.match(
+    needsit?.verdict.reason ?? '',
+    /\$\{DOTENV_CANARY\}, which is not set \(set only by the project's \.env, which \$\{VAR\} does not read/,
+  )
   assert.ok(!readFileSync(status, 'utf8').includes('from-the-checkout'), 'no .env value in the status file')
 })

@@ -35,11 +35,23 @@ before(async () => {
   ;({ cli, model, env: baseEnv, hostPatch, shippedCli, pidDir, work } = e2e)
   const fixture = `exec ${stdioFixtureShell({ name: 'leaky', tools: ['echo'], pidfileDir: pidDir }, NODE22)}`
   const servers = {
-    leaky: { command: 'sh', args: ['-c', `echo "connecting with $LEAKY_TOKEN" >&2; ${fixture}`], env: { LEAKY_TOKEN: LITERAL } },
-    dying: { command: NODE22, args: ['-e', "console.error('fatal: bad credential ' + process.env.DYING_KEY); process.exit(1)"], env: { DYING_KEY: `$\{E2E_STDERR_SECRET}` }, reconnect: { maxAttempts: 1, initialDelayMs: 50 } },
+    leaky: {
+      command: 'sh',
+      args: ['-c', `echo "connecting with $LEAKY_TOKEN" >&2; ${fixture}`],
+      env: { LEAKY_TOKEN: LITERAL },
+    },
+    dying: {
+      command: NODE22,
+      args: ['-e', "console.error('fatal: bad credential ' + process.env.DYING_KEY); process.exit(1)"],
+      env: { DYING_KEY: `$\{E2E_STDERR_SECRET}` },
+      reconnect: { maxAttempts: 1, initialDelayMs: 50 },
+    },
   }
   project = makeProject({ '.dsh/mcp.yml': `${JSON.stringify({ servers }, null, 2)}\n` }, 'dsh-e2e-stderr-')
-  const trust = await runIsolated(NODE22, [shippedCli, 'trust', '--all', '--yes', '-C', project.path], { cwd: work.path, env: baseEnv })
+  const trust = await runIsolated(NODE22, [shippedCli, 'trust', '--all', '--yes', '-C', project.path], {
+    cwd: work.path,
+    env: baseEnv,
+  })
   assert.equal(trust.code, 0, describeRun(trust))
 })
 
@@ -61,9 +73,13 @@ test('a real dsh run: a stdio server that prints its secret to stderr never show
   assert.match(log('dying'), /fatal: bad credential \*\*\*/, 'so did the dying one')
   for (const s of [LITERAL, FROM_ENV]) assert.ok(!log('leaky').includes(s) && !log('dying').includes(s))
   for (const name of ['leaky', 'dying']) {
-    const shown = await runIsolated(NODE22, [shippedCli, 'logs', name, '-C', project.path], { cwd: work.path, env: { ...baseEnv, E2E_STDERR_SECRET: FROM_ENV } })
+    const shown = await runIsolated(NODE22, [shippedCli, 'logs', name, '-C', project.path], {
+      cwd: work.path,
+      env: { ...baseEnv, E2E_STDERR_SECRET: FROM_ENV },
+    })
     assert.equal(shown.code, 0, describeRun(shown))
     assert.match(shown.stdout, /\*\*\*/)
-    for (const s of [LITERAL, FROM_ENV]) assert.ok(!shown.stdout.includes(s) && !shown.stderr.includes(s), `dsh-mcp logs ${name} shows no secret`)
+    for (const s of [LITERAL, FROM_ENV])
+      assert.ok(!shown.stdout.includes(s) && !shown.stderr.includes(s), `dsh-mcp logs ${name} shows no secret`)
   }
 })

@@ -44,20 +44,33 @@ function freshHome() {
 
 test('fake model: SSE text and tool-call replies, recorded requests', async () => {
   const fake = await startFakeModel({
-    responder: scriptToolCall((r) => (r.toolNames.includes('t') ? { name: 't', arguments: { x: 1 } } : undefined), 'final'),
+    responder: scriptToolCall(
+      (r) => (r.toolNames.includes('t') ? { name: 't', arguments: { x: 1 } } : undefined),
+      'final',
+    ),
   })
   try {
     const post = (body: unknown) =>
       fetch(`${fake.baseURL}/chat/completions`, { method: 'POST', body: JSON.stringify(body) }).then((r) => r.text())
-    const call = await post({ messages: [{ role: 'user', content: 'go' }], tools: [{ type: 'function', function: { name: 't' } }] })
+    const call = await post({
+      messages: [{ role: 'user', content: 'go' }],
+      tools: [{ type: 'function', function: { name: 't' } }],
+    })
     const frames = call.split('\n\n').filter((f) => f.startsWith('data: '))
     assert.equal(frames.at(-1), 'data: [DONE]')
     const chunks = frames.slice(0, -1).map((f) => JSON.parse(f.slice(6)))
-    const args = chunks.flatMap((c) => c.choices.flatMap((ch: { delta: { tool_calls?: { function: { arguments?: string } }[] } }) => ch.delta.tool_calls ?? []))
+    const args = chunks.flatMap((c) =>
+      c.choices.flatMap(
+        (ch: { delta: { tool_calls?: { function: { arguments?: string } }[] } }) => ch.delta.tool_calls ?? [],
+      ),
+    )
     assert.equal(args[0].function.name, 't')
     assert.equal(args.map((a: { function: { arguments?: string } }) => a.function.arguments ?? '').join(''), '{"x":1}')
     assert.ok(chunks.some((c) => c.choices[0]?.finish_reason === 'tool_calls'))
-    const done = await post({ messages: [{ role: 'tool', tool_call_id: 'c', content: 'r' }], tools: [{ type: 'function', function: { name: 't' } }] })
+    const done = await post({
+      messages: [{ role: 'tool', tool_call_id: 'c', content: 'r' }],
+      tools: [{ type: 'function', function: { name: 't' } }],
+    })
     assert.match(done, /"content":"final"/)
     const title = await post({ messages: [{ role: 'user', content: 'x' }], max_tokens: 64 })
     assert.match(title, /Fake title/)
@@ -86,8 +99,14 @@ test('dsh CLI: headless profile composes (--dump-config) with the host patch', a
   const run = await runDsh(cli, ['--profile', 'headless', '--patch', patch, '--dump-config'], { cwd: home.path, env })
   assert.equal(run.code, 0, describeRun(run))
   assert.match(run.stdout, /- id: headless-runner/)
-  assert.match(run.stdout, /- id: llm-deepseek\n\s+name: '@deepseek-ai\/dsh-llm-deepseek'\n\s+config:\n\s+baseURL: '?http:\/\/127\.0\.0\.1:\d+/)
-  assert.match(run.stdout, /- id: hmr\n\s+name: '@deepseek-ai\/cordis-plugin-hmr'\n\s+config:\n\s+root: \[\]\n\s+disabled: false/)
+  assert.match(
+    run.stdout,
+    /- id: llm-deepseek\n\s+name: '@deepseek-ai\/dsh-llm-deepseek'\n\s+config:\n\s+baseURL: '?http:\/\/127\.0\.0\.1:\d+/,
+  )
+  assert.match(
+    run.stdout,
+    /- id: hmr\n\s+name: '@deepseek-ai\/cordis-plugin-hmr'\n\s+config:\n\s+root: \[\]\n\s+disabled: false/,
+  )
 })
 
 test('dsh CLI: headless "hi" reaches the fake model and prints its final text', async (t) => {

@@ -52,7 +52,18 @@ test('the tarball ships the runtime, CLI, schema, bundle patch and docs', (t) =>
 })
 
 test('the tarball ships no sources, tests, fixtures, maps or stray top-level files', () => {
-  const topLevel = new Set(['lib', 'bin', 'client', 'schema', 'patches', 'cordis.patch.yml', 'README.md', 'README.zh.md', 'LICENSE', 'package.json'])
+  const topLevel = new Set([
+    'lib',
+    'bin',
+    'client',
+    'schema',
+    'patches',
+    'cordis.patch.yml',
+    'README.md',
+    'README.zh.md',
+    'LICENSE',
+    'package.json',
+  ])
   const bad = [...paths].filter(
     (p) =>
       !topLevel.has(p.split('/')[0]!) ||
@@ -78,13 +89,25 @@ test('bin/dsh-mcp.js is executable in the tarball', () => {
 test('package.json entry points resolve to shipped files, and it declares the dsh bundle', () => {
   const pkg = JSON.parse(tarText('package.json'))
   assert.equal(pkg.name, 'dsh-project-mcp')
-  const targets = [pkg.main, pkg.types, pkg.exports?.['.']?.default, pkg.exports?.['.']?.types, pkg.exports?.['./schema.json'], pkg.exports?.['./client'], ...Object.values(pkg.bin ?? {})]
+  const targets = [
+    pkg.main,
+    pkg.types,
+    pkg.exports?.['.']?.default,
+    pkg.exports?.['.']?.types,
+    pkg.exports?.['./schema.json'],
+    pkg.exports?.['./client'],
+    ...Object.values(pkg.bin ?? {}),
+  ]
   for (const target of targets) {
     assert.equal(typeof target, 'string')
     assert.ok(paths.has(String(target).replace(/^\.\//, '')), `${target} is shipped`)
   }
   assert.equal(pkg.bin?.['dsh-mcp'], 'bin/dsh-mcp.js')
-  assert.equal(pkg.dsh?.bundle?.patch, './cordis.patch.yml', 'package.json "dsh": {"bundle": {"patch": "./cordis.patch.yml"}}')
+  assert.equal(
+    pkg.dsh?.bundle?.patch,
+    './cordis.patch.yml',
+    'package.json "dsh": {"bundle": {"patch": "./cordis.patch.yml"}}',
+  )
   assert.match(tarText('cordis.patch.yml'), /name: dsh-project-mcp/)
   assert.equal(pkg.dsh?.client?.platform, 'web', 'the browser half is declared for the web client-module system')
   assert.equal(pkg.exports?.['./client'], './client/panel.js')
@@ -95,15 +118,25 @@ test('installed from the tarball, node_modules/.bin/dsh-mcp answers --version an
   consumer.write('package.json', '{ "name": "consumer", "private": true }\n')
   const env = { ...process.env, PATH: `${dirname(NODE22)}:${process.env.PATH ?? ''}` }
   const t0 = Date.now()
-  execFileSync('npm', ['install', tarball.file, '--no-audit', '--no-fund', '--prefer-offline'], { cwd: consumer.path, env, stdio: 'pipe', timeout: 300_000 })
+  execFileSync('npm', ['install', tarball.file, '--no-audit', '--no-fund', '--prefer-offline'], {
+    cwd: consumer.path,
+    env,
+    stdio: 'pipe',
+    timeout: 300_000,
+  })
   t.diagnostic(`npm install <tgz>: ${Date.now() - t0} ms`)
   const link = consumer.join('node_modules', '.bin', 'dsh-mcp')
   assert.ok(lstatSync(link).isSymbolicLink(), '.bin/dsh-mcp is a symlink')
   assert.ok(!existsSync(consumer.join('node_modules', '@deepseek-ai')), 'no host package installed (optional peers)')
-  const shipped = JSON.parse(readFileSync(consumer.join('node_modules', 'dsh-project-mcp', 'schema', 'dsh-mcp.schema.json'), 'utf8'))
+  const shipped = JSON.parse(
+    readFileSync(consumer.join('node_modules', 'dsh-project-mcp', 'schema', 'dsh-mcp.schema.json'), 'utf8'),
+  )
 
   // Node 22 first, then the inherited PATH minus any node_modules/.bin (the system node, >= 20).
-  const systemPath = (process.env.PATH ?? '').split(':').filter((d) => d !== '' && !d.includes('node_modules')).join(':')
+  const systemPath = (process.env.PATH ?? '')
+    .split(':')
+    .filter((d) => d !== '' && !d.includes('node_modules'))
+    .join(':')
   for (const path of [`${dirname(NODE22)}:/usr/bin:/bin`, systemPath]) {
     const runEnv = { HOME: consumer.path, PATH: path }
     const node = await runIsolated('node', ['--version'], { cwd: consumer.path, env: runEnv })

@@ -74,7 +74,10 @@ function machine(name: string): { env: Record<string, string>; home: string } {
   const home = work.mkdir(`${name}/home`)
   const prefix = work.mkdir(`${name}/npm-global`)
   const bin = work.mkdir(`${name}/bin`)
-  const dsh = work.write(`${name}/bin/dsh`, `#!/bin/sh\nexec ${JSON.stringify(NODE22)} ${JSON.stringify(cli.bin)} "$@"\n`)
+  const dsh = work.write(
+    `${name}/bin/dsh`,
+    `#!/bin/sh\nexec ${JSON.stringify(NODE22)} ${JSON.stringify(cli.bin)} "$@"\n`,
+  )
   chmodSync(dsh, 0o755)
   const base = isolatedEnv(cli, { home, dshHome: join(home, '.dsh') })
   const env = {
@@ -93,7 +96,10 @@ function machine(name: string): { env: Record<string, string>; home: string } {
 
 /** Run one block with bash, line by line, stopping at the first failing line. */
 async function runBlock(block: string, cwd: string, env: Record<string, string>, label: string): Promise<RunResult> {
-  const script = work.write(`scripts/${label}.sh`, `set -e\ntrap 'echo "README line failed: $BASH_COMMAND" >&2' ERR\n${block}`)
+  const script = work.write(
+    `scripts/${label}.sh`,
+    `set -e\ntrap 'echo "README line failed: $BASH_COMMAND" >&2' ERR\n${block}`,
+  )
   return runIsolated('/bin/bash', [script], { cwd, env, timeoutMs: 400_000 })
 }
 
@@ -102,11 +108,17 @@ before(async () => {
   work = makeTempDir('dsh-readme-')
   tarball = packTarball(work.mkdir('pack'))
   model = await startFakeModel({
-    responder: (request) => ({ text: `tools: ${request.toolNames.filter((n) => n.startsWith('mcp__')).join(',') || 'none'}` }),
+    responder: (request) => ({
+      text: `tools: ${request.toolNames.filter((n) => n.startsWith('mcp__')).join(',') || 'none'}`,
+    }),
   })
   // Warm the shared npm cache with the flagship server so npx starts it within the first-step wait.
   const warm = machine('warm')
-  const run = await runIsolated('npm', ['exec', '--yes', '--package=@modelcontextprotocol/server-memory', '--', 'node', '-e', '0'], { cwd: warm.home, env: warm.env, timeoutMs: 300_000 })
+  const run = await runIsolated(
+    'npm',
+    ['exec', '--yes', '--package=@modelcontextprotocol/server-memory', '--', 'node', '-e', '0'],
+    { cwd: warm.home, env: warm.env, timeoutMs: 300_000 },
+  )
   assert.equal(run.code, 0, `warming the npm cache failed\n${describeRun(run)}`)
 })
 
@@ -120,7 +132,9 @@ test('the quickstart has its steps and a checkout variant, and README.zh.md runs
   assert.ok(checkoutBlock, 'a block with npm pack (install from a checkout)')
   assert.ok(steps.length >= 4, `four steps, got ${steps.length}`)
   assert.deepEqual(zh, en, 'README.zh.md has the same shell blocks as README.md')
-  for (const b of en) for (const line of b.split('\n')) if (/^dsh /.test(line)) assert.match(line, /--profile /, `every dsh line names a profile: ${line}`)
+  for (const b of en)
+    for (const line of b.split('\n'))
+      if (/^dsh /.test(line)) assert.match(line, /--profile /, `every dsh line names a profile: ${line}`)
 })
 
 /** Steps 2.. in a fresh repository, then what the run produced. */
@@ -138,7 +152,10 @@ async function runSteps(blocks: readonly string[], env: Record<string, string>, 
   const turns = model.turns(from)
   assert.ok(turns.length >= 1, 'the agent asked the model')
   const offered = turns[0]!.toolNames.filter((n) => n.startsWith('mcp__'))
-  assert.ok(offered.some((n) => n.startsWith('mcp__memory__')), `the flagship server's tools are offered: ${offered.join(', ') || 'none'}`)
+  assert.ok(
+    offered.some((n) => n.startsWith('mcp__memory__')),
+    `the flagship server's tools are offered: ${offered.join(', ') || 'none'}`,
+  )
 }
 
 test('from the registry: the blocks as written, the package spec replaced by the tarball', async () => {

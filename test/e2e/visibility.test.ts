@@ -15,19 +15,12 @@ import { existsSync, readFileSync } from 'node:fs'
 import { after, before, test } from 'node:test'
 import { statusFilePath } from '../../src/status/path.ts'
 import { canonicalRoot } from '../../src/trust/store.ts'
-import {
-  type DshCli,
-  NODE22,
-  describeRun,
-  runDsh,
-  runIsolated,
-} from '../support/dsh-cli.ts'
+import { type DshCli, NODE22, describeRun, runDsh, runIsolated } from '../support/dsh-cli.ts'
 import { type FakeModel, type ModelRequest, type Responder, messageText } from '../support/fake-model.ts'
 import { type TempDir, makeProject } from '../support/tmp.ts'
 import { stdioFixtureArgs } from '../support/fixture-config.ts'
 import { waitFor } from '../support/wait.ts'
 import { installPackedPlugin, type PackedPlugin } from '../support/packed-plugin.ts'
-
 
 let e2e: PackedPlugin
 let cli: DshCli
@@ -60,7 +53,9 @@ function runTask(cwd: string, task: string, responder: Responder) {
 
 const dshMcp = (args: string[]) => runIsolated(NODE22, [shippedCli, ...args], { cwd: work.path, env: baseEnv })
 
-function statusDoc(root: string): { pid: number; host: string; servers: { name: string; state: string; toolCount: number }[] } | undefined {
+function statusDoc(
+  root: string,
+): { pid: number; host: string; servers: { name: string; state: string; toolCount: number }[] } | undefined {
   const file = statusFilePath(baseEnv.DSH_HOME!, canonicalRoot(root))
   if (!existsSync(file)) return undefined
   try {
@@ -70,7 +65,11 @@ function statusDoc(root: string): { pid: number; host: string; servers: { name: 
   }
 }
 
-const systemText = (r: ModelRequest | undefined) => (r?.body.messages ?? []).filter((m) => m.role === 'system').map(messageText).join('\n')
+const systemText = (r: ModelRequest | undefined) =>
+  (r?.body.messages ?? [])
+    .filter((m) => m.role === 'system')
+    .map(messageText)
+    .join('\n')
 const notices = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('dsh-project-mcp: '))
 
 test('an untrusted project: one notice on stderr with the fix, the same in the system prompt, stdout only the answer', async () => {
@@ -82,10 +81,21 @@ test('an untrusted project: one notice on stderr with the fix, the same in the s
   const lines = notices(run.stderr)
   assert.equal(lines.length, 1, `one notice\n${describeRun(run)}`)
   assert.equal(lines[0], `dsh-project-mcp: 1 of 1 MCP server of ${p.path} is not running:`)
-  assert.ok(run.stderr.includes(`  gamma: not trusted yet: review it, then trust it\n    → dsh-mcp trust -C ${p.path} gamma\n`), run.stderr)
+  assert.ok(
+    run.stderr.includes(`  gamma: not trusted yet: review it, then trust it\n    → dsh-mcp trust -C ${p.path} gamma\n`),
+    run.stderr,
+  )
   const turn = model.turns(from)[0]
-  assert.ok(systemText(turn).includes(`- gamma: not trusted yet: review it, then trust it. Fix: \`dsh-mcp trust -C ${p.path} gamma\``), systemText(turn))
-  assert.deepEqual(statusDoc(p.path)?.servers.map((s) => [s.name, s.state]), [['gamma', 'untrusted']])
+  assert.ok(
+    systemText(turn).includes(
+      `- gamma: not trusted yet: review it, then trust it. Fix: \`dsh-mcp trust -C ${p.path} gamma\``,
+    ),
+    systemText(turn),
+  )
+  assert.deepEqual(
+    statusDoc(p.path)?.servers.map((s) => [s.name, s.state]),
+    [['gamma', 'untrusted']],
+  )
 })
 
 test('a trusted project: no notice, no prompt section; after a normal exit its rows say stopped', async () => {
@@ -93,14 +103,19 @@ test('a trusted project: no notice, no prompt section; after a normal exit its r
   const trust = await dshMcp(['trust', '--all', '--yes', '-C', p.path])
   assert.equal(trust.code, 0, describeRun(trust))
   const from = model.requests.length
-  const run = await runTask(p.path, 'hello', (r) => ({ text: `tools: ${r.toolNames.filter((n) => n.startsWith('mcp__')).join(',')}` }))
+  const run = await runTask(p.path, 'hello', (r) => ({
+    text: `tools: ${r.toolNames.filter((n) => n.startsWith('mcp__')).join(',')}`,
+  }))
   assert.equal(run.code, 0, describeRun(run))
   assert.equal(run.stdout, 'tools: mcp__delta__echo\n')
   assert.deepEqual(notices(run.stderr), [], run.stderr)
   assert.ok(!systemText(model.turns(from)[0]).includes('MCP servers that are not running'))
   const doc = statusDoc(p.path)
   assert.equal(doc?.host, 'stopped', JSON.stringify(doc))
-  assert.deepEqual(doc?.servers.map((s) => [s.name, s.state]), [['delta', 'stopped']])
+  assert.deepEqual(
+    doc?.servers.map((s) => [s.name, s.state]),
+    [['delta', 'stopped']],
+  )
 })
 
 test('SIGTERM while a tool call runs: the host stops, its rows say stopped, and dsh-mcp status says it stopped', async () => {
@@ -108,18 +123,29 @@ test('SIGTERM while a tool call runs: the host stops, its rows say stopped, and 
   const trust = await dshMcp(['trust', '--all', '--yes', '-C', p.path])
   assert.equal(trust.code, 0, describeRun(trust))
   const running = runTask(p.path, 'sleep', (r) =>
-    r.toolNames.includes('mcp__epsilon__sleep') ? { toolCalls: [{ name: 'mcp__epsilon__sleep', arguments: { ms: 120_000 }, id: 'call-sleep' }] } : { text: 'no sleep tool' },
+    r.toolNames.includes('mcp__epsilon__sleep')
+      ? { toolCalls: [{ name: 'mcp__epsilon__sleep', arguments: { ms: 120_000 }, id: 'call-sleep' }] }
+      : { text: 'no sleep tool' },
   )
-  const doc = await waitFor(() => {
-    const d = statusDoc(p.path)
-    return d?.servers[0]?.state === 'mounted' && model.requests.some((r) => r.kind === 'turn' && r.toolNames.includes('mcp__epsilon__sleep')) ? d : undefined
-  }, { timeoutMs: 60_000, message: 'the run mounted epsilon and the model called its sleep tool' })
+  const doc = await waitFor(
+    () => {
+      const d = statusDoc(p.path)
+      return d?.servers[0]?.state === 'mounted' &&
+        model.requests.some((r) => r.kind === 'turn' && r.toolNames.includes('mcp__epsilon__sleep'))
+        ? d
+        : undefined
+    },
+    { timeoutMs: 60_000, message: 'the run mounted epsilon and the model called its sleep tool' },
+  )
   process.kill(doc.pid, 'SIGTERM')
   const run = await running
   assert.notEqual(run.signal, 'SIGKILL', describeRun(run))
   const after = statusDoc(p.path)
   assert.equal(after?.host, 'stopped', `${JSON.stringify(after)}\n${describeRun(run)}`)
-  assert.deepEqual(after?.servers.map((s) => [s.name, s.state]), [['epsilon', 'stopped']])
+  assert.deepEqual(
+    after?.servers.map((s) => [s.name, s.state]),
+    [['epsilon', 'stopped']],
+  )
   const status = await dshMcp(['status', '-C', p.path])
   assert.equal(status.code, 0, describeRun(status))
   assert.match(status.stdout, /which has stopped: nothing is mounted now/)

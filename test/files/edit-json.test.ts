@@ -25,8 +25,15 @@ describe('edit-json', () => {
     const e = createEditor(FOUR, 'mcpServers')
     e.set('beta', { command: 'b', args: ['-y'] })
     const out = e.text()
-    assert.ok(out.startsWith(FOUR.slice(0, FOUR.indexOf('        }\n    },') + 9)), 'everything before the insertion point is unchanged')
-    assert.ok(out.includes(',\n        "beta": {\n            "command": "b",\n            "args": [\n                "-y"\n            ]\n        }\n    },\n    "other": [1, 2]\n}\n'))
+    assert.ok(
+      out.startsWith(FOUR.slice(0, FOUR.indexOf('        }\n    },') + 9)),
+      'everything before the insertion point is unchanged',
+    )
+    assert.ok(
+      out.includes(
+        ',\n        "beta": {\n            "command": "b",\n            "args": [\n                "-y"\n            ]\n        }\n    },\n    "other": [1, 2]\n}\n',
+      ),
+    )
     assert.deepEqual(Object.keys(JSON.parse(out).mcpServers), ['10', 'alpha', 'beta'])
     assert.deepEqual(e.names(), ['10', 'alpha', 'beta'])
     assert.deepEqual(JSON.parse(out).other, [1, 2])
@@ -36,7 +43,10 @@ describe('edit-json', () => {
     const text = '{\n\t"mcpServers": {\n\t\t"a": {\n\t\t\t"command": "x"\n\t\t}\n\t}\n}\n'
     const e = createEditor(text, 'mcpServers')
     e.set('b', { url: 'https://x.test' })
-    assert.equal(e.text(), '{\n\t"mcpServers": {\n\t\t"a": {\n\t\t\t"command": "x"\n\t\t},\n\t\t"b": {\n\t\t\t"url": "https://x.test"\n\t\t}\n\t}\n}\n')
+    assert.equal(
+      e.text(),
+      '{\n\t"mcpServers": {\n\t\t"a": {\n\t\t\t"command": "x"\n\t\t},\n\t\t"b": {\n\t\t\t"url": "https://x.test"\n\t\t}\n\t}\n}\n',
+    )
   })
 
   test('fields: enabled is deleted and set without touching siblings', () => {
@@ -69,6 +79,9 @@ describe('edit-json', () => {
     const p = editProblem('{\n  "mcpServers": {,}\n}\n', '/p/.dsh/mcp.json', 'mcpServers')
     assert.match(p ?? '', /^\/p\/\.dsh\/mcp\.json:2:\d+: error: /)
     assert.equal(editProblem(FOUR, '/p/.dsh/mcp.json', 'mcpServers'), undefined)
-    assert.match(editProblem('servers:\n  a: [unclosed\n', '/p/mcp.yml', 'friendly') ?? '', /^\/p\/mcp\.yml:\d+:\d+: error: /)
+    assert.match(
+      editProblem('servers:\n  a: [unclosed\n', '/p/mcp.yml', 'friendly') ?? '',
+      /^\/p\/mcp\.yml:\d+:\d+: error: /,
+    )
   })
 })

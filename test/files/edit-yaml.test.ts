@@ -54,8 +54,8 @@ function lineDiff(before: string, after: string): { removed: string[]; added: st
   const b = count(after)
   const removed: string[] = []
   const added: string[] = []
-  for (const [l, n] of a) for (let i = (b.get(l) ?? 0); i < n; i++) removed.push(l)
-  for (const [l, n] of b) for (let i = (a.get(l) ?? 0); i < n; i++) added.push(l)
+  for (const [l, n] of a) for (let i = b.get(l) ?? 0; i < n; i++) removed.push(l)
+  for (const [l, n] of b) for (let i = a.get(l) ?? 0; i < n; i++) added.push(l)
   return { removed, added }
 }
 
@@ -66,11 +66,25 @@ describe('edit-yaml: adding', () => {
     const out = e.text()
     const { removed, added } = lineDiff(SPEC_EXAMPLE, out)
     assert.deepEqual(removed, [])
-    assert.deepEqual(added.sort(), ['  fresh:', '    command: npx', '    args: [-y, "@scope/pkg", "${ARG}"]', '    env:', '      PORT: "3000"', '      TOKEN: ${TOKEN}'].sort())
+    assert.deepEqual(
+      added.sort(),
+      [
+        '  fresh:',
+        '    command: npx',
+        '    args: [-y, "@scope/pkg", "${ARG}"]',
+        '    env:',
+        '      PORT: "3000"',
+        '      TOKEN: ${TOKEN}',
+      ].sort(),
+    )
     assert.ok(out.indexOf('  fresh:') > out.indexOf('    enabled: false'), 'appended after the last entry')
     assert.ok(out.indexOf('  fresh:') < out.indexOf('# trailing top-level comment'))
     const s = servers(out)
-    assert.deepEqual(s.fresh, { command: 'npx', args: ['-y', '@scope/pkg', '${ARG}'], env: { PORT: '3000', TOKEN: '${TOKEN}' } })
+    assert.deepEqual(s.fresh, {
+      command: 'npx',
+      args: ['-y', '@scope/pkg', '${ARG}'],
+      env: { PORT: '3000', TOKEN: '${TOKEN}' },
+    })
     assert.deepEqual(Object.keys(s), ['github', 'docs', 'scripts', 'fresh'])
   })
 
@@ -113,7 +127,10 @@ describe('edit-yaml: adding', () => {
     const text = '# head\nservers: {a: {command: x}}\nother: [1, 2]   # spacing kept\n'
     const e = createEditor(text, 'friendly')
     e.set('b', { command: 'y' })
-    assert.equal(e.text(), '# head\nservers:\n  a:\n    command: x\n  b:\n    command: y\nother: [1, 2]   # spacing kept\n')
+    assert.equal(
+      e.text(),
+      '# head\nservers:\n  a:\n    command: x\n  b:\n    command: y\nother: [1, 2]   # spacing kept\n',
+    )
   })
 
   test('CRLF line endings and a BOM are kept', () => {
@@ -155,7 +172,10 @@ describe('edit-yaml: replacing and fields', () => {
     const text = 'servers:\n  # a\n  a: {command: x, args: [1]}\n  b:\n    command: y   # keep\n'
     const e = createEditor(text, 'friendly')
     e.setField('a', 'enabled', false)
-    assert.equal(e.text(), 'servers:\n  # a\n  a:\n    command: x\n    args: [1]\n    enabled: false\n  b:\n    command: y   # keep\n')
+    assert.equal(
+      e.text(),
+      'servers:\n  # a\n  a:\n    command: x\n    args: [1]\n    enabled: false\n  b:\n    command: y   # keep\n',
+    )
   })
 })
 
@@ -165,15 +185,18 @@ describe('edit-yaml: removing', () => {
     assert.equal(e.delete('docs'), true)
     const { removed, added } = lineDiff(SPEC_EXAMPLE, e.text())
     assert.deepEqual(added, [])
-    assert.deepEqual(removed.sort(), [
-      '',
-      '  # the docs server',
-      '  docs:',
-      '    # a comment inside docs, after its last key',
-      '    url: https://mcp.example.com/mcp   # url ⇒ streamable-http',
-      '    headers:',
-      '      Authorization: Bearer ${DOCS_TOKEN:-anonymous}',
-    ].sort())
+    assert.deepEqual(
+      removed.sort(),
+      [
+        '',
+        '  # the docs server',
+        '  docs:',
+        '    # a comment inside docs, after its last key',
+        '    url: https://mcp.example.com/mcp   # url ⇒ streamable-http',
+        '    headers:',
+        '      Authorization: Bearer ${DOCS_TOKEN:-anonymous}',
+      ].sort(),
+    )
     assert.deepEqual(Object.keys(servers(e.text())), ['github', 'scripts'])
   })
 
@@ -182,7 +205,11 @@ describe('edit-yaml: removing', () => {
     e.delete('github')
     e.delete('scripts')
     const out = e.text()
-    assert.ok(out.startsWith('# yaml-language-server: $schema=../node_modules/dsh-project-mcp/schema/dsh-mcp.schema.json\nservers:\n  # the docs server\n  docs:\n'))
+    assert.ok(
+      out.startsWith(
+        '# yaml-language-server: $schema=../node_modules/dsh-project-mcp/schema/dsh-mcp.schema.json\nservers:\n  # the docs server\n  docs:\n',
+      ),
+    )
     assert.ok(out.endsWith('\n# trailing top-level comment\nx-team: {owner: infra}\n'))
     assert.deepEqual(Object.keys(servers(out)), ['docs'])
   })

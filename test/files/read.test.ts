@@ -71,7 +71,11 @@ describe('readLayers', () => {
     const p = makeProject({ '.mcp.json': '{"mcpServers": {}}' })
     const home = makeTempDir()
     home.write('mcp.yml', 'servers: {}\n')
-    const layers = readLayers(p.path, { home: home.path, dshHome: home.path }, { legacyMcpJson: false, userLayer: false })
+    const layers = readLayers(
+      p.path,
+      { home: home.path, dshHome: home.path },
+      { legacyMcpJson: false, userLayer: false },
+    )
     assert.deepEqual(layers, [])
     assert.equal(readLayers(undefined, { home: home.path, dshHome: home.path }).length, 1)
   })

@@ -48,7 +48,10 @@ describe('updateFile', () => {
     )
     assert.equal(existsSync(dir.join('.dsh')), false)
     const kept = dir.write('keep/f.yml', 'same\n')
-    await assert.rejects(updateFile(kept, () => Promise.reject(new Error('later'))), /later/)
+    await assert.rejects(
+      updateFile(kept, () => Promise.reject(new Error('later'))),
+      /later/,
+    )
     assert.equal(readFileSync(kept, 'utf8'), 'same\n')
     assert.deepEqual(readdirSync(dir.join('keep')), ['f.yml'])
   })
@@ -78,7 +81,10 @@ describe('updateFile', () => {
     const file = dir.join('count.txt')
     await Promise.all(Array.from({ length: 50 }, (_, i) => updateFile(file, (cur) => `${cur ?? ''}${i}\n`)))
     const lines = readFileSync(file, 'utf8').trim().split('\n').map(Number)
-    assert.deepEqual([...lines].sort((a, b) => a - b), Array.from({ length: 50 }, (_, i) => i))
+    assert.deepEqual(
+      [...lines].sort((a, b) => a - b),
+      Array.from({ length: 50 }, (_, i) => i),
+    )
   })
 
   test('a lock held by another writer is waited for; a stuck one times out with a clear error', async () => {

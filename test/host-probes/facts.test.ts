@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { after, test } from 'node:test'
 import { symbols } from '@deepseek-ai/cordis'
-import type { Agent, } from '@deepseek-ai/dsh-agent'
+import type { Agent } from '@deepseek-ai/dsh-agent'
 import { startHttpServer } from '../fixtures/servers/http-server.ts'
 import {
   HTTP_FIXTURE,
@@ -71,15 +71,30 @@ test('(a) stdio fixture mounts through dsh-mcp-client: mcp__a__* registered, cal
   assert.equal(echo.isError, false)
   assert.equal(resultText(echo), '[a] echo: hi')
   assert.equal(resultText(await execTool(ctx, agent, 'mcp__a__add', { a: 2, b: 3 })), '[a] add: 5')
-  assert.equal(resultText(await execTool(ctx, undefined, 'mcp__a__echo', { text: 'x' })), '[a] echo: x', 'agentless call works')
-  assert.equal(resultText(await execTool(ctx, agent, 'mcp__a__cwd')), `[a] cwd: ${project.path}`, 'config.cwd is the child cwd')
-  assert.equal(resultText(await execTool(ctx, agent, 'mcp__a__echo_env')), '[a] env PROBE_VALUE=42', 'config.env reaches the child')
+  assert.equal(
+    resultText(await execTool(ctx, undefined, 'mcp__a__echo', { text: 'x' })),
+    '[a] echo: x',
+    'agentless call works',
+  )
+  assert.equal(
+    resultText(await execTool(ctx, agent, 'mcp__a__cwd')),
+    `[a] cwd: ${project.path}`,
+    'config.cwd is the child cwd',
+  )
+  assert.equal(
+    resultText(await execTool(ctx, agent, 'mcp__a__echo_env')),
+    '[a] env PROBE_VALUE=42',
+    'config.env reaches the child',
+  )
   assert.equal(
     resultText(await execTool(ctx, agent, 'mcp__a__echo_env', { name: 'PROBE_API_TOKEN' })),
     '[a] env PROBE_API_TOKEN=<unset>',
     'credential-shaped names are scrubbed from the inherited env',
   )
-  assert.equal(resultText(await execTool(ctx, agent, 'mcp__a__echo_env', { name: 'PROBE_PLAIN' })), '[a] env PROBE_PLAIN=inherited')
+  assert.equal(
+    resultText(await execTool(ctx, agent, 'mcp__a__echo_env', { name: 'PROBE_PLAIN' })),
+    '[a] env PROBE_PLAIN=inherited',
+  )
 
   assert.equal(readMarker(marker).length, 1, 'exactly one spawn')
   assert.equal(countLive(pids.path), 1)
@@ -169,9 +184,15 @@ test('(c) agent.ctx.tools.restrict({deny}) hides a tool for that agent only; err
   assert.equal(denied.error?.info?.code, 'UNKNOWN_TOOL')
   assert.equal(resultText(await execTool(ctx, b.agent, 'mcp__r__echo', { text: 'x' })), '[r] echo: x')
 
-  assert.throws(() => a.agent.ctx.tools.restrict({ deny: ['mcp__r__nope'] }), /tools\.restrict\(\) names unknown global tool "mcp__r__nope"/)
+  assert.throws(
+    () => a.agent.ctx.tools.restrict({ deny: ['mcp__r__nope'] }),
+    /tools\.restrict\(\) names unknown global tool "mcp__r__nope"/,
+  )
   assert.throws(() => a.agent.ctx.tools.restrict({}), /tools\.restrict\(\{\}\) is a no-op/)
-  assert.throws(() => ctx.tools.restrict({ deny: ['mcp__r__echo'] }), /tools\.restrict\(\) requires a scoped context \(agent\.ctx\)/)
+  assert.throws(
+    () => ctx.tools.restrict({ deny: ['mcp__r__echo'] }),
+    /tools\.restrict\(\) requires a scoped context \(agent\.ctx\)/,
+  )
 
   // Lifting by hand restores visibility; a second restriction is lifted by agent dispose.
   lift()
@@ -184,7 +205,11 @@ test('(c) agent.ctx.tools.restrict({deny}) hides a tool for that agent only; err
   await a.dispose()
   off()
   assert.equal(changes, 1, 'agent dispose lifts its restriction (one tools/change)')
-  assert.deepEqual(mcpToolNames(ctx, a.agent), ['mcp__r__add', 'mcp__r__echo'], 'disposed agent key has no restriction left')
+  assert.deepEqual(
+    mcpToolNames(ctx, a.agent),
+    ['mcp__r__add', 'mcp__r__echo'],
+    'disposed agent key has no restriction left',
+  )
   lift2() // calling the lift after dispose is a harmless no-op
   assert.throws(() => a.agent.ctx.tools.restrict({ deny: ['mcp__r__add'] }), /cannot create effect on inactive context/)
 })
@@ -277,7 +302,11 @@ test('(e) ctx.agents.create emits agent/created then agent/session-start {source
     seen.push(`agent/disposed:${agent.id}`)
   })
   const handle = await host.createAgent({ sessionId: 'e1', cwd: '/tmp' })
-  assert.deepEqual(seen, ['session/created:e1', 'agent/created:e1', 'agent/session-start:e1'], 'all emitted before create() resolves')
+  assert.deepEqual(
+    seen,
+    ['session/created:e1', 'agent/created:e1', 'agent/session-start:e1'],
+    'all emitted before create() resolves',
+  )
   assert.equal(created, handle.agent)
   assert.equal(startSource, 'startup')
   assert.equal(handle.agent.session.header.cwd, '/tmp')

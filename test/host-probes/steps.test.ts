@@ -23,8 +23,7 @@ import {
   userMessage,
   waitFor,
 } from '../support/host.ts'
-import { cleanupAll, } from '../support/tmp.ts'
-
+import { cleanupAll } from '../support/tmp.ts'
 
 after(() => {
   cleanupAll()
@@ -71,13 +70,27 @@ test('(f) agent/pre-step is an awaited waterfall (payload, next): awaiting delay
   gate.resolve()
   await agent.whenIdle()
   assert.equal(stub.requests.length, 2)
-  assert.deepEqual((stub.requests[0]?.tools ?? []).map((s) => s.name), [], 'step 1: snapshot taken before pre-step')
-  assert.deepEqual((stub.requests[1]?.tools ?? []).map((s) => s.name), ['late'], 'step 2 sees it')
+  assert.deepEqual(
+    (stub.requests[0]?.tools ?? []).map((s) => s.name),
+    [],
+    'step 1: snapshot taken before pre-step',
+  )
+  assert.deepEqual(
+    (stub.requests[1]?.tools ?? []).map((s) => s.name),
+    ['late'],
+    'step 2 sees it',
+  )
   // …yet the model's call to it in step 1 executed: execution resolves by name at call time.
   const toolResult = agent.session.events.find((e) => e.type === 'tool/result')
   assert.ok(toolResult, 'the tool ran')
 
-  assert.deepEqual(payloads[0], { keys: ['agent', 'messages', 'signal', 'step', 'turn'], turn: 1, step: 1, messages: 1, signal: true })
+  assert.deepEqual(payloads[0], {
+    keys: ['agent', 'messages', 'signal', 'step', 'turn'],
+    turn: 1,
+    step: 1,
+    messages: 1,
+    signal: true,
+  })
   assert.equal(payloads[1]?.step, 2, 'fires again for every step of the turn')
   assert.deepEqual(rootSeen, [agent.id, agent.id], 'a root-ctx listener sees every agent (here only one ran)')
 
@@ -94,7 +107,10 @@ test('(f2) agent/pre-step without a model: reject → turn "blocked" with no req
   t.after(() => host.dispose())
   const { ctx } = host
   const stub = installStubModel(ctx)
-  const turnEnd = (agent: Agent) => agent.session.events.find((e) => e.type === 'turn/end')?.data as { reason: { kind: string; error?: { message: string } } }
+  const turnEnd = (agent: Agent) =>
+    agent.session.events.find((e) => e.type === 'turn/end')?.data as {
+      reason: { kind: string; error?: { message: string } }
+    }
 
   const rejecting = await host.createAgent({ agentOptions: stub.agentOptions })
   rejecting.agent.ctx.on('agent/pre-step', async () => ({ kind: 'reject' as const }))
@@ -162,8 +178,16 @@ test('(f3) system-prompt/assemble (agent-scoped waterfall, runs before agent/pre
   ctx.tools.register(testTool('late_a'))
   gateA.resolve()
   await a.agent.whenIdle()
-  assert.deepEqual((stub.requests[0]?.tools ?? []).map((s) => s.name), ['late_a'], 'offered in the very first request')
-  assert.deepEqual(order, ['assemble', 'assemble', 'pre-step'], 'assemble (and our nested re-assembly) runs before pre-step')
+  assert.deepEqual(
+    (stub.requests[0]?.tools ?? []).map((s) => s.name),
+    ['late_a'],
+    'offered in the very first request',
+  )
+  assert.deepEqual(
+    order,
+    ['assemble', 'assemble', 'pre-step'],
+    'assemble (and our nested re-assembly) runs before pre-step',
+  )
 
   // Variant 2: await, then replace assembly.tools with the registry's current view.
   const b = await host.createAgent({ agentOptions: stub.agentOptions })
@@ -224,7 +248,11 @@ test('(g) a subagent is created through parent.ctx.agents.create; its owner is f
     { cwd: child.session.header.cwd, origin: child.session.header.origin, depth: child.session.header.delegationDepth },
     { cwd: '/tmp', origin: 'subagent', depth: 1 },
   )
-  assert.deepEqual(ctx.agents.roots().map((a) => a.id), ['parent'], 'roots() lists only unowned agents')
+  assert.deepEqual(
+    ctx.agents.roots().map((a) => a.id),
+    ['parent'],
+    'roots() lists only unowned agents',
+  )
   assert.equal(ctx.agents.isOwnedBy(parent.id, child), false)
   assert.equal(ctx.agents.currentInitiator(), undefined, 'outside a driver chain there is no initiator')
   assert.equal('parent' in child || 'owner' in child, false, 'the Agent object has no parent/owner field')
@@ -243,7 +271,11 @@ test('(g2) a child does not inherit the parent scope (tools, restrictions); disp
   assert.deepEqual(toolNames(ctx, parent.agent), ['global_b', 'parent_scoped'])
   assert.deepEqual(toolNames(ctx, child.agent), ['global_a', 'global_b'], 'child sees globals only: no parent scope')
   assert.equal(ctx.agents.currentInitiator(), undefined)
-  assert.equal(ctx.agents.isOwnedBy('c' as never, parent.agent), true, 'direct parent.ctx.agents.create also sets the owner')
+  assert.equal(
+    ctx.agents.isOwnedBy('c' as never, parent.agent),
+    true,
+    'direct parent.ctx.agents.create also sets the owner',
+  )
 
   const disposed: string[] = []
   ctx.on('agent/disposed', ({ agent }) => {

@@ -25,7 +25,11 @@ type Dispatch = (type: string, args: unknown[]) => unknown[]
  * with `source`, every `agent/created` and `agent/session-start` payload carries it. Counts what it dropped and
  * what it let through.
  */
-function suppress(w: RuntimeWorld, name: string | undefined, source?: string): { dropped: () => number; delivered: (event: string) => number; sources: string[] } {
+function suppress(
+  w: RuntimeWorld,
+  name: string | undefined,
+  source?: string,
+): { dropped: () => number; delivered: (event: string) => number; sources: string[] } {
   const events = (w.host.ctx as unknown as { events: { dispatch: Dispatch } }).events
   const original = events.dispatch
   let dropped = 0
@@ -113,7 +117,7 @@ test("a resumed session (agent/created carries source: 'resume', then agent/sess
   assert.ok(events.sources.includes('agent/session-start:resume'))
 })
 
-test("a resumed session on a host without agent/session-start: restricted exactly once", async (t) => {
+test('a resumed session on a host without agent/session-start: restricted exactly once', async (t) => {
   const events = await scenario(t, 'agent/session-start', 'resume')
   assert.ok(events.sources.includes('agent/created:resume'))
   assert.equal(events.delivered('agent/session-start'), 0)

@@ -10,7 +10,12 @@ import { explain, explainFile, explainProject, summarize } from '../../src/host/
 import type { Placement } from '../../src/plan/desired.ts'
 
 const base = { layer: 'project' as const, file: '/p/.dsh/mcp.yml' }
-const row = (name: string, want: Placement['want'], more: Partial<Placement> = {}): Placement => ({ name, ...base, want, ...more })
+const row = (name: string, want: Placement['want'], more: Partial<Placement> = {}): Placement => ({
+  name,
+  ...base,
+  want,
+  ...more,
+})
 
 test('each reason maps to words and the exact fix; running, starting, disabled and shadowed rows are no problem', () => {
   const root = '/work/my app'
@@ -21,7 +26,13 @@ test('each reason maps to words and the exact fix; running, starting, disabled a
     fix: "dsh-mcp trust -C '/work/my app' a",
   })
   assert.equal(explain(root, row('a', 'untrusted', { trust: 'changed' }), { state: 'untrusted' })?.kind, 'changed')
-  const skipped = explain(root, row('k', 'skipped', { reason: 'server "k": env.T uses ${TOKEN}, ${OTHER}, which is not set (set it, or write ${VAR:-default})' }), { state: 'failed' })
+  const skipped = explain(
+    root,
+    row('k', 'skipped', {
+      reason: 'server "k": env.T uses ${TOKEN}, ${OTHER}, which is not set (set it, or write ${VAR:-default})',
+    }),
+    { state: 'failed' },
+  )
   assert.equal(skipped?.kind, 'needs-variable')
   assert.equal(skipped?.fix, 'export TOKEN=…; export OTHER=…')
   assert.match(skipped?.words ?? '', /^needs \$TOKEN, \$OTHER, which are not set/)
@@ -32,10 +43,14 @@ test('each reason maps to words and the exact fix; running, starting, disabled a
     fix: "dsh-mcp doctor -C '/work/my app' bad",
   })
   assert.equal(explain(root, row('m', 'mount', { key: 'k' }), { state: 'failed' })?.kind, 'failed')
-  for (const state of ['mounted', 'starting', 'idle', 'stopped'] as const) assert.equal(explain(root, row('m', 'mount', { key: 'k' }), { state }), undefined, state)
+  for (const state of ['mounted', 'starting', 'idle', 'stopped'] as const)
+    assert.equal(explain(root, row('m', 'mount', { key: 'k' }), { state }), undefined, state)
   assert.equal(explain(root, row('d', 'disabled'), { state: 'disabled' }), undefined)
   assert.equal(explain(root, row('s', 'shadowed'), { state: 'shadowed' }), undefined)
-  assert.equal(explain(null, row('u', 'mount', { key: 'k', layer: 'user' }), { state: 'failed' })?.fix, 'dsh-mcp doctor u')
+  assert.equal(
+    explain(null, row('u', 'mount', { key: 'k', layer: 'user' }), { state: 'failed' })?.fix,
+    'dsh-mcp doctor u',
+  )
 })
 
 test('words never carry a reason text (values, file contents): only names and fixed phrases', () => {
@@ -67,7 +82,10 @@ test('a refused file points at validate; a project lists servers in order, then 
 
 test('summarize keeps what fits, then one "and N more" line, within both bounds', () => {
   const lines = Array.from({ length: 30 }, (_, i) => `line ${i} ${'x'.repeat(80)}`)
-  assert.deepEqual(summarize(lines.slice(0, 3), 20, 2048, (n) => `+${n}`), lines.slice(0, 3))
+  assert.deepEqual(
+    summarize(lines.slice(0, 3), 20, 2048, (n) => `+${n}`),
+    lines.slice(0, 3),
+  )
   const out = summarize(lines, 20, 2048, (n) => `and ${n} more`)
   assert.ok(out.length <= 20)
   assert.ok(Buffer.byteLength(out.join('\n')) <= 2048)

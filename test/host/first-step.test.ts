@@ -15,7 +15,11 @@ import { cleanupAll } from '../support/tmp.ts'
 
 after(() => cleanupAll())
 
-const offered = (req: { tools?: readonly { name: string }[] } | undefined) => (req?.tools ?? []).map((t) => t.name).filter((n) => n.startsWith('mcp__')).sort()
+const offered = (req: { tools?: readonly { name: string }[] } | undefined) =>
+  (req?.tools ?? [])
+    .map((t) => t.name)
+    .filter((n) => n.startsWith('mcp__'))
+    .sort()
 
 test("an agent whose project is still mounting sees the project's tools in its first step; later steps never wait", async (t) => {
   const w = await startWorld()
@@ -36,10 +40,17 @@ test("an agent whose project is still mounting sees the project's tools in its f
   // A second server arrives while the agent works: its next turn does not wait for it.
   writeFileSync(
     a.join('.dsh', 'mcp.yml'),
-    friendly({ slow: stdioEntry('slow', { tools: ['s1'], initDelayMs: 700, pidfileDir: w.pids }), later: stdioEntry('later', { tools: ['l1'], initDelayMs: 3000, pidfileDir: w.pids }) }),
+    friendly({
+      slow: stdioEntry('slow', { tools: ['s1'], initDelayMs: 700, pidfileDir: w.pids }),
+      later: stdioEntry('later', { tools: ['l1'], initDelayMs: 3000, pidfileDir: w.pids }),
+    }),
   )
   await w.mcp.reload()
-  const later = () => w.mcp.snapshot().projects.find((p) => p.root === a.path)!.servers.find((s) => s.name === 'later')!.state
+  const later = () =>
+    w.mcp
+      .snapshot()
+      .projects.find((p) => p.root === a.path)!
+      .servers.find((s) => s.name === 'later')!.state
   assert.equal(later(), 'starting')
   agent.followup(userMessage('again'))
   await agent.whenIdle()
@@ -73,5 +84,9 @@ test('the first-step wait is bounded by firstStepWaitMs and skipped when nothing
   other.followup(userMessage('hi'))
   await other.whenIdle()
   assert.equal(stub.requests.length, 2)
-  assert.equal(w.host.logsMatching('first step went ahead').length, 1, 'no wait when nothing is pending: the bound was not reached again')
+  assert.equal(
+    w.host.logsMatching('first step went ahead').length,
+    1,
+    'no wait when nothing is pending: the bound was not reached again',
+  )
 })

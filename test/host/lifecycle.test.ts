@@ -30,11 +30,22 @@ test('mountTimeoutMs bounds a hanging server: it is marked failed, others mount,
     fine: stdioEntry('fine', { tools: ['ok'], pidfileDir: w.pids }),
   })
   const agent = (await w.host.createAgent({ cwd: a.path })).agent
-  const stuckRow = () => w.mcp.snapshot().projects.find((p) => p.root === a.path)?.servers.find((s) => s.name === 'stuck')
-  assert.equal(stuckRow()?.state, 'starting', 'agent creation never waits for a mount: the hanging one is still within its bound')
+  const stuckRow = () =>
+    w.mcp
+      .snapshot()
+      .projects.find((p) => p.root === a.path)
+      ?.servers.find((s) => s.name === 'stuck')
+  assert.equal(
+    stuckRow()?.state,
+    'starting',
+    'agent creation never waits for a mount: the hanging one is still within its bound',
+  )
   await settles(w.mcp.whenIdle(), 'whenIdle() with a server hanging until mountTimeoutMs')
   assert.deepEqual(mcpToolNames(w.host.ctx, agent), ['mcp__fine__ok'])
-  const stuck = w.mcp.snapshot().projects.find((p) => p.root === a.path)!.servers.find((s) => s.name === 'stuck')!
+  const stuck = w.mcp
+    .snapshot()
+    .projects.find((p) => p.root === a.path)!
+    .servers.find((s) => s.name === 'stuck')!
   assert.equal(stuck.state, 'failed')
   assert.match(stuck.lastError ?? '', /within 8000 ms/)
   assert.equal(w.host.logsMatching(/failed "stuck".*within 8000 ms/).length, 1)
@@ -48,7 +59,11 @@ test('mountTimeoutMs bounds a hanging server: it is marked failed, others mount,
       extra: stdioEntry('extra', { tools: ['e'], pidfileDir: w.pids }),
     }),
   )
-  await waitFor(() => mcpToolNames(w.host.ctx, agent).includes('mcp__extra__e'), { ctx: w.host.ctx, events: ['tools/change'], message: 'the edit beside the hung fork never applied' })
+  await waitFor(() => mcpToolNames(w.host.ctx, agent).includes('mcp__extra__e'), {
+    ctx: w.host.ctx,
+    events: ['tools/change'],
+    message: 'the edit beside the hung fork never applied',
+  })
   await settles(w.stop(), 'the plugin dispose after a hung mount')
   await waitFor(() => countLive(w.pids) === 0, { message: 'every fixture process exits' })
 })
@@ -99,7 +114,11 @@ test('a project without agents is released after graceMs; an agent returning wit
   await w.mcp.whenIdle()
   const doc = JSON.parse(readFileSync(statusFilePath(w.home.path, a.path), 'utf8'))
   assert.deepEqual(
-    doc.servers.map((s: { name: string; state: string; effectiveName: string | null }) => [s.name, s.state, s.effectiveName]),
+    doc.servers.map((s: { name: string; state: string; effectiveName: string | null }) => [
+      s.name,
+      s.state,
+      s.effectiveName,
+    ]),
     [['g', 'idle', null]],
     'the status file says the project is no longer served',
   )
@@ -138,7 +157,7 @@ test('disposing the plugin unmounts everything, lifts every restriction and leav
   assert.equal(w.host.ctx.get('projectMcp'), undefined, 'the service is withdrawn')
 })
 
-test('a server that cannot start reads as failed with the client\'s error; it is not torn down; reload() tries it again', async (t) => {
+test("a server that cannot start reads as failed with the client's error; it is not torn down; reload() tries it again", async (t) => {
   const w = await startWorld()
   t.after(async () => {
     await w.dispose()
@@ -146,14 +165,23 @@ test('a server that cannot start reads as failed with the client\'s error; it is
   })
   const marker = w.home.join('marker-crash.log')
   const a = projectWith({
-    broken: stdioEntry('broken', { tools: ['b'], crash: true, marker, extra: { reconnect: { maxAttempts: 1, initialDelayMs: 50 } } }),
+    broken: stdioEntry('broken', {
+      tools: ['b'],
+      crash: true,
+      marker,
+      extra: { reconnect: { maxAttempts: 1, initialDelayMs: 50 } },
+    }),
     fine: stdioEntry('fine', { tools: ['f'], pidfileDir: w.pids }),
   })
   const agent = (await w.host.createAgent({ cwd: a.path })).agent
   await w.mcp.whenIdle()
-  const server = () => w.mcp.snapshot().projects.find((p) => p.root === a.path)!.servers.find((s) => s.name === 'broken')!
+  const server = () =>
+    w.mcp
+      .snapshot()
+      .projects.find((p) => p.root === a.path)!
+      .servers.find((s) => s.name === 'broken')!
   await waitFor(() => server().state === 'failed', { message: 'broken reads as failed' })
-  assert.ok(server().lastError, 'with the official client\'s error')
+  assert.ok(server().lastError, "with the official client's error")
   assert.equal(server().effectiveName, null)
   assert.deepEqual(mcpToolNames(w.host.ctx, agent), ['mcp__fine__f'])
   assert.equal(w.host.logsMatching('unmounted "broken"').length, 0, 'the plugin never tears down a reconnecting client')
@@ -195,10 +223,13 @@ test('a name already held by an mcp-client that is not ours: the project server 
   await w.host.mountMcp(stdioFixtureConfig({ serverName: 'dup', tools: ['host_tool'], pidfileDir: w.pids }))
   const a = projectWith({ dup: stdioEntry('dup', { tools: ['mine'], pidfileDir: w.pids }) })
   const agent = (await w.host.createAgent({ cwd: a.path })).agent
-  await waitFor(() => mcpToolNames(w.host.ctx, agent).some((n) => /^mcp__dup_[0-9a-f]{6}__mine$/.test(n)), { ctx: w.host.ctx, events: ['tools/change'] })
+  await waitFor(() => mcpToolNames(w.host.ctx, agent).some((n) => /^mcp__dup_[0-9a-f]{6}__mine$/.test(n)), {
+    ctx: w.host.ctx,
+    events: ['tools/change'],
+  })
   await w.mcp.whenIdle()
   assert.deepEqual(mcpToolNames(w.host.ctx, agent).filter((n) => n.endsWith('__mine')).length, 1)
-  assert.ok(mcpToolNames(w.host.ctx, agent).includes('mcp__dup__host_tool'), 'the host\'s own server is never denied')
+  assert.ok(mcpToolNames(w.host.ctx, agent).includes('mcp__dup__host_tool'), "the host's own server is never denied")
   const row = w.mcp.snapshot().projects.find((p) => p.root === a.path)!.servers[0]!
   assert.equal(row.state, 'mounted')
   assert.match(row.effectiveName ?? '', /^dup_[0-9a-f]{6}$/)

@@ -21,7 +21,14 @@ test('unchanged bytes keep the parsed layer; same-size other bytes at the same m
   const home = makeTempDir('dsh-mcp-home-')
   const p = makeProject({ '.dsh/mcp.yml': friendly({ s: { command: 'node', args: ['a.js'] } }) })
   const file = p.join('.dsh', 'mcp.yml')
-  const projects = createProjects({ loc: { dshHome: home.path, home: home.path }, legacyMcpJson: true, userLayer: false, graceMs: 60_000, log: silent, onExpire() {} })
+  const projects = createProjects({
+    loc: { dshHome: home.path, home: home.path },
+    legacyMcpJson: true,
+    userLayer: false,
+    graceMs: 60_000,
+    log: silent,
+    onExpire() {},
+  })
   projects.ensure(p.path)
   const first = projects.get(p.path)!.layers
   assert.equal(first.length, 1)

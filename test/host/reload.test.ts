@@ -26,14 +26,20 @@ test('editing a project file adds, removes and changes servers live; unrelated s
     reapAll(w.pids)
   })
   const m = (n: string) => w.home.join(`marker-${n}.log`)
-  const entry = (n: string, tools: string[], extra?: Record<string, unknown>) => stdioEntry(n, { tools, marker: m(n), pidfileDir: w.pids, ...(extra ? { extra } : {}) })
+  const entry = (n: string, tools: string[], extra?: Record<string, unknown>) =>
+    stdioEntry(n, { tools, marker: m(n), pidfileDir: w.pids, ...(extra ? { extra } : {}) })
   const a = projectWith({ one: entry('one', ['x']), two: entry('two', ['t']) })
   const file = a.join('.dsh', 'mcp.yml')
   const agent = (await w.host.createAgent({ cwd: a.path })).agent
   await w.mcp.whenIdle()
   const names = () => mcpToolNames(w.host.ctx, agent)
   assert.deepEqual(names(), ['mcp__one__x', 'mcp__two__t'])
-  const until = (want: string[], message: string) => waitFor(() => JSON.stringify(names()) === JSON.stringify(want), { ctx: w.host.ctx, events: ['tools/change'], message })
+  const until = (want: string[], message: string) =>
+    waitFor(() => JSON.stringify(names()) === JSON.stringify(want), {
+      ctx: w.host.ctx,
+      events: ['tools/change'],
+      message,
+    })
 
   writeFileSync(file, friendly({ one: entry('one', ['x']), two: entry('two', ['t']), three: entry('three', ['z']) }))
   await until(['mcp__one__x', 'mcp__three__z', 'mcp__two__t'], 'added server appears')
@@ -49,7 +55,13 @@ test('editing a project file adds, removes and changes servers live; unrelated s
   assert.equal(readMarker(m('two')).length, 1)
 
   // Tuning only: a tools filter and a description never reconnect.
-  writeFileSync(file, friendly({ one: entry('one', ['x', 'y'], { tools: { exclude: ['x'] }, description: 'tuned' }), three: entry('three', ['z']) }))
+  writeFileSync(
+    file,
+    friendly({
+      one: entry('one', ['x', 'y'], { tools: { exclude: ['x'] }, description: 'tuned' }),
+      three: entry('three', ['z']),
+    }),
+  )
   await until(['mcp__one__y', 'mcp__three__z'], 'filter applies without a reconnect')
   await w.mcp.whenIdle()
   assert.equal(readMarker(m('one')).length, 2, 'tuning-only change did not reconnect')
@@ -81,8 +93,18 @@ test('a broken edit keeps the previous tools and reports file:line:col once; fix
   assert.equal(w.host.logsMatching(`${file}:`).length, 1, 'the same error is logged once')
 
   // Fixed, with one invalid entry (command and url together) beside a new valid one.
-  writeFileSync(file, friendly({ keep, bad: { command: 'node', url: 'http://127.0.0.1:1/mcp' }, fresh: stdioEntry('fresh', { tools: ['f'], pidfileDir: w.pids }) }))
-  await waitFor(() => mcpToolNames(w.host.ctx, agent).includes('mcp__fresh__f'), { ctx: w.host.ctx, events: ['tools/change'] })
+  writeFileSync(
+    file,
+    friendly({
+      keep,
+      bad: { command: 'node', url: 'http://127.0.0.1:1/mcp' },
+      fresh: stdioEntry('fresh', { tools: ['f'], pidfileDir: w.pids }),
+    }),
+  )
+  await waitFor(() => mcpToolNames(w.host.ctx, agent).includes('mcp__fresh__f'), {
+    ctx: w.host.ctx,
+    events: ['tools/change'],
+  })
   await w.mcp.whenIdle()
   assert.deepEqual(mcpToolNames(w.host.ctx, agent), ['mcp__fresh__f', 'mcp__keep__k'])
   assert.equal(readMarker(marker).length, 1)
@@ -104,7 +126,11 @@ test('a missing variable skips only that server, naming server, field and variab
   })
   const a = projectWith({
     needs: stdioEntry('needs', { tools: ['n'], env: { TOKEN: ref('DSH_MCP_TEST_UNSET_VAR') } }),
-    has: stdioEntry('has', { tools: ['h'], pidfileDir: w.pids, env: { TOKEN: ref('DSH_MCP_TEST_SECRET'), PLAIN: 'literal-secret' } }),
+    has: stdioEntry('has', {
+      tools: ['h'],
+      pidfileDir: w.pids,
+      env: { TOKEN: ref('DSH_MCP_TEST_SECRET'), PLAIN: 'literal-secret' },
+    }),
   })
   const agent = (await w.host.createAgent({ cwd: a.path })).agent
   await w.mcp.whenIdle()
@@ -113,7 +139,10 @@ test('a missing variable skips only that server, naming server, field and variab
   assert.equal(skip.length, 1)
   assert.match(skip[0]!.text, /"needs"/)
   assert.match(skip[0]!.text, /env\.TOKEN/)
-  const needs = w.mcp.snapshot().projects.find((p) => p.root === a.path)!.servers.find((s) => s.name === 'needs')!
+  const needs = w.mcp
+    .snapshot()
+    .projects.find((p) => p.root === a.path)!
+    .servers.find((s) => s.name === 'needs')!
   assert.equal(needs.state, 'failed')
   assert.match(needs.lastError ?? '', /DSH_MCP_TEST_UNSET_VAR/)
   const all = w.host.logs.map((l) => l.text).join('\n')
@@ -127,7 +156,15 @@ test('a missing variable skips only that server, naming server, field and variab
   assert.equal(doc.root, a.path)
   assert.equal(doc.pid, process.pid)
   assert.deepEqual(
-    doc.servers.map((s: { name: string; state: string; effectiveName: string | null; toolCount: number; layer: string }) => [s.name, s.layer, s.state, s.effectiveName, s.toolCount]),
+    doc.servers.map(
+      (s: { name: string; state: string; effectiveName: string | null; toolCount: number; layer: string }) => [
+        s.name,
+        s.layer,
+        s.state,
+        s.effectiveName,
+        s.toolCount,
+      ],
+    ),
     [
       ['needs', 'project', 'failed', null, 0],
       ['has', 'project', 'mounted', 'has', 1],

@@ -15,7 +15,10 @@ import { cleanupAll, type TempDir } from '../support/tmp.ts'
 after(() => cleanupAll())
 
 test('50 agents across 5 projects never observe a foreign tool while servers mount and unmount', async (t) => {
-  const w = await startWorld({ debounceMs: 10, userFile: friendly({ shared: stdioEntry('shared', { tools: ['gx'] }) }) })
+  const w = await startWorld({
+    debounceMs: 10,
+    userFile: friendly({ shared: stdioEntry('shared', { tools: ['gx'] }) }),
+  })
   t.after(async () => {
     await w.dispose()
     reapAll(w.pids)
@@ -53,12 +56,21 @@ test('50 agents across 5 projects never observe a foreign tool while servers mou
   writeFileSync(projects[1]!.join('.dsh', 'mcp.yml'), friendly(servers(1, true)))
   writeFileSync(projects[3]!.join('.dsh', 'mcp.yml'), friendly(servers(3, true)))
   await Promise.all(Array.from({ length: 15 }, (_, n) => spawn(20 + n)))
-  await waitFor(() => mcpToolNames(w.host.ctx).some((n) => n.endsWith('__p3m')), { ctx: w.host.ctx, events: ['tools/change'] })
+  await waitFor(() => mcpToolNames(w.host.ctx).some((n) => n.endsWith('__p3m')), {
+    ctx: w.host.ctx,
+    events: ['tools/change'],
+  })
   writeFileSync(projects[1]!.join('.dsh', 'mcp.yml'), friendly({}))
   writeFileSync(projects[2]!.join('.dsh', 'mcp.yml'), friendly(servers(2, true)))
   await Promise.all(Array.from({ length: 15 }, (_, n) => spawn(35 + n)))
-  await waitFor(() => mcpToolNames(w.host.ctx).some((n) => n.endsWith('__p2m')), { ctx: w.host.ctx, events: ['tools/change'] })
-  await waitFor(() => !mcpToolNames(w.host.ctx).some((n) => /__p1/.test(n)), { ctx: w.host.ctx, events: ['tools/change'] })
+  await waitFor(() => mcpToolNames(w.host.ctx).some((n) => n.endsWith('__p2m')), {
+    ctx: w.host.ctx,
+    events: ['tools/change'],
+  })
+  await waitFor(() => !mcpToolNames(w.host.ctx).some((n) => /__p1/.test(n)), {
+    ctx: w.host.ctx,
+    events: ['tools/change'],
+  })
   await w.mcp.whenIdle()
   check('settled')
 

@@ -23,10 +23,13 @@ after(() => cleanupAll())
 
 const pids = makeTempDir('dsh-mcp-tell-').mkdir('pids')
 after(() => reapAll(pids))
-const entry = (n: string, tools: string[], extra: Record<string, unknown> = {}) => stdioEntry(n, { tools, pidfileDir: pids, extra })
+const entry = (n: string, tools: string[], extra: Record<string, unknown> = {}) =>
+  stdioEntry(n, { tools, pidfileDir: pids, extra })
 
 const notices = (w: { host: { logs: readonly { name: string; type: string; text: string }[] } }) =>
-  w.host.logs.filter((l) => l.name === 'dsh-project-mcp' && l.type === 'info' && l.text.startsWith('dsh-project-mcp: ')).map((l) => l.text)
+  w.host.logs
+    .filter((l) => l.name === 'dsh-project-mcp' && l.type === 'info' && l.text.startsWith('dsh-project-mcp: '))
+    .map((l) => l.text)
 
 test("the agent's system prompt says why its own project's servers are missing, with the fix; never another project's; the notice comes once", async (t) => {
   const w = await startWorld({ trust: 'require', debounceMs: 20 })
@@ -47,7 +50,10 @@ test("the agent's system prompt says why its own project's servers are missing, 
   await agentA.whenIdle()
   const system = stub.requests.at(-1)?.system ?? ''
   assert.match(system, /# MCP servers that are not running/)
-  assert.ok(system.includes(`- alpha: not trusted yet: review it, then trust it. Fix: \`dsh-mcp trust -C ${a.path} alpha\``), system)
+  assert.ok(
+    system.includes(`- alpha: not trusted yet: review it, then trust it. Fix: \`dsh-mcp trust -C ${a.path} alpha\``),
+    system,
+  )
   assert.ok(system.includes('- keyed: needs $TELL_TEST_UNSET_TOKEN, which is not set'), system)
   assert.ok(system.includes('Fix: `export TELL_TEST_UNSET_TOKEN=…`'), system)
   assert.ok(!system.includes('bravo') && !system.includes(b.path), 'never another project')
@@ -64,7 +70,10 @@ test("the agent's system prompt says why its own project's servers are missing, 
   assert.equal(first.length, 2, first.join('\n---\n'))
   const noticeA = first.find((n) => n.includes(a.path)) ?? ''
   assert.match(noticeA, /^dsh-project-mcp: 2 of 2 MCP servers of .* are not running:/)
-  assert.ok(noticeA.includes(`→ dsh-mcp trust -C ${a.path} alpha`) && noticeA.includes('→ export TELL_TEST_UNSET_TOKEN=…'), noticeA)
+  assert.ok(
+    noticeA.includes(`→ dsh-mcp trust -C ${a.path} alpha`) && noticeA.includes('→ export TELL_TEST_UNSET_TOKEN=…'),
+    noticeA,
+  )
   const again = (await w.host.createAgent({ cwd: a.path, agentOptions: stub.agentOptions })).agent
   again.followup(userMessage('again'))
   await again.whenIdle()
@@ -99,7 +108,10 @@ test('the prompt lines are bounded: 30 untrusted servers give at most 20 lines a
 test('status rows: starting while mounting, stopped once the plugin is disposed; a refused file is listed with its reason', async (t) => {
   const w = await startWorld({ debounceMs: 20 })
   t.after(() => w.dispose())
-  const a = projectWith({ slow: stdioEntry('slow', { tools: ['s1'], initDelayMs: 600, pidfileDir: pids }) }, { '.dsh/mcp.local.yml': 'servers:\n  broken: [\n' })
+  const a = projectWith(
+    { slow: stdioEntry('slow', { tools: ['s1'], initDelayMs: 600, pidfileDir: pids }) },
+    { '.dsh/mcp.local.yml': 'servers:\n  broken: [\n' },
+  )
   const agent = (await w.host.createAgent({ cwd: a.path })).agent
   assert.equal(w.mcp.snapshot().projects.find((p) => p.root === a.path)?.servers[0]?.state, 'starting')
   await untilTools(w, agent, ['mcp__slow__s1'], 'slow mounts')
@@ -125,7 +137,12 @@ test('status rows: starting while mounting, stopped once the plugin is disposed;
   const stopped = JSON.parse(readFileSync(file, 'utf8'))
   assert.equal(stopped.host, 'stopped')
   assert.deepEqual(
-    stopped.servers.map((s: { name: string; state: string; toolCount: number; effectiveName: string | null }) => [s.name, s.state, s.toolCount, s.effectiveName]),
+    stopped.servers.map((s: { name: string; state: string; toolCount: number; effectiveName: string | null }) => [
+      s.name,
+      s.state,
+      s.toolCount,
+      s.effectiveName,
+    ]),
     [['slow', 'stopped', 0, null]],
   )
   const shown = await cli(w, a.path, ['status'])

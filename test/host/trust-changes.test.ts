@@ -42,7 +42,13 @@ async function trustedWorld(t: { after(fn: () => unknown): void }, first: Entry,
 const changedWarnings = (w: RuntimeWorld) => warnings(w, '"s"').filter((l) => l.includes('changed since trusted'))
 
 /** After an edit that changed the fingerprint: down at once, stays down over reconciles, one warning. */
-async function assertHeldDown(w: RuntimeWorld, root: string, agent: Parameters<typeof untilTools>[1], probe: () => number, what: string) {
+async function assertHeldDown(
+  w: RuntimeWorld,
+  root: string,
+  agent: Parameters<typeof untilTools>[1],
+  probe: () => number,
+  what: string,
+) {
   await untilTools(w, agent, [], `${what}: unmounted at once`)
   const s = serverOf(w, root, 's')
   assert.equal(s.state, 'untrusted')
@@ -51,16 +57,31 @@ async function assertHeldDown(w: RuntimeWorld, root: string, agent: Parameters<t
   const seen = probe()
   await reconcileTimes(w, 3)
   assert.equal(probe(), seen, `${what}: never started or contacted again while untrusted`)
-  assert.deepEqual(w.host.ctx.tools.schemas(agent).filter((x) => x.name.startsWith('mcp__')), [])
+  assert.deepEqual(
+    w.host.ctx.tools.schemas(agent).filter((x) => x.name.startsWith('mcp__')),
+    [],
+  )
   const lines = changedWarnings(w)
   assert.equal(lines.length, 1, `${what}: one warning, not one per reconcile`)
   assert.ok(lines[0]!.endsWith(`dsh-mcp trust -C ${root} s`), lines[0])
 }
 
 const stdioCases: [string, (m: string) => Entry, (m: string) => Entry][] = [
-  ['args', (m) => stdioEntry('s', { tools: ['t'], marker: m, pidfileDir: pids }), (m) => stdioEntry('s', { tools: ['t', 'u'], marker: m, pidfileDir: pids })],
-  ['env', (m) => stdioEntry('s', { tools: ['t'], marker: m, pidfileDir: pids, env: { MODE: 'one' } }), (m) => stdioEntry('s', { tools: ['t'], marker: m, pidfileDir: pids, env: { MODE: 'two' } })],
-  ['command', (m) => stdioEntry('s', { tools: ['t'], marker: m, pidfileDir: pids }), (m) => ({ ...stdioEntry('s', { tools: ['t'], marker: m, pidfileDir: pids }), command: nodeAlias })],
+  [
+    'args',
+    (m) => stdioEntry('s', { tools: ['t'], marker: m, pidfileDir: pids }),
+    (m) => stdioEntry('s', { tools: ['t', 'u'], marker: m, pidfileDir: pids }),
+  ],
+  [
+    'env',
+    (m) => stdioEntry('s', { tools: ['t'], marker: m, pidfileDir: pids, env: { MODE: 'one' } }),
+    (m) => stdioEntry('s', { tools: ['t'], marker: m, pidfileDir: pids, env: { MODE: 'two' } }),
+  ],
+  [
+    'command',
+    (m) => stdioEntry('s', { tools: ['t'], marker: m, pidfileDir: pids }),
+    (m) => ({ ...stdioEntry('s', { tools: ['t'], marker: m, pidfileDir: pids }), command: nodeAlias }),
+  ],
 ]
 
 for (const [field, before, after] of stdioCases) {
@@ -133,7 +154,10 @@ test('an untrusted server is warned about once per fingerprint, never once per r
   assert.ok(lines()[0]!.includes('is not trusted'))
 
   // A new fingerprint is a new warning, again only once.
-  writeFileSync(p.join('.dsh', 'mcp.yml'), friendly({ s: stdioEntry('s', { tools: ['t', 'v'], marker: m, pidfileDir: pids }) }))
+  writeFileSync(
+    p.join('.dsh', 'mcp.yml'),
+    friendly({ s: stdioEntry('s', { tools: ['t', 'v'], marker: m, pidfileDir: pids }) }),
+  )
   await reconcileTimes(w, 3)
   assert.equal(lines().length, 2)
   await reconcileTimes(w, 3)

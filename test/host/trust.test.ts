@@ -17,7 +17,17 @@ import { markerRig } from '../support/markers.ts'
 import { readMarker } from '../support/procs.ts'
 import { friendly, projectWith, startWorld } from '../support/runtime.ts'
 import { makeProject, makeTempDir } from '../support/tmp.ts'
-import { assertHeldBack, cli, serverOf, statusStates, statusText, trustAll, untilTools, warnings, reconcileTimes } from '../support/trust.ts'
+import {
+  assertHeldBack,
+  cli,
+  serverOf,
+  statusStates,
+  statusText,
+  trustAll,
+  untilTools,
+  warnings,
+  reconcileTimes,
+} from '../support/trust.ts'
 const { marker, entry } = markerRig()
 
 test('a fresh project spawns nothing until trusted through the CLI; then it mounts live; untrust and a deleted store take it down live', async (t) => {
@@ -47,7 +57,12 @@ test('a fresh project spawns nothing until trusted through the CLI; then it moun
     assert.equal(s.effectiveName, null)
     assert.ok(s.lastError?.includes(command(n)), s.lastError ?? '')
   }
-  assert.deepEqual(statusStates(w, root).sort(), [['alpha', 'untrusted'], ['leg', 'untrusted'], ['loc', 'untrusted'], ['u', 'mounted']])
+  assert.deepEqual(statusStates(w, root).sort(), [
+    ['alpha', 'untrusted'],
+    ['leg', 'untrusted'],
+    ['loc', 'untrusted'],
+    ['u', 'mounted'],
+  ])
 
   // One warning per server, with the exact command; further reconciles add none.
   const notTrusted = (n: string) => warnings(w, `"${n}"`).filter((l) => l.includes('is not trusted'))
@@ -60,13 +75,27 @@ test('a fresh project spawns nothing until trusted through the CLI; then it moun
   p.write('.dsh/mcp.yml', readFileSync(p.join('.dsh/mcp.yml'), 'utf8'))
   await reconcileTimes(w, 3)
   for (const n of ['alpha', 'loc', 'leg']) assert.equal(notTrusted(n).length, 1, `still one warning for ${n}`)
-  assert.equal(w.host.logs.filter((l) => l.text.includes('dsh-mcp trust')).length, 3, 'no other line repeats the command')
+  assert.equal(
+    w.host.logs.filter((l) => l.text.includes('dsh-mcp trust')).length,
+    3,
+    'no other line repeats the command',
+  )
 
   // Trust with the real CLI (same DSH_HOME): mounted without a restart.
   await trustAll(w, root)
-  await untilTools(w, agent, ['mcp__alpha__a1', 'mcp__leg__g1', 'mcp__loc__l1', 'mcp__u__u1'], 'trusted servers mount live')
+  await untilTools(
+    w,
+    agent,
+    ['mcp__alpha__a1', 'mcp__leg__g1', 'mcp__loc__l1', 'mcp__u__u1'],
+    'trusted servers mount live',
+  )
   for (const n of ['alpha', 'loc', 'leg', 'u'] as const) assert.equal(readMarker(m[n]).length, 1, `${n} spawned once`)
-  assert.deepEqual(statusStates(w, root).sort(), [['alpha', 'mounted'], ['leg', 'mounted'], ['loc', 'mounted'], ['u', 'mounted']])
+  assert.deepEqual(statusStates(w, root).sort(), [
+    ['alpha', 'mounted'],
+    ['leg', 'mounted'],
+    ['loc', 'mounted'],
+    ['u', 'mounted'],
+  ])
   assert.equal(serverOf(w, root, 'alpha').lastError, null)
 
   // Untrust one server: it goes down at once and is warned about again.
@@ -80,11 +109,19 @@ test('a fresh project spawns nothing until trusted through the CLI; then it moun
   await untilTools(w, agent, ['mcp__u__u1'], 'a deleted store trusts nothing')
   await reconcileTimes(w, 2)
   for (const n of ['alpha', 'loc', 'leg'] as const) assert.equal(readMarker(m[n]).length, 1, `${n} not spawned again`)
-  assert.deepEqual(statusStates(w, root).sort(), [['alpha', 'untrusted'], ['leg', 'untrusted'], ['loc', 'untrusted'], ['u', 'mounted']])
+  assert.deepEqual(statusStates(w, root).sort(), [
+    ['alpha', 'untrusted'],
+    ['leg', 'untrusted'],
+    ['loc', 'untrusted'],
+    ['u', 'mounted'],
+  ])
 })
 
 /** The plugin on a bare host with `dshHome` wherever the test wants it. */
-async function bootAt(dshHome: string, cwd: string): Promise<{ mcp: ProjectMcp; host: Awaited<ReturnType<typeof createHost>>; dispose(): Promise<void> }> {
+async function bootAt(
+  dshHome: string,
+  cwd: string,
+): Promise<{ mcp: ProjectMcp; host: Awaited<ReturnType<typeof createHost>>; dispose(): Promise<void> }> {
   const host = await createHost({ cwd })
   await host.ctx.plugin(plugin, { dshHome, cwd, trust: 'require' })
   return { host, mcp: host.ctx.get('projectMcp') as ProjectMcp, dispose: () => host.dispose() }
@@ -95,7 +132,11 @@ test('a repository cannot trust itself: a valid store anywhere inside it, even a
   const p = projectWith({ s: entry('s', m) })
   // A genuine store for this project, made outside it by the real CLI …
   const outside = makeTempDir('dsh-mcp-home-')
-  const made = await runCli(['trust', '--all', '--yes', '-C', p.path], { cwd: p.path, dshHome: outside.path, home: outside.path })
+  const made = await runCli(['trust', '--all', '--yes', '-C', p.path], {
+    cwd: p.path,
+    dshHome: outside.path,
+    home: outside.path,
+  })
   assert.equal(made.code, 0, made.stderr)
   const good = outside.join('mcp-trust.json')
   // … planted all over the repository, including where DSH_HOME points.

@@ -42,7 +42,8 @@ test(`a server registering ${N} tools at once: no other project's agent ever see
   const check = () => {
     for (const agent of [outsider, blind]) {
       const foreign = mcpToolNames(w.host.ctx, agent).filter((n) => n.startsWith('mcp__big__'))
-      if (foreign.length > 0) leaks.push(`after change ${changes}: ${foreign.length} tools of the other project, e.g. ${foreign[0]}`)
+      if (foreign.length > 0)
+        leaks.push(`after change ${changes}: ${foreign.length} tools of the other project, e.g. ${foreign[0]}`)
     }
   }
   // Every change (as a listener after the plugin's would look): the newest names, which is where a leak would show.
@@ -50,7 +51,9 @@ test(`a server registering ${N} tools at once: no other project's agent ever see
   const look = () => {
     while (next < N && w.host.ctx.tools.get(`mcp__big__t${next}`)) next++
     if (next === 0) return
-    for (const agent of [outsider, blind]) if (w.host.ctx.tools.get(`mcp__big__t${next - 1}`, agent)) leaks.push(`change ${changes}: mcp__big__t${next - 1} visible to another project's agent`)
+    for (const agent of [outsider, blind])
+      if (w.host.ctx.tools.get(`mcp__big__t${next - 1}`, agent))
+        leaks.push(`change ${changes}: mcp__big__t${next - 1} visible to another project's agent`)
   }
   // The checks cost the host's process too (a scoped lookup resolves the scope's whole view): counted apart.
   let checking = 0
@@ -63,11 +66,17 @@ test(`a server registering ${N} tools at once: no other project's agent ever see
   t.after(off)
   const cpu0 = cpuMsOf()
   const insider = (await w.host.createAgent({ cwd: big.path })).agent
-  await waitFor(() => mcpToolNames(w.host.ctx, insider).length === N + 1, { timeoutMs: 120_000, intervalMs: 50, message: `the project's agent sees its ${N} tools and echo` })
+  await waitFor(() => mcpToolNames(w.host.ctx, insider).length === N + 1, {
+    timeoutMs: 120_000,
+    intervalMs: 50,
+    message: `the project's agent sees its ${N} tools and echo`,
+  })
   await w.mcp.whenIdle()
   const cpu = cpuMsOf() - cpu0 - checking
   check()
-  t.diagnostic(`${changes} registry changes, ${Math.round(cpu)} ms of host CPU (and ${Math.round(checking)} ms in the test's checks)`)
+  t.diagnostic(
+    `${changes} registry changes, ${Math.round(cpu)} ms of host CPU (and ${Math.round(checking)} ms in the test's checks)`,
+  )
   assert.ok(changes >= N, `the server's tools came one change each (${changes})`)
   assert.deepEqual(leaks, [], 'the other agent never saw them')
   assert.deepEqual(mcpToolNames(w.host.ctx, outsider), ['mcp__small__echo'])

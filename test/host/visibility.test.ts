@@ -51,7 +51,7 @@ test('agents in projects A and B each see only their own tools plus globals; for
   assert.deepEqual(mcpToolNames(w.host.ctx), [], 'every MCP tool is unregistered')
 })
 
-test('a subagent without a cwd inherits its owner\'s project; one with a cwd keeps its own', async (t) => {
+test("a subagent without a cwd inherits its owner's project; one with a cwd keeps its own", async (t) => {
   const w = await startWorld()
   t.after(async () => {
     await w.dispose()
@@ -91,7 +91,11 @@ test('a project row shadows a global one: the global is denied in that project o
   assert.match(namesA[0]!, /^mcp__github_[0-9a-f]{6}__local_issues$/, 'the project row gets a root-derived suffix')
   assert.deepEqual(mcpToolNames(w.host.ctx, agentB), ['mcp__github__issues', 'mcp__other__o1'])
   assert.deepEqual(mcpToolNames(w.host.ctx, agentC), ['mcp__github__issues'])
-  assert.equal((await execTool(w.host.ctx, agentA, 'mcp__github__issues', {})).isError, true, 'the shadowed global is unknown to A')
+  assert.equal(
+    (await execTool(w.host.ctx, agentA, 'mcp__github__issues', {})).isError,
+    true,
+    'the shadowed global is unknown to A',
+  )
   assert.equal((await execTool(w.host.ctx, agentC, 'mcp__github__issues', {})).isError, false)
   const { readMarker } = await import('../support/procs.ts')
   assert.equal(readMarker(marker).length, 1, 'the global server was spawned once')
@@ -145,7 +149,13 @@ test('tools filters: include/exclude globs on raw names, exclude wins, per proje
     reapAll(w.pids)
   })
   const tools = ['read_file', 'read_dir', 'delete_file', 'write_file']
-  const a = projectWith({ fs: stdioEntry('fs', { tools, pidfileDir: w.pids, extra: { tools: { include: ['read_*', 'delete_*'], exclude: ['delete_*'] } } }) })
+  const a = projectWith({
+    fs: stdioEntry('fs', {
+      tools,
+      pidfileDir: w.pids,
+      extra: { tools: { include: ['read_*', 'delete_*'], exclude: ['delete_*'] } },
+    }),
+  })
   const agentA = (await w.host.createAgent({ cwd: a.path })).agent
   await w.mcp.whenIdle()
   assert.deepEqual(mcpToolNames(w.host.ctx, agentA), ['mcp__fs__read_dir', 'mcp__fs__read_file'])

@@ -16,7 +16,8 @@ import { makeTempDir } from '../support/tmp.ts'
 const home = makeTempDir('dsh-mcp-logw-')
 after(() => home.cleanup())
 const SECRET = 'tok_9f8e7d6c5b4a'
-const PEM = '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj\n-----END PRIVATE KEY-----'
+const PEM =
+  '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj\n-----END PRIVATE KEY-----'
 let n = 0
 const file = () => path.join(home.path, `h${n++}`, 'mcp-logs', 'srv-000000000000.log')
 
@@ -41,7 +42,8 @@ test('secrets are redacted whole, across chunks, in long lines and line by line 
   assert.match(text, /no newline at the end \*\*\*/)
   assert.equal(text.split('\n').filter((l) => l.includes('key line:')).length, 4)
   // No piece of the secret survives a piece boundary.
-  for (let i = 0; i + 6 <= SECRET.length; i++) assert.ok(!text.includes(SECRET.slice(i, i + 6)), `fragment ${SECRET.slice(i, i + 6)}`)
+  for (let i = 0; i + 6 <= SECRET.length; i++)
+    assert.ok(!text.includes(SECRET.slice(i, i + 6)), `fragment ${SECRET.slice(i, i + 6)}`)
   assert.match(text, /x\*\*\*y/, 'the long line keeps its redaction in place')
   assert.match(text, /^\d{4}-\d\d-\d\dT[\d:.]+Z plain/m, 'lines carry a time')
 })

@@ -10,9 +10,23 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import * as mcpClient from '@deepseek-ai/dsh-mcp-client'
 import z from '@deepseek-ai/schemastery'
-import { clientCapturesStderr, LAUNCH_ENV, launchedConfig, readLaunchSpec, serverLogFile, type StdioConfig } from '../../src/launch/spec.ts'
+import {
+  clientCapturesStderr,
+  LAUNCH_ENV,
+  launchedConfig,
+  readLaunchSpec,
+  serverLogFile,
+  type StdioConfig,
+} from '../../src/launch/spec.ts'
 
-const base: StdioConfig = { transport: 'stdio', serverName: 'x', command: 'npx', args: ['-y', 'pkg'], env: { A: 'b' }, cwd: '/p' }
+const base: StdioConfig = {
+  transport: 'stdio',
+  serverName: 'x',
+  command: 'npx',
+  args: ['-y', 'pkg'],
+  env: { A: 'b' },
+  cwd: '/p',
+}
 const launcher = { node: '/usr/bin/node', script: '/lib/launch/launcher.js' }
 
 test('launchedConfig runs the launcher with the real command and keeps everything else', () => {
@@ -33,12 +47,24 @@ test('launchedConfig runs the launcher with the real command and keeps everythin
 })
 
 test('readLaunchSpec refuses what is not a spec, without quoting it', () => {
-  for (const raw of [undefined, 'not json {s3cr3t', '[]', '{"log":1,"secrets":[],"forward":false}', '{"log":"/l","secrets":[1],"forward":false}', '{"log":"/l","secrets":[]}']) {
+  for (const raw of [
+    undefined,
+    'not json {s3cr3t',
+    '[]',
+    '{"log":1,"secrets":[],"forward":false}',
+    '{"log":"/l","secrets":[1],"forward":false}',
+    '{"log":"/l","secrets":[]}',
+  ]) {
     const got = readLaunchSpec(raw === undefined ? {} : { [LAUNCH_ENV]: raw })
     assert.ok('error' in got, String(raw))
     assert.doesNotMatch(got.error, /s3cr3t/)
   }
-  assert.deepEqual(readLaunchSpec({ [LAUNCH_ENV]: '{"log":"/l","secrets":["a"],"forward":true,"maxBytes":10}' }), { log: '/l', secrets: ['a'], forward: true, maxBytes: 10 })
+  assert.deepEqual(readLaunchSpec({ [LAUNCH_ENV]: '{"log":"/l","secrets":["a"],"forward":true,"maxBytes":10}' }), {
+    log: '/l',
+    secrets: ['a'],
+    forward: true,
+    maxBytes: 10,
+  })
 })
 
 test('serverLogFile: one file per origin and written name, under mcp-logs', () => {
@@ -52,9 +78,19 @@ test('serverLogFile: one file per origin and written name, under mcp-logs', () =
 test('clientCapturesStderr: false for the installed rc.8 client, true for a Config that declares stderr', () => {
   assert.equal(clientCapturesStderr(mcpClient.Config), false, 'rc.8 inherits the child stderr')
   // biome-ignore lint/suspicious/noExplicitAny: any Schemastery field schema
-  const stdio = (extra: Record<string, any>) => z.object({ transport: z.const('stdio'), serverName: z.string(), command: z.string(), ...extra })
-  const http = z.object({ transport: z.const('streamable-http'), serverName: z.string(), url: z.string(), stderr: z.string() })
-  assert.equal(clientCapturesStderr(z.union([stdio({ stderr: z.union(['pipe', 'inherit']) }), http])), true, 'a later client with a stdio stderr option')
+  const stdio = (extra: Record<string, any>) =>
+    z.object({ transport: z.const('stdio'), serverName: z.string(), command: z.string(), ...extra })
+  const http = z.object({
+    transport: z.const('streamable-http'),
+    serverName: z.string(),
+    url: z.string(),
+    stderr: z.string(),
+  })
+  assert.equal(
+    clientCapturesStderr(z.union([stdio({ stderr: z.union(['pipe', 'inherit']) }), http])),
+    true,
+    'a later client with a stdio stderr option',
+  )
   assert.equal(clientCapturesStderr(z.union([stdio({}), http])), false, 'stderr on the HTTP branch only does not count')
   assert.equal(clientCapturesStderr(z.union([z.union([stdio({ stderr: z.string() })]), http])), true, 'nested unions')
   assert.equal(clientCapturesStderr(stdio({ stderr: z.string() })), true, 'a plain object schema')

@@ -12,7 +12,7 @@ import { after, test } from 'node:test'
 import { trustFingerprint } from '../../src/config/fingerprint.ts'
 import { EntrySchema } from '../../src/config/schema.ts'
 import { trustServers } from '../../src/trust/store.ts'
-import { execTool, mcpToolNames, resultText} from '../support/host.ts'
+import { execTool, mcpToolNames, resultText } from '../support/host.ts'
 import { stdioFixtureArgs } from '../support/fixture-config.ts'
 import { readMarker, reapAll } from '../support/procs.ts'
 import { friendly, projectWith, stdioEntry } from '../support/runtime.ts'
@@ -30,7 +30,8 @@ function setup(entryOf: (marker: string, pids: string) => Record<string, unknown
   return { home, pids, marker, project, entry }
 }
 
-const lazyStdio = (tools: string[]) => (marker: string, pids: string) => stdioEntry('lz', { tools, marker, pidfileDir: pids, extra: { lifecycle: 'lazy' } })
+const lazyStdio = (tools: string[]) => (marker: string, pids: string) =>
+  stdioEntry('lz', { tools, marker, pidfileDir: pids, extra: { lifecycle: 'lazy' } })
 
 /** An entry whose tools (and crash) come from env values: equal env names keep the cache key. */
 const envDriven = (marker: string, pids: string, env: Record<string, string>) => ({
@@ -66,7 +67,10 @@ test('an untrusted or changed lazy server offers no cached tools and starts noth
   assert.equal(readMarker(marker).length, spawned)
 
   // 3. Changed since trusted (a new argument): the cached tools go, nothing starts.
-  writeFileSync(project.join('.dsh', 'mcp.yml'), friendly({ lz: { ...entry, args: [...(entry.args as string[]), '--init-delay-ms', '1'] } }))
+  writeFileSync(
+    project.join('.dsh', 'mcp.yml'),
+    friendly({ lz: { ...entry, args: [...(entry.args as string[]), '--init-delay-ms', '1'] } }),
+  )
   await w.mcp.reload()
   await waitTools(w, agent, [], 'the cached tools of a changed server stayed')
   assert.equal(row(w, project.path, 'lz')?.state, 'untrusted')
@@ -123,7 +127,7 @@ test('a changed fingerprint misses the cache: the server mounts, its new tools a
   await waitRow(w, project.path, 'lz', () => cacheFiles(home).length === 2, 'the new fingerprint was never cached')
 })
 
-test("a server whose real tool list differs from its cache converges on the real one", async (t) => {
+test('a server whose real tool list differs from its cache converges on the real one', async (t) => {
   const home = makeTempDir('dsh-mcp-lazy-home-')
   const pids = home.mkdir('pids')
   const marker = home.join('spawns.log')
@@ -131,7 +135,10 @@ test("a server whose real tool list differs from its cache converges on the real
   t.after(() => reapAll(pids))
   await warm(home, project.path, 'lz')
   // Same env names, another value: same cache key, another real tool list.
-  writeFileSync(project.join('.dsh', 'mcp.yml'), friendly({ lz: { ...envDriven(marker, pids, { MCP_FIXTURE_TOOLS: 'echo,add' }), idleTimeoutMs: 300 } }))
+  writeFileSync(
+    project.join('.dsh', 'mcp.yml'),
+    friendly({ lz: { ...envDriven(marker, pids, { MCP_FIXTURE_TOOLS: 'echo,add' }), idleTimeoutMs: 300 } }),
+  )
   const w = await lazyWorld(home)
   t.after(() => w.dispose())
   const { agent } = await w.host.createAgent({ cwd: project.path })
@@ -150,7 +157,10 @@ test('a lazy server that cannot start answers not_sent and keeps its cached tool
   const project = projectWith({ lz: envDriven(marker, pids, { MCP_FIXTURE_TOOLS: 'echo', MCP_FIXTURE_CRASH: '0' }) })
   t.after(() => reapAll(pids))
   await warm(home, project.path, 'lz')
-  writeFileSync(project.join('.dsh', 'mcp.yml'), friendly({ lz: envDriven(marker, pids, { MCP_FIXTURE_TOOLS: 'echo', MCP_FIXTURE_CRASH: '1' }) }))
+  writeFileSync(
+    project.join('.dsh', 'mcp.yml'),
+    friendly({ lz: envDriven(marker, pids, { MCP_FIXTURE_TOOLS: 'echo', MCP_FIXTURE_CRASH: '1' }) }),
+  )
   const w = await lazyWorld(home)
   t.after(() => w.dispose())
   const { agent } = await w.host.createAgent({ cwd: project.path })
@@ -164,7 +174,10 @@ test('a lazy server that cannot start answers not_sent and keeps its cached tool
   const s = await waitRow(w, project.path, 'lz', (x) => x.state === 'dormant', 'not dormant after the failed start')
   assert.ok(s.lastError, 'the failure is reported')
   // Fixed: the next call starts it.
-  writeFileSync(project.join('.dsh', 'mcp.yml'), friendly({ lz: envDriven(marker, pids, { MCP_FIXTURE_TOOLS: 'echo', MCP_FIXTURE_CRASH: '0' }) }))
+  writeFileSync(
+    project.join('.dsh', 'mcp.yml'),
+    friendly({ lz: envDriven(marker, pids, { MCP_FIXTURE_TOOLS: 'echo', MCP_FIXTURE_CRASH: '0' }) }),
+  )
   await w.mcp.reload()
   await waitTools(w, agent, ['mcp__lz__echo'], 'cached tools missing after the fix')
   assert.equal(resultText(await execTool(w.host.ctx, agent, 'mcp__lz__echo', { text: 'ok' })), '[lz] echo: ok')

@@ -30,7 +30,13 @@ test('add --lifecycle lazy --idle-timeout; get and list show the lifecycle and t
 
   const entry = EntrySchema.parse({ command: 'node', args: ['server.js'], lifecycle: 'lazy', idleTimeoutMs: 5000 })
   const key = cacheFingerprint(entry, canonicalRoot(env.project.path))
-  writeCache(env.dshHome, { version: CACHE_VERSION, key, server: 'lz', recordedAt: '2026-01-01T00:00:00.000Z', tools: [{ name: 'mcp__lz__echo', raw: 'echo', description: 'Echo', parameters: { type: 'object' } }] })
+  writeCache(env.dshHome, {
+    version: CACHE_VERSION,
+    key,
+    server: 'lz',
+    recordedAt: '2026-01-01T00:00:00.000Z',
+    tools: [{ name: 'mcp__lz__echo', raw: 'echo', description: 'Echo', parameters: { type: 'object' } }],
+  })
   got = await env.run(['get', 'lz'])
   assert.match(got.stdout, /tool cache: +1 tool\(s\), recorded 2026-01-01/)
   const json = JSON.parse((await env.run(['get', 'lz', '--json'])).stdout)

@@ -19,7 +19,11 @@ import { cacheFiles, LONG, lazyWorld, row, waitRow, waitTools, warm } from '../s
 
 after(() => cleanupAll())
 
-const offered = (req: { tools?: readonly { name: string }[] } | undefined) => (req?.tools ?? []).map((t) => t.name).filter((n) => n.startsWith('mcp__')).sort()
+const offered = (req: { tools?: readonly { name: string }[] } | undefined) =>
+  (req?.tools ?? [])
+    .map((t) => t.name)
+    .filter((n) => n.startsWith('mcp__'))
+    .sort()
 
 function setup(tools = ['echo', 'add'], extra: Record<string, unknown> = {}) {
   const home = makeTempDir('dsh-mcp-lazy-home-')
@@ -55,8 +59,14 @@ test('warm cache: no spawn at agent start, the first request offers the cached t
   stub.push(toolCallResponse('mcp__lz__add', { a: 2, b: 3 }))
   agent.followup(userMessage('add please'))
   await agent.whenIdle()
-  assert.deepEqual(offered(stub.requests[0]), ['mcp__lz__add', 'mcp__lz__echo'], 'the first request offered the cached tools')
-  const schema = stub.requests[0]!.tools!.find((x) => x.name === 'mcp__lz__add') as unknown as { parameters: { properties: Record<string, unknown> } }
+  assert.deepEqual(
+    offered(stub.requests[0]),
+    ['mcp__lz__add', 'mcp__lz__echo'],
+    'the first request offered the cached tools',
+  )
+  const schema = stub.requests[0]!.tools!.find((x) => x.name === 'mcp__lz__add') as unknown as {
+    parameters: { properties: Record<string, unknown> }
+  }
   assert.deepEqual(Object.keys(schema.parameters.properties).sort(), ['a', 'b'], 'with the real input schema')
   assert.equal(readMarker(marker).length, 2, 'the first call spawned the server once')
   const toolMessage = JSON.stringify(stub.requests[1]?.messages.at(-1))
@@ -75,7 +85,9 @@ test('concurrent first calls share one start', async (t) => {
   const { agent } = await w.host.createAgent({ cwd: project.path })
   await waitTools(w, agent, ['mcp__lz__echo', 'mcp__lz__sleep'], 'the cached tools were never offered')
   const spawnsBefore = readMarker(marker).length
-  const results = await Promise.all([1, 2, 3, 4].map((i) => execTool(w.host.ctx, agent, 'mcp__lz__echo', { text: `n${i}` })))
+  const results = await Promise.all(
+    [1, 2, 3, 4].map((i) => execTool(w.host.ctx, agent, 'mcp__lz__echo', { text: `n${i}` })),
+  )
   for (const [i, r] of results.entries()) {
     assert.equal(r.isError, false, resultText(r))
     assert.equal(resultText(r), `[lz] echo: n${i + 1}`)
@@ -125,12 +137,15 @@ test('switching lifecycle needs no remount: eager → lazy releases when idle, l
   writeFileSync(project.join('.dsh', 'mcp.yml'), friendly({ lz: { ...entry, lifecycle: 'lazy' } }))
   await w.mcp.reload()
   assert.equal(readMarker(marker).length, spawned + 1, 'no remount')
-  await waitFor(() => !isAlive(pid) || undefined, { timeoutMs: LONG, message: 'the server turned lazy was never released' })
+  await waitFor(() => !isAlive(pid) || undefined, {
+    timeoutMs: LONG,
+    message: 'the server turned lazy was never released',
+  })
   await waitRow(w, project.path, 'lz', (s) => s.state === 'dormant', 'not dormant after the release')
   await waitTools(w, agent, ['mcp__lz__echo'], 'cached tools did not come back')
 })
 
-test("a step that arrives while a lazy server starts waits for it: the tools are never missing from a request", async (t) => {
+test('a step that arrives while a lazy server starts waits for it: the tools are never missing from a request', async (t) => {
   const home = makeTempDir('dsh-mcp-lazy-home-')
   const pids = home.mkdir('pids')
   const entryWith = (delay: string) => ({
@@ -159,6 +174,10 @@ test("a step that arrives while a lazy server starts waits for it: the tools are
   await waitTools(w, undefined, [], 'the cached registration was never swapped out')
   other.followup(userMessage('second turn, while the server starts'))
   await other.whenIdle()
-  assert.deepEqual(offered(stub.requests[1]), ['mcp__lz__echo'], 'the step waited for the start and offered the real tool')
+  assert.deepEqual(
+    offered(stub.requests[1]),
+    ['mcp__lz__echo'],
+    'the step waited for the start and offered the real tool',
+  )
   assert.equal(resultText(await call), '[lz] echo: slow')
 })

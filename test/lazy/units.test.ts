@@ -14,7 +14,15 @@ import { toOfficialConfig } from '../../src/config/official.ts'
 import { EntrySchema } from '../../src/config/schema.ts'
 import type { Placement } from '../../src/plan/desired.ts'
 import { publicToolName } from '../../src/plan/tool-names.ts'
-import { CACHE_VERSION, type CacheRecord, cachedTool, cachePath, readCache, toolsUnder, writeCache } from '../../src/lazy/cache.ts'
+import {
+  CACHE_VERSION,
+  type CacheRecord,
+  cachedTool,
+  cachePath,
+  readCache,
+  toolsUnder,
+  writeCache,
+} from '../../src/lazy/cache.ts'
 import { classifyFailure, deliveryText } from '../../src/lazy/delivery.ts'
 import { lifecyclePolicy } from '../../src/lazy/policy.ts'
 import { cleanupAll, makeTempDir } from '../support/tmp.ts'
@@ -29,14 +37,22 @@ test('the cache key covers launch config and env names, never env values; lifecy
   assert.notEqual(cacheFingerprint(entry({ env: { OTHER: 'one' } }), '/p'), a, 'an env name is')
   assert.notEqual(cacheFingerprint(entry({ env: { TOKEN: 'one' } }), '/q'), a, 'so is the project')
   assert.notEqual(cacheFingerprint(entry({ env: { TOKEN: 'one' }, args: ['t.js'] }), '/p'), a, 'and the arguments')
-  const h = (v: string) => cacheFingerprint(EntrySchema.parse({ url: 'http://127.0.0.1:1/mcp', headers: { Authorization: v } }), '/p')
+  const h = (v: string) =>
+    cacheFingerprint(EntrySchema.parse({ url: 'http://127.0.0.1:1/mcp', headers: { Authorization: v } }), '/p')
   assert.equal(h('Bearer a'), h('Bearer b'), 'a header value is not in the key')
   const eager = entry({})
   const lazy = entry({ lifecycle: 'lazy', idleTimeoutMs: 5 })
   assert.equal(cacheFingerprint(lazy, '/p'), cacheFingerprint(eager, '/p'))
   assert.equal(trustFingerprint(lazy), trustFingerprint(eager), 'lifecycle is not a trust question')
-  assert.equal(mountKey(toOfficialConfig('s', lazy, { root: '/p' })), mountKey(toOfficialConfig('s', eager, { root: '/p' })), 'nor a remount')
-  assert.ok(!JSON.stringify(toOfficialConfig('s', lazy, { root: '/p' })).includes('lifecycle'), 'never sent to the official client')
+  assert.equal(
+    mountKey(toOfficialConfig('s', lazy, { root: '/p' })),
+    mountKey(toOfficialConfig('s', eager, { root: '/p' })),
+    'nor a remount',
+  )
+  assert.ok(
+    !JSON.stringify(toOfficialConfig('s', lazy, { root: '/p' })).includes('lifecycle'),
+    'never sent to the official client',
+  )
 })
 
 const record = (key: string, server = 'srv'): CacheRecord => ({
@@ -45,8 +61,16 @@ const record = (key: string, server = 'srv'): CacheRecord => ({
   server,
   recordedAt: new Date(0).toISOString(),
   tools: [
-    cachedTool(server, { name: publicToolName(server, 'echo'), description: 'Echo', parameters: { type: 'object', properties: { text: { type: 'string' } } } }),
-    cachedTool(server, { name: publicToolName(server, 'read.file'), description: 'Read', parameters: { type: 'object' } }),
+    cachedTool(server, {
+      name: publicToolName(server, 'echo'),
+      description: 'Echo',
+      parameters: { type: 'object', properties: { text: { type: 'string' } } },
+    }),
+    cachedTool(server, {
+      name: publicToolName(server, 'read.file'),
+      description: 'Read',
+      parameters: { type: 'object' },
+    }),
   ],
 })
 
@@ -74,7 +98,8 @@ test('a missing, corrupt, foreign-version, other-key or linked cache file is no 
   write('other', JSON.stringify(record('somebody-else')))
   write('badtools', JSON.stringify({ ...record('badtools'), tools: [{ name: 3 }] }))
   write('empty', '')
-  for (const k of ['corrupt', 'foreign', 'other', 'badtools', 'empty']) assert.equal(readCache(home.path, k), undefined, k)
+  for (const k of ['corrupt', 'foreign', 'other', 'badtools', 'empty'])
+    assert.equal(readCache(home.path, k), undefined, k)
   symlinkSync(cachePath(home.path, 'good'), cachePath(home.path, 'linked'))
   assert.equal(readCache(home.path, 'linked'), undefined, 'a symbolic link is not followed')
   mkdirSync(cachePath(home.path, 'dir'))
@@ -93,17 +118,42 @@ test('public names re-derive under another effective name unless the official cl
   assert.equal(r.tools[1]!.raw, undefined, 'a hashed name keeps no raw name')
   assert.equal(toolsUnder(r, 'srv-2'), undefined)
   const clean = { ...r, tools: [r.tools[0]!] }
-  assert.deepEqual(toolsUnder(clean, 'srv-2')?.map((t) => t.name), ['mcp__srv-2__echo'])
+  assert.deepEqual(
+    toolsUnder(clean, 'srv-2')?.map((t) => t.name),
+    ['mcp__srv-2__echo'],
+  )
 })
 
 test('lifecycle policy: a shared mount is lazy only when every row is; 0 idle wins', () => {
-  const p = (key: string, o: Partial<Placement> = {}): Placement => ({ name: key, layer: 'project', file: 'f', want: 'mount', key, ...o })
+  const p = (key: string, o: Partial<Placement> = {}): Placement => ({
+    name: key,
+    layer: 'project',
+    file: 'f',
+    want: 'mount',
+    key,
+    ...o,
+  })
   const policy = lifecyclePolicy(
     {
       global: [p('u', { layer: 'user' })],
       projects: new Map([
-        ['/a', [p('k', { lifecycle: 'lazy', idleTimeoutMs: 100 }), p('m', { lifecycle: 'lazy', idleTimeoutMs: 0 }), p('x', { want: 'untrusted' })]],
-        ['/b', [p('k', { lifecycle: 'lazy', idleTimeoutMs: 300 }), p('m', { lifecycle: 'lazy', idleTimeoutMs: 50 }), p('e'), p('u', { lifecycle: 'lazy' })]],
+        [
+          '/a',
+          [
+            p('k', { lifecycle: 'lazy', idleTimeoutMs: 100 }),
+            p('m', { lifecycle: 'lazy', idleTimeoutMs: 0 }),
+            p('x', { want: 'untrusted' }),
+          ],
+        ],
+        [
+          '/b',
+          [
+            p('k', { lifecycle: 'lazy', idleTimeoutMs: 300 }),
+            p('m', { lifecycle: 'lazy', idleTimeoutMs: 50 }),
+            p('e'),
+            p('u', { lifecycle: 'lazy' }),
+          ],
+        ],
       ]),
     },
     { defaultLifecycle: 'eager', idleTimeoutMs: 1000 },
@@ -113,7 +163,11 @@ test('lifecycle policy: a shared mount is lazy only when every row is; 0 idle wi
   assert.equal(policy.get('e')?.lazy, false, 'the default')
   assert.equal(policy.get('u')?.lazy, false, 'one eager row keeps a shared mount eager')
   assert.equal(policy.has('x'), false)
-  assert.equal(lifecyclePolicy({ global: [p('d')], projects: new Map() }, { defaultLifecycle: 'lazy', idleTimeoutMs: 7 }).get('d')?.idleMs, 7)
+  assert.equal(
+    lifecyclePolicy({ global: [p('d')], projects: new Map() }, { defaultLifecycle: 'lazy', idleTimeoutMs: 7 }).get('d')
+      ?.idleMs,
+    7,
+  )
 })
 
 test('delivery classes', () => {

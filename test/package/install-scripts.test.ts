@@ -14,10 +14,19 @@ const read = (f: string) => JSON.parse(readFileSync(new URL(`../../${f}`, import
 
 test('every locked package with an install script is covered by allowScripts', () => {
   const allow = (read('package.json') as { allowScripts?: Record<string, boolean> }).allowScripts ?? {}
-  const lock = read('package-lock.json') as { packages: Record<string, { hasInstallScript?: boolean; version?: string }> }
+  const lock = read('package-lock.json') as {
+    packages: Record<string, { hasInstallScript?: boolean; version?: string }>
+  }
   const uncovered = Object.entries(lock.packages)
     .filter(([, p]) => p.hasInstallScript)
-    .map(([path, p]) => ({ name: path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length), version: p.version }))
+    .map(([path, p]) => ({
+      name: path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length),
+      version: p.version,
+    }))
     .filter(({ name, version }) => allow[name] === undefined && allow[`${name}@${version}`] === undefined)
-  assert.deepEqual(uncovered, [], 'add each to "allowScripts" in package.json (true to run its script, false to block it)')
+  assert.deepEqual(
+    uncovered,
+    [],
+    'add each to "allowScripts" in package.json (true to run its script, false to block it)',
+  )
 })

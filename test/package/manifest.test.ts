@@ -18,12 +18,25 @@ const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.ur
 }
 
 test('no host package is a runtime dependency', () => {
-  assert.deepEqual(Object.keys(pkg.dependencies).filter((n) => n.startsWith('@deepseek-ai/')), [])
+  assert.deepEqual(
+    Object.keys(pkg.dependencies).filter((n) => n.startsWith('@deepseek-ai/')),
+    [],
+  )
 })
 
 test('the official client peer range admits the 0.1.x and 0.2.x prerelease lines and nothing newer', () => {
   const range = pkg.peerDependencies['@deepseek-ai/dsh-mcp-client']!
-  for (const v of ['0.1.0-rc.8', '0.1.0', '0.1.1-rc.2', '0.1.1', '0.1.2-rc.1', '0.2.0-rc.1', '0.2.0', '0.2.1-rc.3', '0.2.9']) {
+  for (const v of [
+    '0.1.0-rc.8',
+    '0.1.0',
+    '0.1.1-rc.2',
+    '0.1.1',
+    '0.1.2-rc.1',
+    '0.2.0-rc.1',
+    '0.2.0',
+    '0.2.1-rc.3',
+    '0.2.9',
+  ]) {
     assert.ok(semver.satisfies(v, range), `${v} should satisfy ${range}`)
   }
   for (const v of ['0.0.1-rc.1', '0.1.0-rc.7', '0.3.0-rc.1', '0.3.0', '1.0.0']) {
@@ -35,7 +48,8 @@ test('host packages are pinned exactly in devDependencies at 0.1.0-rc.8', () => 
   const host = Object.entries(pkg.devDependencies).filter(([n]) => n.startsWith('@deepseek-ai/dsh-'))
   assert.ok(host.length >= 6)
   for (const [name, version] of host) assert.equal(version, '0.1.0-rc.8', name)
-  for (const name of Object.keys(pkg.peerDependencies)) assert.ok(pkg.devDependencies[name], `${name} is a peer without a pinned dev copy`)
+  for (const name of Object.keys(pkg.peerDependencies))
+    assert.ok(pkg.devDependencies[name], `${name} is a peer without a pinned dev copy`)
 })
 
 test('the CLI targets Node 20 and the tests get Node 22 from a devDependency', () => {

@@ -18,7 +18,9 @@ import { readFileSync } from 'node:fs'
 import { describe, it } from 'node:test'
 import semver from 'semver'
 
-const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { peerDependencies: Record<string, string> }
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  peerDependencies: Record<string, string>
+}
 
 /** npm's peer check. */
 function npmAccepts(version: string, range: string): boolean {
@@ -46,7 +48,19 @@ function pnpmAccepts(version: string, range: string): boolean {
   )
 }
 
-const HOST_LINES = ['0.1.0-rc.8', '0.1.0', '0.1.1-rc.2', '0.1.4-rc.1', '0.1.5-rc.2', '0.1.6-alpha.2', '0.1.9-beta.3', '0.2.0-rc.2', '0.2.0', '0.2.3-rc.1', '0.2.9']
+const HOST_LINES = [
+  '0.1.0-rc.8',
+  '0.1.0',
+  '0.1.1-rc.2',
+  '0.1.4-rc.1',
+  '0.1.5-rc.2',
+  '0.1.6-alpha.2',
+  '0.1.9-beta.3',
+  '0.2.0-rc.2',
+  '0.2.0',
+  '0.2.3-rc.1',
+  '0.2.9',
+]
 const OUTSIDE = ['0.0.9', '0.3.0-rc.1', '0.3.0', '1.0.0-rc.1', '1.0.0']
 
 describe('@deepseek-ai/dsh-mcp-client peer range', () => {

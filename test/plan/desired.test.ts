@@ -15,11 +15,15 @@ const files = (root: string) => projectLayerFiles(root) as [LayerFile, LayerFile
 
 function input(layer: LayerFile, servers: Record<string, unknown>): LayerInput {
   const text = layer.format === 'friendly' ? JSON.stringify({ servers }) : JSON.stringify({ mcpServers: servers })
-  return { layer, parsed: parseConfigText(text, { file: layer.file, format: layer.format, allowPartial: layer.scope === 'local' }) }
+  return {
+    layer,
+    parsed: parseConfigText(text, { file: layer.file, format: layer.format, allowPartial: layer.scope === 'local' }),
+  }
 }
 
 const trusted: TrustFn = () => 'trusted'
-const plan = (over: Partial<PlanInput>) => desiredState({ projects: [], user: [], env: {}, dshHome: HOME, platform: 'linux', trust: trusted, ...over })
+const plan = (over: Partial<PlanInput>) =>
+  desiredState({ projects: [], user: [], env: {}, dshHome: HOME, platform: 'linux', trust: trusted, ...over })
 const node = (args: string[], extra: Record<string, unknown> = {}) => ({ command: 'node', args, ...extra })
 
 describe('desired state', () => {
@@ -29,7 +33,13 @@ describe('desired state', () => {
       user: [input(USER, { u: node(['u.js']) })],
     })
     const a = p.projects.get('/a')!
-    assert.deepEqual(a.map((x) => [x.name, x.layer, x.want]), [['s', 'project', 'mount'], ['u', 'user', 'mount']])
+    assert.deepEqual(
+      a.map((x) => [x.name, x.layer, x.want]),
+      [
+        ['s', 'project', 'mount'],
+        ['u', 'user', 'mount'],
+      ],
+    )
     const s = p.mounts.get(a[0]!.key!)!
     assert.equal(s.config.transport, 'stdio')
     assert.equal((s.config as { cwd: string }).cwd, '/a/tools')
@@ -45,7 +55,13 @@ describe('desired state', () => {
       user: [input(USER, { gh: node(['global.js']) })],
     })
     const a = p.projects.get('/a')!
-    assert.deepEqual(a.map((x) => [x.layer, x.want]), [['project', 'mount'], ['user', 'shadowed']])
+    assert.deepEqual(
+      a.map((x) => [x.layer, x.want]),
+      [
+        ['project', 'mount'],
+        ['user', 'shadowed'],
+      ],
+    )
     assert.notEqual(a[0]!.key, p.global[0]!.key)
     assert.equal(p.mounts.size, 2, 'the global one is still mounted for other projects')
   })
@@ -58,7 +74,8 @@ describe('desired state', () => {
     assert.notEqual(row.key, p.global[0]!.key)
   })
   it('tuning keys never change a mount key; identity keys do', () => {
-    const key = (entry: Record<string, unknown>) => plan({ projects: [{ root: '/a', layers: [input(files('/a')[1], { s: entry })] }] }).projects.get('/a')![0]!.key
+    const key = (entry: Record<string, unknown>) =>
+      plan({ projects: [{ root: '/a', layers: [input(files('/a')[1], { s: entry })] }] }).projects.get('/a')![0]!.key
     const base = key(node(['s.js']))
     assert.equal(key(node(['s.js'], { tools: { exclude: ['x*'] }, description: 'd' })), base)
     assert.notEqual(key(node(['s.js', '--v'])), base)
@@ -79,7 +96,12 @@ describe('desired state', () => {
   })
   it('a missing variable skips the row, naming server, field and variable, never a value', () => {
     const p = plan({
-      projects: [{ root: '/a', layers: [input(files('/a')[1], { s: node(['s.js'], { env: { TOKEN: '${NOPE}', OTHER: '${SECRET}' } }) })] }],
+      projects: [
+        {
+          root: '/a',
+          layers: [input(files('/a')[1], { s: node(['s.js'], { env: { TOKEN: '${NOPE}', OTHER: '${SECRET}' } }) })],
+        },
+      ],
       env: { SECRET: 'hunter2-value' },
     })
     const row = p.projects.get('/a')![0]!
@@ -92,11 +114,23 @@ describe('desired state', () => {
   })
   it('records expanded secrets for redaction', () => {
     const p = plan({
-      projects: [{ root: '/a', layers: [input(files('/a')[1], { h: { url: 'http://127.0.0.1:9/mcp?k=${KEY}', headers: { Authorization: 'Bearer ${TOK}' } } })] }],
+      projects: [
+        {
+          root: '/a',
+          layers: [
+            input(files('/a')[1], {
+              h: { url: 'http://127.0.0.1:9/mcp?k=${KEY}', headers: { Authorization: 'Bearer ${TOK}' } },
+            }),
+          ],
+        },
+      ],
       env: { KEY: 'key-123', TOK: 'tok-456' },
     })
     const spec = [...p.mounts.values()][0]!
-    assert.equal(redact('GET http://127.0.0.1:9/mcp?k=key-123 failed (Bearer tok-456)', spec.secrets), 'GET http://127.0.0.1:9/mcp?k=*** failed (***)')
+    assert.equal(
+      redact('GET http://127.0.0.1:9/mcp?k=key-123 failed (Bearer tok-456)', spec.secrets),
+      'GET http://127.0.0.1:9/mcp?k=*** failed (***)',
+    )
   })
   it('untrusted and changed project rows are not mounted; user rows are never asked', () => {
     const asked: string[] = []
@@ -110,20 +144,51 @@ describe('desired state', () => {
       trust,
     })
     const a = p.projects.get('/a')!
-    assert.deepEqual(a.map((x) => [x.name, x.want, x.trust]), [['n', 'untrusted', 'untrusted'], ['c', 'untrusted', 'changed'], ['u', 'mount', undefined]])
+    assert.deepEqual(
+      a.map((x) => [x.name, x.want, x.trust]),
+      [
+        ['n', 'untrusted', 'untrusted'],
+        ['c', 'untrusted', 'changed'],
+        ['u', 'mount', undefined],
+      ],
+    )
     assert.deepEqual(asked.sort(), ['/a:c', '/a:n'])
     assert.match(a[1]!.reason!, /changed/)
   })
   it('disabled and invalid rows carry their state; an invalid entry skips only itself', () => {
     const p = plan({
-      projects: [{ root: '/a', layers: [input(files('/a')[1], { off: node(['x.js'], { enabled: false }), bad: { command: 'x', url: 'http://h/' }, ok: node(['ok.js']) })] }],
+      projects: [
+        {
+          root: '/a',
+          layers: [
+            input(files('/a')[1], {
+              off: node(['x.js'], { enabled: false }),
+              bad: { command: 'x', url: 'http://h/' },
+              ok: node(['ok.js']),
+            }),
+          ],
+        },
+      ],
     })
     const a = p.projects.get('/a')!
-    assert.deepEqual(a.map((x) => [x.name, x.want]), [['off', 'disabled'], ['bad', 'invalid'], ['ok', 'mount']])
+    assert.deepEqual(
+      a.map((x) => [x.name, x.want]),
+      [
+        ['off', 'disabled'],
+        ['bad', 'invalid'],
+        ['ok', 'mount'],
+      ],
+    )
     assert.match(a[1]!.reason!, /mcp\.yml:\d+:\d+/)
   })
   it('the global view is the user layer alone', () => {
     const p = plan({ user: [input(USER, { u: node(['u.js']), d: node(['d.js'], { enabled: false }) })] })
-    assert.deepEqual(p.global.map((x) => [x.name, x.want]), [['u', 'mount'], ['d', 'disabled']])
+    assert.deepEqual(
+      p.global.map((x) => [x.name, x.want]),
+      [
+        ['u', 'mount'],
+        ['d', 'disabled'],
+      ],
+    )
   })
 })

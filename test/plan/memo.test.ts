@@ -19,7 +19,10 @@ const files = (root: string) => projectLayerFiles(root) as [LayerFile, LayerFile
 
 function input(layer: LayerFile, servers: Record<string, unknown>): LayerInput {
   const text = layer.format === 'friendly' ? JSON.stringify({ servers }) : JSON.stringify({ mcpServers: servers })
-  return { layer, parsed: parseConfigText(text, { file: layer.file, format: layer.format, allowPartial: layer.scope === 'local' }) }
+  return {
+    layer,
+    parsed: parseConfigText(text, { file: layer.file, format: layer.format, allowPartial: layer.scope === 'local' }),
+  }
 }
 
 const node = (args: string[], extra: Record<string, unknown> = {}) => ({ command: 'node', args, ...extra })
@@ -33,8 +36,17 @@ const SERVER_SETS: Record<string, unknown>[] = [
   { shared: node(['/abs/shared.js'], { cwd: '/abs' }), u: node(['mine.js']) },
 ]
 const LOCAL_SETS: Record<string, unknown>[] = [{}, { s: { env: { MODE: '${MODE:-x}' } } }, { u: { enabled: false } }]
-const USER_SETS: Record<string, unknown>[] = [{}, { u: node(['u.js']) }, { u: node(['u.js'], { env: { K: '${TOKEN}' } }), shared: node(['/abs/shared.js'], { cwd: '/abs' }) }]
-const ENVS: Record<string, string>[] = [{}, { TOKEN: 'tok-1' }, { TOKEN: 'tok-2', PATHVAR: 'p' }, { TOKEN: 'tok-2', MODE: 'm', UNUSED: 'z' }]
+const USER_SETS: Record<string, unknown>[] = [
+  {},
+  { u: node(['u.js']) },
+  { u: node(['u.js'], { env: { K: '${TOKEN}' } }), shared: node(['/abs/shared.js'], { cwd: '/abs' }) },
+]
+const ENVS: Record<string, string>[] = [
+  {},
+  { TOKEN: 'tok-1' },
+  { TOKEN: 'tok-2', PATHVAR: 'p' },
+  { TOKEN: 'tok-2', MODE: 'm', UNUSED: 'z' },
+]
 const VERDICTS: TrustState[] = ['trusted', 'untrusted', 'changed']
 
 interface World {
@@ -57,14 +69,31 @@ function planInput(w: World, asked: string[]): PlanInput {
     asked.push(`${root}:${row.name}`)
     return w.trust.get(`${root}:${row.name}`) ?? 'trusted'
   }
-  return { projects: w.roots.map((root) => ({ root, layers: w.layers.get(root)! })), user: w.user, env: w.env, dshHome: w.dshHome, platform: 'linux', trust }
+  return {
+    projects: w.roots.map((root) => ({ root, layers: w.layers.get(root)! })),
+    user: w.user,
+    env: w.env,
+    dshHome: w.dshHome,
+    platform: 'linux',
+    trust,
+  }
 }
 
 const op = fc.oneof(
-  fc.record({ kind: fc.constant('files' as const), root: fc.constantFrom(...ROOTS), local: fc.nat(LOCAL_SETS.length - 1), project: fc.nat(SERVER_SETS.length - 1) }),
+  fc.record({
+    kind: fc.constant('files' as const),
+    root: fc.constantFrom(...ROOTS),
+    local: fc.nat(LOCAL_SETS.length - 1),
+    project: fc.nat(SERVER_SETS.length - 1),
+  }),
   fc.record({ kind: fc.constant('user' as const), set: fc.nat(USER_SETS.length - 1) }),
   fc.record({ kind: fc.constant('env' as const), env: fc.nat(ENVS.length - 1) }),
-  fc.record({ kind: fc.constant('trust' as const), root: fc.constantFrom(...ROOTS), name: fc.constantFrom('s', 't', 'w', 'shared', 'u'), verdict: fc.constantFrom(...VERDICTS) }),
+  fc.record({
+    kind: fc.constant('trust' as const),
+    root: fc.constantFrom(...ROOTS),
+    name: fc.constantFrom('s', 't', 'w', 'shared', 'u'),
+    verdict: fc.constantFrom(...VERDICTS),
+  }),
   fc.record({ kind: fc.constant('roots' as const), roots: fc.subarray(ROOTS) }),
   fc.record({ kind: fc.constant('home' as const), home: fc.constantFrom(HOME, '/other/.dsh') }),
 )
@@ -73,7 +102,14 @@ describe('plan memo', () => {
   it('gives the full desired state after any sequence of changes, asking trust about the same rows', () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 25 }), (ops) => {
-        const w: World = { layers: new Map(ROOTS.map((r) => [r, projectLayers(r, 0, 1)])), user: [input(USER, USER_SETS[1]!)], env: {}, trust: new Map(), roots: [...ROOTS], dshHome: HOME }
+        const w: World = {
+          layers: new Map(ROOTS.map((r) => [r, projectLayers(r, 0, 1)])),
+          user: [input(USER, USER_SETS[1]!)],
+          env: {},
+          trust: new Map(),
+          roots: [...ROOTS],
+          dshHome: HOME,
+        }
         const memo = createPlanMemo()
         for (const o of [{ kind: 'none' as const }, ...ops]) {
           if (o.kind === 'files') w.layers.set(o.root, projectLayers(o.root, o.local, o.project))
@@ -98,7 +134,14 @@ describe('plan memo', () => {
 
   it('judges again only the project whose file changed', () => {
     const layers = new Map(ROOTS.map((r) => [r, projectLayers(r, 0, 1)]))
-    const w: World = { layers, user: [input(USER, USER_SETS[1]!)], env: { TOKEN: 't' }, trust: new Map(), roots: [...ROOTS], dshHome: HOME }
+    const w: World = {
+      layers,
+      user: [input(USER, USER_SETS[1]!)],
+      env: { TOKEN: 't' },
+      trust: new Map(),
+      roots: [...ROOTS],
+      dshHome: HOME,
+    }
     const memo = createPlanMemo()
     const first = memo.plan(planInput(w, []))
     w.layers.set('/b', projectLayers('/b', 0, 2))
@@ -137,6 +180,10 @@ describe('plan memo', () => {
     assert.equal(untrusted.projects.get('/b')![0]!.want, 'untrusted')
     assert.equal(untrusted.projects.get('/a'), read.projects.get('/a'))
     w.env = {}
-    assert.equal(memo.plan(planInput(w, [])).projects.get('/a')![0]!.want, 'skipped', 'a variable that went away is seen')
+    assert.equal(
+      memo.plan(planInput(w, [])).projects.get('/a')![0]!.want,
+      'skipped',
+      'a variable that went away is seen',
+    )
   })
 })

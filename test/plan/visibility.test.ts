@@ -8,7 +8,12 @@ import { diffMounts } from '../../src/plan/diff.ts'
 import { admits, isRestrictive } from '../../src/plan/filter.ts'
 import { denySet, ownership, toolsByKey, visibleOf } from '../../src/plan/visibility.ts'
 
-const place = (name: string, key: string | undefined, want: Placement['want'] = 'mount', filter?: Placement['filter']): Placement => ({
+const place = (
+  name: string,
+  key: string | undefined,
+  want: Placement['want'] = 'mount',
+  filter?: Placement['filter'],
+): Placement => ({
   name,
   layer: 'project',
   file: '/f',
@@ -40,7 +45,15 @@ describe('deny sets', () => {
       ['old', null],
     ]),
   )
-  const registered = ['mcp__alpha__a1', 'mcp__alpha__drop_me', 'mcp__beta__b1', 'mcp__glob__g1', 'mcp__old__o1', 'mcp__hosts__h1', 'read_file']
+  const registered = [
+    'mcp__alpha__a1',
+    'mcp__alpha__drop_me',
+    'mcp__beta__b1',
+    'mcp__glob__g1',
+    'mcp__old__o1',
+    'mcp__hosts__h1',
+    'read_file',
+  ]
 
   it('denies other projects, unused globals and draining mounts; never touches tools we do not own', () => {
     const visible = visibleOf([place('alpha', 'kA'), place('glob', 'kG')])
@@ -52,21 +65,40 @@ describe('deny sets', () => {
   })
   it('filters deny excluded raw names of visible mounts', () => {
     const visible = visibleOf([place('alpha', 'kA', 'mount', { exclude: ['drop_*'] })])
-    assert.deepEqual(denySet(registered, own, visible), ['mcp__alpha__drop_me', 'mcp__beta__b1', 'mcp__glob__g1', 'mcp__old__o1'])
+    assert.deepEqual(denySet(registered, own, visible), [
+      'mcp__alpha__drop_me',
+      'mcp__beta__b1',
+      'mcp__glob__g1',
+      'mcp__old__o1',
+    ])
   })
   it('only registered names are returned', () => {
     assert.deepEqual(denySet([], own, new Map()), [])
   })
   it('tool counts per key', () => {
-    assert.deepEqual([...toolsByKey(registered, own)].map(([k, v]) => [k, v.length]), [['kA', 2], ['kB', 1], ['kG', 1]])
+    assert.deepEqual(
+      [...toolsByKey(registered, own)].map(([k, v]) => [k, v.length]),
+      [
+        ['kA', 2],
+        ['kB', 1],
+        ['kG', 1],
+      ],
+    )
   })
 })
 
 describe('mount diff', () => {
   const id = (name: string, origin = '/a') => ({ name, origin })
   it('adds, removes and reports a changed config as one remount', () => {
-    const current = new Map([['k1', id('one')], ['k2', id('two')]])
-    const desired = new Map([['k1', id('one')], ['k3', id('two')], ['k4', id('new')]])
+    const current = new Map([
+      ['k1', id('one')],
+      ['k2', id('two')],
+    ])
+    const desired = new Map([
+      ['k1', id('one')],
+      ['k3', id('two')],
+      ['k4', id('new')],
+    ])
     const d = diffMounts(current, desired)
     assert.deepEqual(d.add, ['k3', 'k4'])
     assert.deepEqual(d.remove, ['k2'])

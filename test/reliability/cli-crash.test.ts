@@ -47,7 +47,9 @@ function names(text: string, file: string): string[] {
 async function lane(index: number, startSpanMs: number, rnd: () => number): Promise<{ killed: number; env: Env }> {
   let spanMs = startSpanMs
   const recent: boolean[] = []
-  const env = makeEnv({ '.dsh/mcp.yml': `# lane ${index}: comments survive\nservers:\n  base:\n    command: node\n    enabled: false\n` })
+  const env = makeEnv({
+    '.dsh/mcp.yml': `# lane ${index}: comments survive\nservers:\n  base:\n    command: node\n    enabled: false\n`,
+  })
   const file = env.project.join('.dsh', 'mcp.yml')
   await w.host.createAgent({ cwd: env.project.path })
   let expected = names(readFileSync(file, 'utf8'), file)
@@ -75,9 +77,12 @@ async function lane(index: number, startSpanMs: number, rnd: () => number): Prom
     // A writer killed while holding the lock leaves `<file>.lock` (taken over once stale; covered in test/cli).
     if (existsSync(`${file}.lock`)) rmSync(`${file}.lock`, { recursive: true, force: true })
   }
-  await waitFor(() => JSON.stringify(Object.keys(statesOf(w, env.project.path)).sort()) === JSON.stringify([...expected].sort()), {
-    message: `the watching plugin ends on what lane ${index}'s file says`,
-  })
+  await waitFor(
+    () => JSON.stringify(Object.keys(statesOf(w, env.project.path)).sort()) === JSON.stringify([...expected].sort()),
+    {
+      message: `the watching plugin ends on what lane ${index}'s file says`,
+    },
+  )
   return { killed, env }
 }
 
@@ -92,10 +97,16 @@ test(`SIGKILL dsh-mcp add at random instants ${LANES * KILLS_PER_LANE} times: ol
   const lanes = await Promise.all(Array.from({ length: LANES }, (_, i) => lane(i, spanMs, prng(seed + i))))
   const killed = lanes.reduce((n, l) => n + l.killed, 0)
   const leftovers = lanes.flatMap((l) => readdirSync(l.env.project.join('.dsh')).filter((f) => f !== 'mcp.yml'))
-  t.diagnostic(`${killed}/${LANES * KILLS_PER_LANE} runs killed mid-way in ${Math.round(performance.now() - started)} ms; leftover temp files: ${leftovers.length}`)
+  t.diagnostic(
+    `${killed}/${LANES * KILLS_PER_LANE} runs killed mid-way in ${Math.round(performance.now() - started)} ms; leftover temp files: ${leftovers.length}`,
+  )
   const total = LANES * KILLS_PER_LANE
-  assert.ok(killed >= total * 0.25 && killed <= total * 0.9, `both outcomes are exercised: ${killed} killed, ${total - killed} completed`)
-  for (const l of lanes) assert.match(readFileSync(l.env.project.join('.dsh', 'mcp.yml'), 'utf8'), /^# lane \d: comments survive\n/)
+  assert.ok(
+    killed >= total * 0.25 && killed <= total * 0.9,
+    `both outcomes are exercised: ${killed} killed, ${total - killed} completed`,
+  )
+  for (const l of lanes)
+    assert.match(readFileSync(l.env.project.join('.dsh', 'mcp.yml'), 'utf8'), /^# lane \d: comments survive\n/)
   const torn = w.host.logs.filter((l) => /does not parse/.test(l.text))
   assert.deepEqual(
     torn.map((l) => l.text),

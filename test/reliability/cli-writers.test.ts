@@ -13,7 +13,8 @@ import { spawnBin } from '../support/cli.ts'
 import { type Env, makeEnv } from '../support/cli-env.ts'
 after(cleanupAll)
 
-const start = (env: Env, args: string[]) => spawnBin(args, { cwd: env.project.path, dshHome: env.dshHome, home: env.home.path })
+const start = (env: Env, args: string[]) =>
+  spawnBin(args, { cwd: env.project.path, dshHome: env.dshHome, home: env.home.path })
 
 function names(text: string): string[] {
   const parsed = parseConfigText(text, { file: 'mcp.yml', format: 'friendly' })
@@ -75,7 +76,9 @@ describe('atomic, locked writes', () => {
   })
 
   test('concurrent writers of different commands on the local file lose nothing', async () => {
-    const env = makeEnv({ '.dsh/mcp.yml': `servers:\n${Array.from({ length: 8 }, (_, i) => `  p${i}: {command: node}\n`).join('')}` })
+    const env = makeEnv({
+      '.dsh/mcp.yml': `servers:\n${Array.from({ length: 8 }, (_, i) => `  p${i}: {command: node}\n`).join('')}`,
+    })
     const children = [
       ...Array.from({ length: 8 }, (_, i) => start(env, ['disable', `p${i}`])),
       ...Array.from({ length: 8 }, (_, i) => start(env, ['add', '-s', 'local', `l${i}`, 'node'])),

@@ -50,10 +50,18 @@ test('500 writes in about 5 s: the final file wins, mounts are bounded, nothing 
   const seed = Number(process.env.STORM_SEED ?? Date.now() % 100_000)
   t.diagnostic(`seed ${seed} (replay with STORM_SEED=${seed})`)
   const rnd = prng(seed)
-  const broken = ['servers:\n  a: {command: [\n', 'servers: [1, 2\n', '\t\tnot yaml: : :\n', '', 'servers:\n  a: !!js/function x\n']
+  const broken = [
+    'servers:\n  a: {command: [\n',
+    'servers: [1, 2\n',
+    '\t\tnot yaml: : :\n',
+    '',
+    'servers:\n  a: !!js/function x\n',
+  ]
   let final: { names: string[]; variant: number } = { names: ['a'], variant: 0 }
   // Half the gaps follow a valid write (a reconcile that mounts), half a broken one (last good kept).
-  const gapAt = new Set(Array.from({ length: GAPS }, (_, k) => 2 * Math.floor(((k + 1) * WRITES) / (GAPS + 1) / 2) + (k % 2)))
+  const gapAt = new Set(
+    Array.from({ length: GAPS }, (_, k) => 2 * Math.floor(((k + 1) * WRITES) / (GAPS + 1) / 2) + (k % 2)),
+  )
   const perWrite = (STORM_MS - GAPS * GAP_MS) / WRITES
   const t0 = performance.now()
   let lastWrite = 0
@@ -72,12 +80,21 @@ test('500 writes in about 5 s: the final file wins, mounts are bounded, nothing 
     if (i < WRITES - 1) await sleep(Math.max(0, due - performance.now()))
   }
   const stormMs = lastWrite - t0
-  t.diagnostic(`${WRITES} writes in ${Math.round(stormMs)} ms with ${quietGaps} pauses of ${MAYBE_QUIET_MS} ms or more; final servers [${final.names.join(', ')}], variant ${final.variant}`)
+  t.diagnostic(
+    `${WRITES} writes in ${Math.round(stormMs)} ms with ${quietGaps} pauses of ${MAYBE_QUIET_MS} ms or more; final servers [${final.names.join(', ')}], variant ${final.variant}`,
+  )
 
   const wantTools = final.names.flatMap((n) => toolsOf(n, final.variant).map((x) => `mcp__${n}__${x}`)).sort()
   const wantMounted = [...final.names].sort()
-  const same = () => JSON.stringify(mcpToolNames(w.host.ctx, agent)) === JSON.stringify(wantTools) && JSON.stringify(mountedOf(w, a.path)) === JSON.stringify(wantMounted)
-  await waitFor(same, { ctx: w.host.ctx, events: ['tools/change'], intervalMs: 5, message: `the mounted set never came to equal the final file (want ${JSON.stringify(wantMounted)})` })
+  const same = () =>
+    JSON.stringify(mcpToolNames(w.host.ctx, agent)) === JSON.stringify(wantTools) &&
+    JSON.stringify(mountedOf(w, a.path)) === JSON.stringify(wantMounted)
+  await waitFor(same, {
+    ctx: w.host.ctx,
+    events: ['tools/change'],
+    intervalMs: 5,
+    message: `the mounted set never came to equal the final file (want ${JSON.stringify(wantMounted)})`,
+  })
   t.diagnostic(`converged ${Math.round(performance.now() - lastWrite)} ms after the last write`)
 
   await w.mcp.whenIdle()
@@ -86,9 +103,12 @@ test('500 writes in about 5 s: the final file wins, mounts are bounded, nothing 
   t.diagnostic(`spawns per server: ${JSON.stringify(spawns)}`)
   // One reconcile per quiet gap, plus the initial mount and the final one; each mounts a server at most once.
   const bound = Math.max(GAPS, quietGaps) + 3
-  for (const n of pool) assert.ok(spawns[n]! <= bound, `server ${n} spawned ${spawns[n]} times (bound ${bound}, ${WRITES} writes)`)
+  for (const n of pool)
+    assert.ok(spawns[n]! <= bound, `server ${n} spawned ${spawns[n]} times (bound ${bound}, ${WRITES} writes)`)
 
-  await waitFor(() => countLive(w.pids) === wantMounted.length, { message: `one live process per mounted server (${wantMounted.length})` })
+  await waitFor(() => countLive(w.pids) === wantMounted.length, {
+    message: `one live process per mounted server (${wantMounted.length})`,
+  })
   await w.stop()
   await waitFor(() => countLive(w.pids) === 0, { message: 'no fixture process outlives the plugin' })
   await new Promise((r) => setImmediate(r))

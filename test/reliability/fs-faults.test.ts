@@ -19,7 +19,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { statusFilePath } from '../../src/status/path.ts'
 import type { Agent } from '../support/host.ts'
 import { execTool, mcpToolNames, resultText, waitFor } from '../support/host.ts'
-import { countLive, readMarker, } from '../support/procs.ts'
+import { countLive, readMarker } from '../support/procs.ts'
 import { friendly, type RuntimeWorld, stdioEntry } from '../support/runtime.ts'
 import { makeProject, type TempDir } from '../support/tmp.ts'
 import { statesOf, untilTools, useFaultWorld } from '../support/faults.ts'
@@ -58,7 +58,19 @@ async function setup(prefix = 'dsh-mcp-fs-'): Promise<Case> {
   const K = [`mcp__keep${n}__k`]
   const KF = [`mcp__fresh${n}__f`, ...K]
   assert.deepEqual(mcpToolNames(w.host.ctx, agent), K)
-  const c: Case = { K, KF, n, project, file: project.join('.dsh', 'mcp.yml'), agent, keepMarker, keep, fresh, only: {}, both: {} }
+  const c: Case = {
+    K,
+    KF,
+    n,
+    project,
+    file: project.join('.dsh', 'mcp.yml'),
+    agent,
+    keepMarker,
+    keep,
+    fresh,
+    only: {},
+    both: {},
+  }
   c.only = { [`keep${n}`]: keep }
   c.both = { [`keep${n}`]: keep, [`fresh${n}`]: fresh }
   return c
@@ -66,9 +78,15 @@ async function setup(prefix = 'dsh-mcp-fs-'): Promise<Case> {
 
 /** After a fault: the plugin has reported `problem` for the file, and `keep` is still mounted, unrestarted. */
 async function assertKept(c: Case, problem: RegExp): Promise<void> {
-  await waitFor(() => w.host.logsMatching(c.file).some((l) => problem.test(l.text) && /keeping its last good version mounted/.test(l.text)), {
-    message: `the fault is reported (${problem})`,
-  })
+  await waitFor(
+    () =>
+      w.host
+        .logsMatching(c.file)
+        .some((l) => problem.test(l.text) && /keeping its last good version mounted/.test(l.text)),
+    {
+      message: `the fault is reported (${problem})`,
+    },
+  )
   await w.mcp.whenIdle()
   assert.deepEqual(mcpToolNames(w.host.ctx, c.agent), c.K, 'the last good generation stays mounted')
   assert.equal(statesOf(w, c.project.path)[`keep${c.n}`], 'mounted')
@@ -148,7 +166,10 @@ test('unreadable: a dangling symlink keeps the last good; creating its target re
 test('symlinked config: edits to the target apply; re-pointing the link applies', async () => {
   const c = await setup()
   const one = c.project.write('shared/one.yml', friendly(c.only))
-  const two = c.project.write('shared/two.yml', friendly({ ...c.only, two: stdioEntry('two', { tools: ['t'], pidfileDir: w.pids }) }))
+  const two = c.project.write(
+    'shared/two.yml',
+    friendly({ ...c.only, two: stdioEntry('two', { tools: ['t'], pidfileDir: w.pids }) }),
+  )
   unlinkSync(c.file)
   symlinkSync(path.relative(path.dirname(c.file), one), c.file)
   await w.mcp.whenIdle()
@@ -178,11 +199,7 @@ test('symlink loop: last good kept, no throw; a regular file recovers', async ()
 
 test('editor-style atomic saves (temp + rename, and backup-rename + write) each apply', async () => {
   const c = await setup()
-  const states = [
-    c.both,
-    c.only,
-    c.both,
-  ]
+  const states = [c.both, c.only, c.both]
   const want = [c.KF, c.K, c.KF]
   for (let i = 0; i < states.length; i++) {
     const tmp = path.join(path.dirname(c.file), `.mcp.yml.${i}.swp`)
@@ -218,7 +235,10 @@ test('a project on a path with spaces and non-ASCII characters mounts, reloads a
   await w.mcp.whenIdle()
   const doc = JSON.parse(readFileSync(statusFilePath(w.home.path, c.project.path), 'utf8'))
   assert.equal(doc.root, c.project.path)
-  assert.deepEqual(doc.servers.map((s: { name: string; state: string }) => `${s.name}:${s.state}`).sort(), [`keep${c.n}:mounted`, 'where:mounted'])
+  assert.deepEqual(doc.servers.map((s: { name: string; state: string }) => `${s.name}:${s.state}`).sort(), [
+    `keep${c.n}:mounted`,
+    'where:mounted',
+  ])
 })
 
 test('no fixture process is left by the faults once the plugin is gone', async () => {

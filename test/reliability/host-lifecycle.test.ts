@@ -32,7 +32,8 @@ test('disposed from inside a reconcile (between unmount and mount): bounded, not
     await w.dispose()
     reapAll(w.pids)
   })
-  const entry = (n: string, initDelayMs?: number) => stdioEntry(n, { tools: ['t'], pidfileDir: w.pids, ...(initDelayMs ? { initDelayMs } : {}) })
+  const entry = (n: string, initDelayMs?: number) =>
+    stdioEntry(n, { tools: ['t'], pidfileDir: w.pids, ...(initDelayMs ? { initDelayMs } : {}) })
   const a = projectWith({ slow: entry('slow', 2000), one: entry('one') })
   const agent = (await w.host.createAgent({ cwd: a.path })).agent
   await untilTools(w, agent, ['mcp__one__t'], 'the fast server mounts')
@@ -41,7 +42,8 @@ test('disposed from inside a reconcile (between unmount and mount): bounded, not
   w.host.ctx.logger.exporter({
     levels: { default: 3 },
     export(m) {
-      if (stopping || !m.args.some((x) => String(x).includes('"slow"')) || !String(m.args[0]).startsWith('unmounted')) return
+      if (stopping || !m.args.some((x) => String(x).includes('"slow"')) || !String(m.args[0]).startsWith('unmounted'))
+        return
       stoppedAt = performance.now()
       stopping = w.stop()
     },
@@ -50,9 +52,15 @@ test('disposed from inside a reconcile (between unmount and mount): bounded, not
   await waitFor(() => stopping !== undefined, { message: 'the reconcile reaches its unmount' })
   await settles(stopping!, 'the dispose started inside the reconcile')
   t.diagnostic(`dispose from inside the reconcile took ${Math.round(performance.now() - stoppedAt)} ms`)
-  assert.equal(w.host.logsMatching('mounted "two"').length, 0, 'the interrupted reconcile mounts nothing after the dispose')
+  assert.equal(
+    w.host.logsMatching('mounted "two"').length,
+    0,
+    'the interrupted reconcile mounts nothing after the dispose',
+  )
   assert.deepEqual(mcpToolNames(w.host.ctx), [])
-  await waitFor(() => countLive(w.pids) === 0 && clientFibers(w.host.ctx) === 0, { message: 'no process and no mcp-client fork is left' })
+  await waitFor(() => countLive(w.pids) === 0 && clientFibers(w.host.ctx) === 0, {
+    message: 'no process and no mcp-client fork is left',
+  })
 })
 
 test('disposed while its first mounts are in flight: bounded, no process left', async (t) => {
@@ -61,7 +69,11 @@ test('disposed while its first mounts are in flight: bounded, no process left', 
     await w.dispose()
     reapAll(w.pids)
   })
-  const a = projectWith(Object.fromEntries(['p', 'q', 'r'].map((n) => [n, stdioEntry(n, { tools: ['t'], pidfileDir: w.pids, initDelayMs: 400 })])))
+  const a = projectWith(
+    Object.fromEntries(
+      ['p', 'q', 'r'].map((n) => [n, stdioEntry(n, { tools: ['t'], pidfileDir: w.pids, initDelayMs: 400 })]),
+    ),
+  )
   await w.host.createAgent({ cwd: a.path })
   await waitFor(() => countLive(w.pids) === 3, { message: 'all three servers have started' })
   const t0 = performance.now()
@@ -80,9 +92,16 @@ test('HMR: dispose + apply 20 times with 3 servers — no leaked fork, watcher, 
     await host.dispose()
     reapAll(pids)
   })
-  const a = projectWith(Object.fromEntries(['x', 'y', 'z'].map((n) => [n, stdioEntry(n, { tools: ['t'], pidfileDir: pids })])))
+  const a = projectWith(
+    Object.fromEntries(['x', 'y', 'z'].map((n) => [n, stdioEntry(n, { tools: ['t'], pidfileDir: pids })])),
+  )
   const agent = (await host.createAgent({ cwd: a.path })).agent
-  const baseline = { children: childPids().length, watches: inotifyWatches(), tools: toolNames(host.ctx, agent).length, registry: host.ctx.registry.size }
+  const baseline = {
+    children: childPids().length,
+    watches: inotifyWatches(),
+    tools: toolNames(host.ctx, agent).length,
+    registry: host.ctx.registry.size,
+  }
   const want = ['mcp__x__t', 'mcp__y__t', 'mcp__z__t']
   let peakWatches = 0
   const t0 = performance.now()
@@ -97,12 +116,25 @@ test('HMR: dispose + apply 20 times with 3 servers — no leaked fork, watcher, 
     await fiber.dispose()
     assert.deepEqual(mcpToolNames(host.ctx, agent), [], `generation ${i + 1} left no tool behind`)
   }
-  t.diagnostic(`20 generations in ${Math.round(performance.now() - t0)} ms; inotify watches ${baseline.watches} before, at most ${peakWatches} while loaded`)
-  assert.ok(peakWatches - baseline.watches <= 12, 'a loaded generation watches a handful of directories and files, never a tree')
-  await waitFor(() => countLive(pids) === 0 && childPids().length === baseline.children, { message: 'no child process is left' })
-  await waitFor(() => inotifyWatches() <= baseline.watches, { message: `inotify watches back to ${baseline.watches} (now ${inotifyWatches()})` })
+  t.diagnostic(
+    `20 generations in ${Math.round(performance.now() - t0)} ms; inotify watches ${baseline.watches} before, at most ${peakWatches} while loaded`,
+  )
+  assert.ok(
+    peakWatches - baseline.watches <= 12,
+    'a loaded generation watches a handful of directories and files, never a tree',
+  )
+  await waitFor(() => countLive(pids) === 0 && childPids().length === baseline.children, {
+    message: 'no child process is left',
+  })
+  await waitFor(() => inotifyWatches() <= baseline.watches, {
+    message: `inotify watches back to ${baseline.watches} (now ${inotifyWatches()})`,
+  })
   assert.equal(clientFibers(host.ctx), 0, 'no mcp-client fork is left')
-  assert.equal(host.ctx.registry.size, baseline.registry, 'the registry holds exactly the plugin runtimes it held before')
+  assert.equal(
+    host.ctx.registry.size,
+    baseline.registry,
+    'the registry holds exactly the plugin runtimes it held before',
+  )
   assert.equal(toolNames(host.ctx, agent).length, baseline.tools, 'every restriction was lifted')
   assert.equal(host.ctx.get('projectMcp'), undefined)
 })
@@ -117,14 +149,28 @@ test('two host contexts watching the same project both converge on an edit', asy
   })
   const entry = (n: string) => stdioEntry(n, { tools: ['t'] })
   const a = projectWith({ s1: entry('s1') })
-  const agents = [(await one.host.createAgent({ cwd: a.path })).agent, (await two.host.createAgent({ cwd: a.path })).agent]
+  const agents = [
+    (await one.host.createAgent({ cwd: a.path })).agent,
+    (await two.host.createAgent({ cwd: a.path })).agent,
+  ]
   await Promise.all([one.mcp.whenIdle(), two.mcp.whenIdle()])
-  for (const [w, agent] of [[one, agents[0]!], [two, agents[1]!]] as const) assert.deepEqual(mcpToolNames(w.host.ctx, agent), ['mcp__s1__t'])
-  for (const step of [{ s1: entry('s1'), s2: entry('s2') }, { s2: entry('s2') }, { s2: entry('s2'), s3: entry('s3') }]) {
+  for (const [w, agent] of [
+    [one, agents[0]!],
+    [two, agents[1]!],
+  ] as const)
+    assert.deepEqual(mcpToolNames(w.host.ctx, agent), ['mcp__s1__t'])
+  for (const step of [
+    { s1: entry('s1'), s2: entry('s2') },
+    { s2: entry('s2') },
+    { s2: entry('s2'), s3: entry('s3') },
+  ]) {
     const t0 = performance.now()
     writeFileSync(a.join('.dsh', 'mcp.yml'), friendly(step))
     const want = Object.keys(step).map((n) => `mcp__${n}__t`)
-    await Promise.all([untilTools(one, agents[0]!, want, 'host one converges'), untilTools(two, agents[1]!, want, 'host two converges')])
+    await Promise.all([
+      untilTools(one, agents[0]!, want, 'host one converges'),
+      untilTools(two, agents[1]!, want, 'host two converges'),
+    ])
     const ms = performance.now() - t0
     t.diagnostic(`both hosts on [${Object.keys(step).join(', ')}] ${Math.round(ms)} ms after the write`)
   }

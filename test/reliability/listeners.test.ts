@@ -55,10 +55,15 @@ test('the file watcher: listeners with 60 project directories = listeners with 1
   // And the 60th directory is really watched.
   const { writeFileSync } = await import('node:fs')
   writeFileSync(last.join('.dsh', 'mcp.yml'), 'servers: {a: {command: x}}\n')
-  await waitFor(() => seen.includes(last.join('.dsh', 'mcp.yml')), { timeoutMs: 30_000, message: 'an edit in the 60th directory was never reported' })
+  await waitFor(() => seen.includes(last.join('.dsh', 'mcp.yml')), {
+    timeoutMs: 30_000,
+    message: 'an edit in the 60th directory was never reported',
+  })
 })
 
-test('60 watched projects on a real host: no MaxListenersExceededWarning, listener counts flat', { timeout: 240_000 }, async (t) => {
+test('60 watched projects on a real host: no MaxListenersExceededWarning, listener counts flat', {
+  timeout: 240_000,
+}, async (t) => {
   const warnings: string[] = []
   const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`)
   process.on('warning', onWarning)
@@ -70,7 +75,10 @@ test('60 watched projects on a real host: no MaxListenersExceededWarning, listen
   })
   const counts = () => {
     const ctx = w.host.ctx as unknown as { emit?: unknown; listenerCount?: (e: string) => number }
-    return { process: process.listenerCount('exit') + process.listenerCount('SIGINT') + process.listenerCount('SIGTERM'), ctx: typeof ctx.listenerCount === 'function' ? ctx.listenerCount('tools/change') : 0 }
+    return {
+      process: process.listenerCount('exit') + process.listenerCount('SIGINT') + process.listenerCount('SIGTERM'),
+      ctx: typeof ctx.listenerCount === 'function' ? ctx.listenerCount('tools/change') : 0,
+    }
   }
   const servers = (i: number) => (i % 20 === 0 ? { s: stdioEntry('s', { tools: [`p${i}`], pidfileDir: w.pids }) } : {})
   const first = projectWith(servers(0))
@@ -87,17 +95,26 @@ test('60 watched projects on a real host: no MaxListenersExceededWarning, listen
   await w.mcp.whenIdle()
   assert.equal(w.mcp.snapshot().projects.length >= 60, true, 'all 60 projects are known')
   assert.deepEqual(counts(), one, 'process and host listeners do not grow with the number of projects')
-  assert.deepEqual(warnings.filter((x) => x.includes('MaxListenersExceeded')), [])
+  assert.deepEqual(
+    warnings.filter((x) => x.includes('MaxListenersExceeded')),
+    [],
+  )
 })
 
-test('doctor and list --check over 20 servers (real CLI bundle): no MaxListenersExceededWarning', { timeout: 240_000 }, async (t) => {
+test('doctor and list --check over 20 servers (real CLI bundle): no MaxListenersExceededWarning', {
+  timeout: 240_000,
+}, async (t) => {
   const http = await startHttpServer({ name: 'many', tools: ['m'] })
   t.after(() => http.close())
   const home = makeTempDir('dsh-mcp-listeners-home-')
   const entries: Record<string, unknown> = {}
   for (let i = 0; i < 20; i++) entries[`h${i}`] = { url: http.url }
   const p = makeProject({ '.dsh/mcp.yml': friendly(entries) })
-  const opts = { cwd: p.path, dshHome: home.join('.dsh'), env: { DSH_MCP_TRUST_ALL: '1', NODE_OPTIONS: '--trace-warnings' } }
+  const opts = {
+    cwd: p.path,
+    dshHome: home.join('.dsh'),
+    env: { DSH_MCP_TRUST_ALL: '1', NODE_OPTIONS: '--trace-warnings' },
+  }
   for (const args of [
     ['doctor', '--timeout', '60000'],
     ['doctor', '--json', '--timeout', '60000'],
@@ -105,7 +122,16 @@ test('doctor and list --check over 20 servers (real CLI bundle): no MaxListeners
   ]) {
     const r = await runBin(args, { ...opts, node: NODE20 })
     assert.equal(r.code, 0, `${args.join(' ')}: ${r.stdout}\n${r.stderr}`)
-    assert.doesNotMatch(r.stderr, /MaxListenersExceeded|memory leak/, `${args.join(' ')} printed a listener warning:\n${r.stderr}`)
-    if (args[1] === '--json') assert.equal((JSON.parse(r.stdout) as { state: string }[]).filter((x) => x.state === 'ok').length, 20, 'all 20 were really probed')
+    assert.doesNotMatch(
+      r.stderr,
+      /MaxListenersExceeded|memory leak/,
+      `${args.join(' ')} printed a listener warning:\n${r.stderr}`,
+    )
+    if (args[1] === '--json')
+      assert.equal(
+        (JSON.parse(r.stdout) as { state: string }[]).filter((x) => x.state === 'ok').length,
+        20,
+        'all 20 were really probed',
+      )
   }
 })

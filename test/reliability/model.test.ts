@@ -85,7 +85,8 @@ function identity(m: Model, p: P, name: string): string | undefined {
 }
 
 function rowsOf(m: Model, p: P | null): ModelRow[] {
-  if (p === null) return Object.entries(m.user ?? {}).map(([name, variant]) => ({ name, layer: 'user', state: 'mounted', variant }))
+  if (p === null)
+    return Object.entries(m.user ?? {}).map(([name, variant]) => ({ name, layer: 'user', state: 'mounted', variant }))
   const local = m.local[p] ?? {}
   const project = m.project[p] ?? {}
   const user = m.user ?? {}
@@ -101,7 +102,8 @@ function rowsOf(m: Model, p: P | null): ModelRow[] {
       continue
     }
     let state: ModelRow['state'] = o && 'enabled' in o ? 'disabled' : 'mounted'
-    if (state === 'mounted' && winner.layer === 'project' && m.trusted.get(`${p}:${name}`) !== identity(m, p, name)) state = 'untrusted'
+    if (state === 'mounted' && winner.layer === 'project' && m.trusted.get(`${p}:${name}`) !== identity(m, p, name))
+      state = 'untrusted'
     // A user row that a local file overrides needs trust (issue 12 class 1); the model never trusts user names.
     if (state === 'mounted' && winner.layer === 'user' && o !== undefined) state = 'untrusted'
     rows.push({ name, layer: winner.layer, state, variant: winner.variant })
@@ -131,7 +133,9 @@ async function trustNow(sys: System, m: Model, p: P, name: string): Promise<void
   // What `dsh-mcp trust <name>` does: fingerprint the effective row as the files say now.
   const root = sys.roots[p].path
   const rows = mergeLayers(readLayers(root, { dshHome: sys.w.home.path, home: os.homedir() }, { userLayer: true }))
-  const row = rows.find((r) => r.name === name && r.scope !== 'user' && r.state !== 'shadowed' && r.entry && r.state !== 'invalid')
+  const row = rows.find(
+    (r) => r.name === name && r.scope !== 'user' && r.state !== 'shadowed' && r.entry && r.state !== 'invalid',
+  )
   const id = identity(m, p, name)
   if (!row?.entry || id === undefined) return
   await trustServers(sys.w.home.path, canonicalRoot(root), [{ name, fingerprint: rowFingerprint(row) }])
@@ -194,7 +198,11 @@ function check(sys: System, m: Model, step: string): number {
     if (!a.handle) continue
     const agent: Agent = a.handle.agent
     const got = mcpToolNames(sys.w.host.ctx, agent).map(unsuffixed).sort()
-    assert.deepEqual(got, toolsOf(rowsOf(m, a.where === 'out' ? null : a.where)).sort(), `${step}: tools of agent ${i} (${a.where})`)
+    assert.deepEqual(
+      got,
+      toolsOf(rowsOf(m, a.where === 'out' ? null : a.where)).sort(),
+      `${step}: tools of agent ${i} (${a.where})`,
+    )
     visible += got.length
   }
   return visible
@@ -205,15 +213,47 @@ function check(sys: System, m: Model, step: string): number {
 
 const pSide = fc.constantFrom<P>('A', 'B')
 const variant = fc.constantFrom<0 | 1>(0, 1)
-const serversOf = (names: readonly string[]) => fc.option(fc.dictionary(fc.constantFrom(...names), variant, { maxKeys: names.length }), { nil: null, freq: 5 })
-const override = fc.oneof(fc.constant<Override>({ enabled: false }), fc.constantFrom('a', 'b').map((v): Override => ({ headers: { 'X-Local': v } })))
+const serversOf = (names: readonly string[]) =>
+  fc.option(fc.dictionary(fc.constantFrom(...names), variant, { maxKeys: names.length }), { nil: null, freq: 5 })
+const override = fc.oneof(
+  fc.constant<Override>({ enabled: false }),
+  fc.constantFrom('a', 'b').map((v): Override => ({ headers: { 'X-Local': v } })),
+)
 const action: fc.Arbitrary<Action> = fc.oneof(
-  { arbitrary: fc.record({ kind: fc.constant('project' as const), p: pSide, servers: serversOf(PROJECT_NAMES), trustAll: fc.constantFrom(true, true, false) }), weight: 4 },
-  { arbitrary: fc.record({ kind: fc.constant('local' as const), p: pSide, overrides: fc.option(fc.dictionary(fc.constantFrom(...PROJECT_NAMES), override, { maxKeys: 2 }), { nil: null, freq: 4 }) }), weight: 2 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('project' as const),
+      p: pSide,
+      servers: serversOf(PROJECT_NAMES),
+      trustAll: fc.constantFrom(true, true, false),
+    }),
+    weight: 4,
+  },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('local' as const),
+      p: pSide,
+      overrides: fc.option(fc.dictionary(fc.constantFrom(...PROJECT_NAMES), override, { maxKeys: 2 }), {
+        nil: null,
+        freq: 4,
+      }),
+    }),
+    weight: 2,
+  },
   { arbitrary: fc.record({ kind: fc.constant('user' as const), servers: serversOf(USER_NAMES) }), weight: 2 },
-  { arbitrary: fc.record({ kind: fc.constant('agent' as const), where: fc.constantFrom<P | 'out'>('A', 'B', 'out') }), weight: 3 },
+  {
+    arbitrary: fc.record({ kind: fc.constant('agent' as const), where: fc.constantFrom<P | 'out'>('A', 'B', 'out') }),
+    weight: 3,
+  },
   { arbitrary: fc.record({ kind: fc.constant('dispose' as const), index: fc.nat(5) }), weight: 1 },
-  { arbitrary: fc.record({ kind: fc.constantFrom('trust' as const, 'untrust' as const), p: pSide, name: fc.constantFrom(...PROJECT_NAMES) }), weight: 2 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constantFrom('trust' as const, 'untrust' as const),
+      p: pSide,
+      name: fc.constantFrom(...PROJECT_NAMES),
+    }),
+    weight: 2,
+  },
 )
 
 test('snapshot and every agent’s tools equal the reference model after each quiet point', async (t) => {
@@ -224,12 +264,26 @@ test('snapshot and every agent’s tools equal the reference model after each qu
   await fc.assert(
     fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: 8 }), async (actions) => {
       const w = await startWorld({ trust: 'require', debounceMs: 20 })
-      const sys: System = { w, roots: { A: makeProject({}, 'dsh-mcp-model-a-'), B: makeProject({}, 'dsh-mcp-model-b-') } }
+      const sys: System = {
+        w,
+        roots: { A: makeProject({}, 'dsh-mcp-model-a-'), B: makeProject({}, 'dsh-mcp-model-b-') },
+      }
       for (const r of Object.values(sys.roots)) r.mkdir('.dsh')
-      const m: Model = { project: { A: null, B: null }, local: { A: null, B: null }, user: null, trusted: new Map(), agents: [], known: new Set() }
+      const m: Model = {
+        project: { A: null, B: null },
+        local: { A: null, B: null },
+        user: null,
+        trusted: new Map(),
+        agents: [],
+        known: new Set(),
+      }
       try {
         // Every run starts with an agent in each place, so most steps have tools to compare.
-        const opening: Action[] = [{ kind: 'agent', where: 'A' }, { kind: 'agent', where: 'B' }, { kind: 'agent', where: 'out' }]
+        const opening: Action[] = [
+          { kind: 'agent', where: 'A' },
+          { kind: 'agent', where: 'B' },
+          { kind: 'agent', where: 'out' },
+        ]
         for (const [i, a] of [...opening, ...actions].entries()) {
           await apply(sys, m, a)
           await w.mcp.reload()
@@ -243,7 +297,14 @@ test('snapshot and every agent’s tools equal the reference model after each qu
         sys.roots.B.cleanup()
       }
     }),
-    { numRuns: runs, ...(process.env.MODEL_SEED ? { seed: Number(process.env.MODEL_SEED) } : {}), endOnFailure: true, includeErrorInReport: true },
+    {
+      numRuns: runs,
+      ...(process.env.MODEL_SEED ? { seed: Number(process.env.MODEL_SEED) } : {}),
+      endOnFailure: true,
+      includeErrorInReport: true,
+    },
   )
-  t.diagnostic(`${runs} runs, ${steps} checked steps, ${seen} visible (agent, tool) pairs checked, in ${Math.round(performance.now() - t0)} ms`)
+  t.diagnostic(
+    `${runs} runs, ${steps} checked steps, ${seen} visible (agent, tool) pairs checked, in ${Math.round(performance.now() - t0)} ms`,
+  )
 })

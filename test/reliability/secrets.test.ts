@@ -36,19 +36,32 @@ let http: Awaited<ReturnType<typeof startHttpServer>>
 before(async () => {
   process.env[VAR] = CANARIES.variable
   http = await startHttpServer({ name: 'guarded', tools: ['q'], requireBearer: 'the-right-token' })
-  const userFile = friendly({ usr: { url: 'http://127.0.0.1:9/mcp', headers: { 'X-User-Key': CANARIES.user }, reconnect: { maxAttempts: 1 } } })
+  const userFile = friendly({
+    usr: { url: 'http://127.0.0.1:9/mcp', headers: { 'X-User-Key': CANARIES.user }, reconnect: { maxAttempts: 1 } },
+  })
   w = await startWorld({ trust: 'all', userFile })
   project = projectWith(
     {
       good: stdioEntry('good', { tools: ['echo'], pidfileDir: w.pids, env: { API_KEY: CANARIES.env, FROM_VAR: ref } }),
       leaky: {
         command: process.execPath,
-        args: ['-e', "process.stderr.write('token=' + process.env.TOKEN + ' var=' + process.env.V + '\\n'); process.exit(1)"],
+        args: [
+          '-e',
+          "process.stderr.write('token=' + process.env.TOKEN + ' var=' + process.env.V + '\\n'); process.exit(1)",
+        ],
         env: { TOKEN: CANARIES.stderr, V: ref },
         reconnect: { maxAttempts: 1, initialDelayMs: 50 },
       },
-      guarded: { url: http.url, headers: { Authorization: `Bearer ${CANARIES.header}`, 'X-Var': ref }, reconnect: { maxAttempts: 1, initialDelayMs: 50 } },
-      closed: { url: 'http://127.0.0.1:9/mcp', headers: { 'X-Api-Key': ref }, reconnect: { maxAttempts: 1, initialDelayMs: 50 } },
+      guarded: {
+        url: http.url,
+        headers: { Authorization: `Bearer ${CANARIES.header}`, 'X-Var': ref },
+        reconnect: { maxAttempts: 1, initialDelayMs: 50 },
+      },
+      closed: {
+        url: 'http://127.0.0.1:9/mcp',
+        headers: { 'X-Api-Key': ref },
+        reconnect: { maxAttempts: 1, initialDelayMs: 50 },
+      },
     },
     { '.dsh/mcp.local.yml': friendly({ good: { env: { LOCAL_SECRET: CANARIES.local } } }) },
   )
@@ -70,7 +83,9 @@ function leaks(label: string, text: string): string[] {
 test('no canary in any host log line or status file, with every failure mode exercised', async () => {
   await w.host.createAgent({ cwd: project.path })
   await w.mcp.whenIdle()
-  await waitFor(() => w.host.logsMatching(/mcp-client\(leaky\): giving up/).length > 0, { message: 'the leaky server has failed for good' })
+  await waitFor(() => w.host.logsMatching(/mcp-client\(leaky\): giving up/).length > 0, {
+    message: 'the leaky server has failed for good',
+  })
   await waitFor(() => w.host.logsMatching(/mcp-client\(guarded\)/).length > 0, { message: 'the 401 is reported' })
   await w.mcp.whenIdle()
   const states = statesOf(w, project.path)
@@ -109,18 +124,32 @@ test('no canary in the output of list, get, doctor, status and validate (text an
   // The CLI honours trust (the plugin here runs with trust: 'all'): trust everything first — its review prints too.
   const trust = await runCli(['trust', '--all', '--yes'], opts)
   assert.equal(trust.code, 0, trust.stderr)
-  const runs = [{ args: ['trust', '--all', '--yes'], ...trust }, ...(await Promise.all(commands.map((args) => runCli(args, opts).then((r) => ({ args, ...r })))))]
+  const runs = [
+    { args: ['trust', '--all', '--yes'], ...trust },
+    ...(await Promise.all(commands.map((args) => runCli(args, opts).then((r) => ({ args, ...r }))))),
+  ]
   const found: string[] = []
   for (const r of runs) {
     assert.ok(r.code === 0 || r.code === 1, `${r.args.join(' ')} exited ${r.code}: ${r.stderr}`)
-    found.push(...leaks(`dsh-mcp ${r.args.join(' ')} stdout`, r.stdout), ...leaks(`dsh-mcp ${r.args.join(' ')} stderr`, r.stderr))
+    found.push(
+      ...leaks(`dsh-mcp ${r.args.join(' ')} stdout`, r.stdout),
+      ...leaks(`dsh-mcp ${r.args.join(' ')} stderr`, r.stderr),
+    )
   }
   const doctor = runs.find((r) => r.args.join(' ') === 'doctor --json --timeout 30000')!
   const rows = JSON.parse(doctor.stdout) as { name: string; state: string }[]
-  assert.equal(rows.find((r) => r.name === 'good')?.state, 'ok', 'doctor really connected (with the secrets in its env)')
+  assert.equal(
+    rows.find((r) => r.name === 'good')?.state,
+    'ok',
+    'doctor really connected (with the secrets in its env)',
+  )
   assert.equal(rows.find((r) => r.name === 'leaky')?.state, 'failed')
   const status = JSON.parse(runs.find((r) => r.args.join(' ') === 'status --json')!.stdout)
-  assert.ok(status.projects.some((p: { root: string }) => p.root === project.path), 'status read the running host')
-  if (process.env.SHOW_CLI) for (const r of runs) console.log(`$ dsh-mcp ${r.args.join(' ')} (exit ${r.code})\n${r.stdout}${r.stderr}`)
+  assert.ok(
+    status.projects.some((p: { root: string }) => p.root === project.path),
+    'status read the running host',
+  )
+  if (process.env.SHOW_CLI)
+    for (const r of runs) console.log(`$ dsh-mcp ${r.args.join(' ')} (exit ${r.code})\n${r.stdout}${r.stderr}`)
   assert.deepEqual(found, [])
 })

@@ -17,7 +17,7 @@ import { test } from 'node:test'
 import { statusFilePath } from '../../src/status/path.ts'
 import { startHttpServer } from '../fixtures/servers/http-server.ts'
 import { execTool, mcpToolNames, resultText, settles, waitFor } from '../support/host.ts'
-import { countLive, livePids, readMarker, } from '../support/procs.ts'
+import { countLive, livePids, readMarker } from '../support/procs.ts'
 import { friendly, projectWith, type RuntimeWorld, stdioEntry } from '../support/runtime.ts'
 import { cpuMsOf, untilTools, useFaultWorld } from '../support/faults.ts'
 
@@ -28,15 +28,25 @@ useFaultWorld({ trust: 'all', debounceMs: 30, mountTimeoutMs: MOUNT_TIMEOUT_MS }
   w = world
 })
 
-const serverOf = (root: string, name: string) => w.mcp.snapshot().projects.find((p) => p.root === root)?.servers.find((s) => s.name === name)
+const serverOf = (root: string, name: string) =>
+  w.mcp
+    .snapshot()
+    .projects.find((p) => p.root === root)
+    ?.servers.find((s) => s.name === name)
 const statusOf = (root: string, name: string) => {
   const doc = JSON.parse(readFileSync(statusFilePath(w.home.path, root), 'utf8'))
-  return doc.servers.find((s: { name: string }) => s.name === name) as { state: string; error: string | null; toolCount: number }
+  return doc.servers.find((s: { name: string }) => s.name === name) as {
+    state: string
+    error: string | null
+    toolCount: number
+  }
 }
 
 test('stdio child killed with SIGKILL: tools stay listed, status reports the loss, the client reconnects and tools answer again', async () => {
   const marker = w.home.join('marker-sk.log')
-  const a = projectWith({ sk: stdioEntry('sk', { tools: ['pid'], marker, pidfileDir: w.pids, extra: { reconnect: { initialDelayMs: 400 } } }) })
+  const a = projectWith({
+    sk: stdioEntry('sk', { tools: ['pid'], marker, pidfileDir: w.pids, extra: { reconnect: { initialDelayMs: 400 } } }),
+  })
   const one = (await w.host.createAgent({ cwd: a.path })).agent
   const two = (await w.host.createAgent({ cwd: a.path })).agent
   await w.mcp.whenIdle()
@@ -44,9 +54,20 @@ test('stdio child killed with SIGKILL: tools stay listed, status reports the los
   const pid = Number(/pid: (\d+)/.exec(first)?.[1])
   assert.ok(pid > 0, first)
   process.kill(pid, 'SIGKILL')
-  await waitFor(() => /connection lost; reconnecting/.test(serverOf(a.path, 'sk')?.lastError ?? ''), { intervalMs: 5, message: 'the snapshot reports the lost connection' })
-  await waitFor(() => /connection lost/.test(statusOf(a.path, 'sk').error ?? ''), { intervalMs: 5, message: 'the status file reports it too' })
-  for (const agent of [one, two]) assert.deepEqual(mcpToolNames(w.host.ctx, agent), ['mcp__sk__pid'], 'the official client keeps the tools registered')
+  await waitFor(() => /connection lost; reconnecting/.test(serverOf(a.path, 'sk')?.lastError ?? ''), {
+    intervalMs: 5,
+    message: 'the snapshot reports the lost connection',
+  })
+  await waitFor(() => /connection lost/.test(statusOf(a.path, 'sk').error ?? ''), {
+    intervalMs: 5,
+    message: 'the status file reports it too',
+  })
+  for (const agent of [one, two])
+    assert.deepEqual(
+      mcpToolNames(w.host.ctx, agent),
+      ['mcp__sk__pid'],
+      'the official client keeps the tools registered',
+    )
   await waitFor(() => readMarker(marker).length === 2, { message: 'the server is started again' })
   await waitFor(() => serverOf(a.path, 'sk')?.lastError === null, { message: 'the error clears once re-synced' })
   for (const agent of [one, two]) {
@@ -56,7 +77,9 @@ test('stdio child killed with SIGKILL: tools stay listed, status reports the los
   }
   await w.mcp.whenIdle()
   assert.equal(serverOf(a.path, 'sk')?.state, 'mounted')
-  await waitFor(() => statusOf(a.path, 'sk').state === 'mounted' && statusOf(a.path, 'sk').error === null, { message: 'status file: mounted again' })
+  await waitFor(() => statusOf(a.path, 'sk').state === 'mounted' && statusOf(a.path, 'sk').error === null, {
+    message: 'status file: mounted again',
+  })
   assert.equal(readMarker(marker).length, 2, 'one restart, no more')
 })
 
@@ -64,7 +87,11 @@ test('a server that crashes on every start: bounded retries, status failed, no b
   const bounded = w.home.join('marker-crash3.log')
   const slow = w.home.join('marker-crashdef.log')
   const a = projectWith({
-    crash3: stdioEntry('crash3', { crash: true, marker: bounded, extra: { reconnect: { maxAttempts: 3, initialDelayMs: 50, maxDelayMs: 200 } } }),
+    crash3: stdioEntry('crash3', {
+      crash: true,
+      marker: bounded,
+      extra: { reconnect: { maxAttempts: 3, initialDelayMs: 50, maxDelayMs: 200 } },
+    }),
     crashdef: stdioEntry('crashdef', { crash: true, marker: slow }),
     ok: stdioEntry('ok', { tools: ['o'], pidfileDir: w.pids }),
   })
@@ -73,7 +100,9 @@ test('a server that crashes on every start: bounded retries, status failed, no b
   await untilTools(w, agent, ['mcp__ok__o'], 'a crashing neighbour costs nothing: the healthy server mounts')
   await w.mcp.whenIdle()
   assert.deepEqual(mcpToolNames(w.host.ctx, agent), ['mcp__ok__o'], 'a crashing neighbour costs nothing')
-  await waitFor(() => w.host.logsMatching('mcp-client(crash3): giving up after 3').length === 1, { message: 'the client gives up' })
+  await waitFor(() => w.host.logsMatching('mcp-client(crash3): giving up after 3').length === 1, {
+    message: 'the client gives up',
+  })
   assert.equal(readMarker(bounded).length, 4, 'the first start and 3 retries, no more')
   for (const name of ['crash3', 'crashdef']) {
     const s = serverOf(a.path, name)!
@@ -90,13 +119,20 @@ test('a server that crashes on every start: bounded retries, status failed, no b
   const cpu = cpuMsOf() - cpu0
   const windowMs = performance.now() - t0
   assert.ok(cpu < windowMs * 0.15, `CPU ${cpu} ms over a ${Math.round(windowMs)} ms window`)
-  assert.equal(readMarker(bounded).length, spawnsBefore, 'a server the client gave up on is not started again by itself')
+  assert.equal(
+    readMarker(bounded).length,
+    spawnsBefore,
+    'a server the client gave up on is not started again by itself',
+  )
   // Default backoff, 500 ms doubling: retry k comes at least 500 × (2^k − 1) ms after the first start,
   // so the time elapsed bounds the starts (a busy machine only makes fewer).
   const elapsed = performance.now() - born
   let allowed = 1
   while (500 * (2 ** allowed - 1) <= elapsed) allowed++
-  assert.ok(readMarker(slow).length <= allowed, `default backoff (500 ms doubling): ${readMarker(slow).length} starts in ${Math.round(elapsed)} ms (at most ${allowed})`)
+  assert.ok(
+    readMarker(slow).length <= allowed,
+    `default backoff (500 ms doubling): ${readMarker(slow).length} starts in ${Math.round(elapsed)} ms (at most ${allowed})`,
+  )
 
   await w.mcp.reload()
   await w.mcp.whenIdle()
@@ -111,9 +147,17 @@ test('a server that hangs on initialize: removing it mid-mount does not block th
   const agent = (await w.host.createAgent({ cwd: a.path })).agent
   await untilTools(w, agent, ['mcp__fine__f'], 'the healthy server mounts beside the hanging one')
   assert.equal(serverOf(a.path, 'hang')?.state, 'starting', 'still inside mountTimeoutMs')
-  const hungPid = await waitFor(() => livePids(w.pids).find((p) => readFileSync(`${w.pids}/${p}`, 'utf8').startsWith('hang')))
+  const hungPid = await waitFor(() =>
+    livePids(w.pids).find((p) => readFileSync(`${w.pids}/${p}`, 'utf8').startsWith('hang')),
+  )
   const timedOut = () => w.host.logsMatching(/"hang".*within \d+ ms/).length
-  writeFileSync(a.join('.dsh', 'mcp.yml'), friendly({ fine: stdioEntry('fine', { tools: ['f'], pidfileDir: w.pids }), extra: stdioEntry('extra', { tools: ['e'], pidfileDir: w.pids }) }))
+  writeFileSync(
+    a.join('.dsh', 'mcp.yml'),
+    friendly({
+      fine: stdioEntry('fine', { tools: ['f'], pidfileDir: w.pids }),
+      extra: stdioEntry('extra', { tools: ['e'], pidfileDir: w.pids }),
+    }),
+  )
   await untilTools(w, agent, ['mcp__extra__e', 'mcp__fine__f'], 'the edit applies while the hung fork is let go')
   // The queue did not wait for the hung mount: the edit is in before that mount's own bound ran out.
   assert.equal(timedOut(), 0, 'the edit applied before the hung mount reached mountTimeoutMs')
@@ -126,9 +170,20 @@ test('a server that hangs on initialize: removing it mid-mount does not block th
   await w.mcp.whenIdle()
   assert.match(serverOf(b.path, 'hang2')?.lastError ?? '', new RegExp(`within ${MOUNT_TIMEOUT_MS} ms`))
   assert.equal(serverOf(b.path, 'hang2')?.state, 'failed')
-  writeFileSync(b.join('.dsh', 'mcp.yml'), friendly({ hang2: stdioEntry('hang2', { tools: ['never'], hang: true, pidfileDir: w.pids }), more: stdioEntry('more', { tools: ['m'], pidfileDir: w.pids }) }))
+  writeFileSync(
+    b.join('.dsh', 'mcp.yml'),
+    friendly({
+      hang2: stdioEntry('hang2', { tools: ['never'], hang: true, pidfileDir: w.pids }),
+      more: stdioEntry('more', { tools: ['m'], pidfileDir: w.pids }),
+    }),
+  )
   await untilTools(w, other, ['mcp__more__m'], 'an edit after the timeout applies')
-  await waitFor(() => countLive(w.pids) === livePids(w.pids).filter((p) => !readFileSync(`${w.pids}/${p}`, 'utf8').startsWith('hang')).length, { message: 'no hung process is left' })
+  await waitFor(
+    () =>
+      countLive(w.pids) ===
+      livePids(w.pids).filter((p) => !readFileSync(`${w.pids}/${p}`, 'utf8').startsWith('hang')).length,
+    { message: 'no hung process is left' },
+  )
 })
 
 test('an HTTP server that goes away and comes back: calls fail fast while it is down and work again after', async () => {
@@ -141,7 +196,10 @@ test('an HTTP server that goes away and comes back: calls fail fast while it is 
     await w.mcp.whenIdle()
     assert.equal(resultText(await execTool(w.host.ctx, agent, 'mcp__web__search', { q: 1 })), '[web] search: {"q":1}')
     await http.close()
-    const down = await settles(execTool(w.host.ctx, agent, 'mcp__web__search', { q: 2 }), 'a call while the server is down fails fast (not after its 600 s bound)')
+    const down = await settles(
+      execTool(w.host.ctx, agent, 'mcp__web__search', { q: 2 }),
+      'a call while the server is down fails fast (not after its 600 s bound)',
+    )
     assert.equal(down.isError, true, 'a call while the server is down is an error result, not a throw')
     http = await startHttpServer({ name: 'web', tools: ['search'], port })
     // The restarted server has lost the client's session; the plugin remounts on the first "Session not found".

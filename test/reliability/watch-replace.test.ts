@@ -32,7 +32,9 @@ const OPS: Op[] = ['git checkout', 'git stash', 'rm && cp']
 /** git in `work` (its git dir `gitDir`, outside the tree when given), with umask 077 as a careful user has. */
 function git(work: string, gitDir: string | undefined, ...args: string[]): void {
   const where = gitDir ? ['--git-dir', gitDir, '--work-tree', work] : []
-  const cmd = ['git', '-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'commit.gpgsign=false', ...where, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')
+  const cmd = ['git', '-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'commit.gpgsign=false', ...where, ...args]
+    .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
+    .join(' ')
   execFileSync('sh', ['-c', `umask 077 && ${cmd}`], { cwd: work, stdio: 'pipe' })
 }
 
@@ -64,7 +66,8 @@ async function untilTools(w: RuntimeWorld, agent: Agent, want: string[], message
   })
 }
 
-const servers = (name: string, tool: string) => friendly({ [name]: stdioEntry(name, { tools: [tool], pidfileDir: pids }) })
+const servers = (name: string, tool: string) =>
+  friendly({ [name]: stdioEntry(name, { tools: [tool], pidfileDir: pids }) })
 
 describe('config files replaced at once are still watched after', () => {
   for (const where of ['project', 'user'] as const) {
@@ -135,7 +138,13 @@ describe('the trust store replaced at once is still watched after', () => {
       await untilTools(w, agent, up, `trust 2 after ${op}`)
       await cli(w, p.path, ['untrust'])
       await untilTools(w, agent, [], `untrust 3 after ${op}: the server stops`)
-      assert.equal(w.mcp.snapshot().projects.find((x) => x.root === p.path)?.servers.find((s) => s.name === 's')?.state, 'untrusted')
+      assert.equal(
+        w.mcp
+          .snapshot()
+          .projects.find((x) => x.root === p.path)
+          ?.servers.find((s) => s.name === 's')?.state,
+        'untrusted',
+      )
     })
   }
 })

@@ -87,7 +87,10 @@ const dshHome = scratch.mkdir('home/.dsh')
 const hostCwd = scratch.mkdir('hostcwd')
 const pids = scratch.mkdir('pids')
 /** Runs the stdio fixture with argv cut at `--`: what follows is for the config (and the canary) only. */
-const argsWrapper = scratch.write('args-wrapper.mjs', `const i = process.argv.indexOf('--'); if (i > 0) process.argv.splice(i); await import(${JSON.stringify(STDIO_FIXTURE)})\n`)
+const argsWrapper = scratch.write(
+  'args-wrapper.mjs',
+  `const i = process.argv.indexOf('--'); if (i > 0) process.argv.splice(i); await import(${JSON.stringify(STDIO_FIXTURE)})\n`,
+)
 const leakyScript = scratch.write(
   'leaky.cjs',
   `process.stderr.write('starting with token=' + process.env.TOKEN + '\\n' + 'x'.repeat(290) + process.env.TOKEN + ' tail\\n' + 'Error: auth failed for ' + process.env.TOKEN + '\\n    at main (leaky.cjs:1:1)\\n'); process.exit(1)\n`,
@@ -103,26 +106,53 @@ before(async () => {
   http = await startHttpServer({ name: 'guarded', tools: ['q'], requireBearer: C.bearer })
   user = await startHttpServer({ name: 'usr', tools: ['u'] })
   const port = new URL(http.url).port
-  const userFile = friendly({ usr: { url: user.url, headers: { 'X-User-Key': C.userHeader }, reconnect: { maxAttempts: 1 } } })
+  const userFile = friendly({
+    usr: { url: user.url, headers: { 'X-User-Key': C.userHeader }, reconnect: { maxAttempts: 1 } },
+  })
   scratch.write('home/.dsh/mcp.yml', userFile)
   const once = { reconnect: { maxAttempts: 1, initialDelayMs: 50 } }
   project = makeProject({
     '.dsh/mcp.yml': friendly({
-      good: stdioEntry('good', { tools: ['echo'], pidfileDir: pids, env: { API_KEY: C.envLiteral, FROM_VAR: '${CNRY_ENV_VAR}', PRIVATE_KEY: PEM } }),
+      good: stdioEntry('good', {
+        tools: ['echo'],
+        pidfileDir: pids,
+        env: { API_KEY: C.envLiteral, FROM_VAR: '${CNRY_ENV_VAR}', PRIVATE_KEY: PEM },
+      }),
       argtok: {
         command: process.execPath,
-        args: ['--no-warnings', argsWrapper, '--name', 'argtok', '--tools', 'at', '--pidfile-dir', pids, '--', `--token=${C.tokenArg}`, '--api-key', C.apiKeyArg, '--config', 'db:${CNRY_ARG_VAR}:end'],
+        args: [
+          '--no-warnings',
+          argsWrapper,
+          '--name',
+          'argtok',
+          '--tools',
+          'at',
+          '--pidfile-dir',
+          pids,
+          '--',
+          `--token=${C.tokenArg}`,
+          '--api-key',
+          C.apiKeyArg,
+          '--config',
+          'db:${CNRY_ARG_VAR}:end',
+        ],
         ...once,
       },
       leaky: { command: process.execPath, args: [leakyScript], env: { TOKEN: C.stderr }, ...once },
-      guarded: { url: http.url, headers: { Authorization: `Bearer ${C.bearer}`, 'X-Api-Key': C.headerLiteral }, ...once },
+      guarded: {
+        url: http.url,
+        headers: { Authorization: `Bearer ${C.bearer}`, 'X-Api-Key': C.headerLiteral },
+        ...once,
+      },
       creds: { url: `http://alice:${C.urlUserinfo}@127.0.0.1:${port}/mcp`, ...once },
       query: { url: `http://127.0.0.1:${port}/mcp?token=${C.urlQuery}&q=${C.urlQueryPlain}`, ...once },
     }),
     '.dsh/mcp.local.yml': friendly({ good: { env: { LOCAL_SECRET: C.localEnv } } }),
   })
   // A file that does not parse, with a secret on the broken line and the next.
-  broken = makeProject({ '.dsh/mcp.yml': `servers:\n  bad:\n    command: node\n    env: {TOKEN: "${C.parseError}\n      OTHER: [${C.parseError}\n` })
+  broken = makeProject({
+    '.dsh/mcp.yml': `servers:\n  bad:\n    command: node\n    env: {TOKEN: "${C.parseError}\n      OTHER: [${C.parseError}\n`,
+  })
 })
 after(async () => {
   await http?.close()
@@ -147,7 +177,9 @@ async function declinedTrust(name: string): Promise<Run> {
   return { label: `dsh-mcp trust ${name} (terminal, declined)`, ...r }
 }
 
-test('no canary, nor any 8-character piece of one, in any output channel of the CLI or a real host', { timeout: 300_000 }, async () => {
+test('no canary, nor any 8-character piece of one, in any output channel of the CLI or a real host', {
+  timeout: 300_000,
+}, async () => {
   const runs: Run[] = []
   // The trust review, declined on a terminal: nothing trusted, the prompt shown.
   for (const name of ['argtok', 'creds', 'query', 'good']) {
@@ -162,8 +194,18 @@ test('no canary, nor any 8-character piece of one, in any output channel of the 
 
   // A real host in a child process: its terminal (stdout/stderr) and its log file.
   const logFile = scratch.join('host.log')
-  const hostEnv = { ...process.env, ...VARS, HOME: home, DSH_HOME: dshHome, CANARY_HOST_WAIT: 'good=mounted,guarded=mounted,usr=mounted,argtok=mounted,leaky=failed' }
-  const child = spawn(process.execPath, ['--no-warnings', HOST_SCRIPT, dshHome, logFile, hostCwd, project.path, broken.path], { env: hostEnv, stdio: ['pipe', 'pipe', 'pipe'] })
+  const hostEnv = {
+    ...process.env,
+    ...VARS,
+    HOME: home,
+    DSH_HOME: dshHome,
+    CANARY_HOST_WAIT: 'good=mounted,guarded=mounted,usr=mounted,argtok=mounted,leaky=failed',
+  }
+  const child = spawn(
+    process.execPath,
+    ['--no-warnings', HOST_SCRIPT, dshHome, logFile, hostCwd, project.path, broken.path],
+    { env: hostEnv, stdio: ['pipe', 'pipe', 'pipe'] },
+  )
   let hostOut = ''
   let hostErr = ''
   child.stdout.on('data', (c: Buffer) => {
@@ -182,7 +224,8 @@ test('no canary, nor any 8-character piece of one, in any output channel of the 
     }, 50)
     void exited.then((code) => {
       clearInterval(timer)
-      if (!hostOut.includes('READY')) reject(new Error(`the host exited (${code}) before it was ready:\n${hostOut}\n${hostErr}`))
+      if (!hostOut.includes('READY'))
+        reject(new Error(`the host exited (${code}) before it was ready:\n${hostOut}\n${hostErr}`))
     })
   })
 
@@ -211,7 +254,12 @@ test('no canary, nor any 8-character piece of one, in any output channel of the 
     [['validate'], broken.path],
   ]
   const hasLogs = /^\s+logs\b/m.test((await runCli(['--help'], opts(project.path))).stdout)
-  if (hasLogs) commands.push([['logs', 'leaky'], project.path], [['logs', 'good', '-n', '200'], project.path], [['logs', 'argtok'], project.path])
+  if (hasLogs)
+    commands.push(
+      [['logs', 'leaky'], project.path],
+      [['logs', 'good', '-n', '200'], project.path],
+      [['logs', 'argtok'], project.path],
+    )
   for (const [args, cwd] of commands) runs.push(await cliRun(args, cwd))
   for (const r of runs) assert.ok(r.code === 0 || r.code === 1, `${r.label} exited ${r.code}: ${r.stderr}`)
 
@@ -219,7 +267,10 @@ test('no canary, nor any 8-character piece of one, in any output channel of the 
   assert.equal(await exited, 0, `the host did not exit cleanly:\n${hostErr}`)
 
   // The commands really did their work (a silent command proves nothing).
-  const doctor = JSON.parse(runs.find((r) => r.label === 'dsh-mcp doctor --json --timeout 10000')!.stdout) as { name: string; state: string }[]
+  const doctor = JSON.parse(runs.find((r) => r.label === 'dsh-mcp doctor --json --timeout 10000')!.stdout) as {
+    name: string
+    state: string
+  }[]
   const state = (n: string) => doctor.find((r) => r.name === n)?.state
   assert.equal(state('good'), 'ok', 'doctor connected with every secret in its env')
   assert.equal(state('argtok'), 'ok', 'doctor started the server with the secret arguments')
@@ -244,5 +295,9 @@ test('no canary, nor any 8-character piece of one, in any output channel of the 
     [],
   )
   // The host's stderr is the terminal the official client lets a stdio server write to (until stderr is captured).
-  assert.deepEqual(hits('host terminal (stderr)', hostErr), [], `the host terminal (stderr) shows a secret:\n${hostErr}`)
+  assert.deepEqual(
+    hits('host terminal (stderr)', hostErr),
+    [],
+    `the host terminal (stderr) shows a secret:\n${hostErr}`,
+  )
 })

@@ -39,7 +39,9 @@ after(() => cleanupAll())
 test("a server's JSON-RPC error reaches the host's log and terminal without its secret or a raw control", async () => {
   const project = makeProject({
     'srv.cjs': SERVER,
-    '.dsh/mcp.yml': friendly({ s: { command: 'node', args: ['srv.cjs'], env: { API_KEY: SECRET }, reconnect: { maxAttempts: 1 } } }),
+    '.dsh/mcp.yml': friendly({
+      s: { command: 'node', args: ['srv.cjs'], env: { API_KEY: SECRET }, reconnect: { maxAttempts: 1 } },
+    }),
   })
   const home = makeTempDir('dsh-mcp-clogesc-home-')
   const dshHome = home.join('.dsh')
@@ -48,12 +50,21 @@ test("a server's JSON-RPC error reaches the host's log and terminal without its 
   assert.equal(trust.code, 0, trust.stdout + trust.stderr)
 
   const logFile = home.join('host.log')
-  const { out, err, log } = await runCanaryHost({ dshHome, logFile, hostCwd: hostCwd.path, projects: [project.path], wait: ['s=failed'], env: { HOME: home.path } })
+  const { out, err, log } = await runCanaryHost({
+    dshHome,
+    logFile,
+    hostCwd: hostCwd.path,
+    projects: [project.path],
+    wait: ['s=failed'],
+    env: { HOME: home.path },
+  })
 
   // Control: the server's error reached the host's log, redacted and with its escapes visible.
   assert.match(log, /auth failed for key \*\*\* \\x1b\]8;;http:\/\/evil\.example\\x07click/, log)
   const statusDir = join(dshHome, 'mcp-status')
-  const statusFiles = existsSync(statusDir) ? readdirSync(statusDir).map((f) => readFileSync(join(statusDir, f), 'utf8')) : []
+  const statusFiles = existsSync(statusDir)
+    ? readdirSync(statusDir).map((f) => readFileSync(join(statusDir, f), 'utf8'))
+    : []
   assert.ok(statusFiles.length > 0, 'the host wrote a status file')
   const channels: [string, string][] = [
     ['host log', log],

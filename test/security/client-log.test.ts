@@ -64,8 +64,16 @@ test('HTTP 401/500 bodies echoing the request reach no host channel with a secre
   const reconnect = { maxAttempts: 1 }
   const project = makeProject({
     '.dsh/mcp.yml': friendly({
-      lit401: { reconnect, url: `${s401.url}?token=${C.query}&page=${C.queryPlain}`, headers: { 'X-Api-Key': C.headerLiteral, Authorization: `Bearer ${C.bearer}` } },
-      var500: { reconnect, url: `${s500.url}?access_token=${C.query}`, headers: { 'X-Custom': '${CLOG_HEADER}', Authorization: '${CLOG_AUTH}' } },
+      lit401: {
+        reconnect,
+        url: `${s401.url}?token=${C.query}&page=${C.queryPlain}`,
+        headers: { 'X-Api-Key': C.headerLiteral, Authorization: `Bearer ${C.bearer}` },
+      },
+      var500: {
+        reconnect,
+        url: `${s500.url}?access_token=${C.query}`,
+        headers: { 'X-Custom': '${CLOG_HEADER}', Authorization: '${CLOG_AUTH}' },
+      },
       user401: { reconnect, url: withUser(s401.url), headers: { 'X-Trace': 'plain' } },
       user500: { reconnect, url: withUser(`${s500.url}?api_key=${C.query}`) },
     }),
@@ -79,14 +87,29 @@ test('HTTP 401/500 bodies echoing the request reach no host channel with a secre
 
   const logFile = home.join('host.log')
   const names = ['lit401', 'var500', 'user401', 'user500']
-  const { out, err, log } = await runCanaryHost({ dshHome, logFile, hostCwd: hostCwd.path, projects: [project.path], wait: names.map((n) => `${n}=failed`), env: { ...vars, HOME: home.path } })
+  const { out, err, log } = await runCanaryHost({
+    dshHome,
+    logFile,
+    hostCwd: hostCwd.path,
+    projects: [project.path],
+    wait: names.map((n) => `${n}=failed`),
+    env: { ...vars, HOME: home.path },
+  })
 
   // Control: each echo reached the host's log (the request line, its query masked).
-  for (const s of [s401, s500]) assert.ok(log.includes(`POST ${new URL(s.url).pathname}`), `no echo of ${s.url} in the host log:\n${log}`)
+  for (const s of [s401, s500])
+    assert.ok(log.includes(`POST ${new URL(s.url).pathname}`), `no echo of ${s.url} in the host log:\n${log}`)
   assert.match(log, /token=\*\*\*/)
   const statusDir = join(dshHome, 'mcp-status')
-  const statusFiles = existsSync(statusDir) ? readdirSync(statusDir).map((f) => readFileSync(join(statusDir, f), 'utf8')) : []
+  const statusFiles = existsSync(statusDir)
+    ? readdirSync(statusDir).map((f) => readFileSync(join(statusDir, f), 'utf8'))
+    : []
   assert.ok(statusFiles.length > 0, 'the host wrote a status file')
-  const found = [...hits('host terminal stdout', out), ...hits('host terminal stderr', err), ...hits('host log', log), ...statusFiles.flatMap((t) => hits('status file', t))]
+  const found = [
+    ...hits('host terminal stdout', out),
+    ...hits('host terminal stderr', err),
+    ...hits('host log', log),
+    ...statusFiles.flatMap((t) => hits('status file', t)),
+  ]
   assert.deepEqual(found, [])
 })

@@ -19,13 +19,21 @@
 import assert from 'node:assert/strict'
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { test } from 'node:test'
 import { BIN, REPO } from '../support/cli.ts'
 import { makeProject, makeTempDir } from '../support/tmp.ts'
 import { PATIENCE_MS, settles } from '../support/wait.ts'
-
 
 const VICTIM_TEXT = 'echo original bashrc\n'
 
@@ -39,10 +47,23 @@ function moduleFiles(): string[] {
 
 /** Temp names a writer could derive from `pid` alone. */
 function predictable(file: string, pid: number, modules: readonly string[]): string[] {
-  const names = [`${file}.tmp`, join(dirname(file), `.${basename(file)}.tmp`), `${file}~`, `${file}.${pid}`, `${file}.${pid}.tmp`, join(dirname(file), `.${basename(file)}.${pid}.tmp`)]
+  const names = [
+    `${file}.tmp`,
+    join(dirname(file), `.${basename(file)}.tmp`),
+    `${file}~`,
+    `${file}.${pid}`,
+    `${file}.${pid}.tmp`,
+    join(dirname(file), `.${basename(file)}.${pid}.tmp`),
+  ]
   for (const mod of modules) {
     for (let inv = 1; inv <= 6; inv++) {
-      const h = createHash('sha1').update(mod).update(String(pid)).update('0').update(String(inv)).digest().readUInt32BE(0)
+      const h = createHash('sha1')
+        .update(mod)
+        .update(String(pid))
+        .update('0')
+        .update(String(inv))
+        .digest()
+        .readUInt32BE(0)
       names.push(`${file}.${h}`)
     }
   }
@@ -74,7 +95,10 @@ function world(): World {
 }
 
 /** Start `dsh-mcp args` held before exec: its pid is known; `go()` lets it run; `done` is its exit. */
-function held(w: World, args: string[]): { pid: number; go(): void; done: Promise<{ code: number | null; out: string }> } {
+function held(
+  w: World,
+  args: string[],
+): { pid: number; go(): void; done: Promise<{ code: number | null; out: string }> } {
   const child: ChildProcess = spawn('sh', ['-c', 'read _ && exec "$0" "$@"', process.execPath, BIN, ...args], {
     cwd: w.root,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: w.home, DSH_HOME: w.dsh },
@@ -83,12 +107,18 @@ function held(w: World, args: string[]): { pid: number; go(): void; done: Promis
   let out = ''
   child.stdout!.on('data', (d) => (out += d))
   child.stderr!.on('data', (d) => (out += d))
-  const done = new Promise<{ code: number | null; out: string }>((resolve) => child.on('close', (code) => resolve({ code, out })))
+  const done = new Promise<{ code: number | null; out: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, out })),
+  )
   return { pid: child.pid!, go: () => child.stdin!.end('\n'), done }
 }
 
 function assertClean(w: World, files: readonly string[]): void {
-  assert.equal(readFileSync(w.victim, 'utf8'), VICTIM_TEXT, 'the file outside the repository was written through a planted link')
+  assert.equal(
+    readFileSync(w.victim, 'utf8'),
+    VICTIM_TEXT,
+    'the file outside the repository was written through a planted link',
+  )
   for (const f of files) {
     const st = lstatSync(f)
     assert.ok(st.isFile(), `${f} is not a regular file`)
@@ -109,7 +139,11 @@ const CASES: { name: string; args: string[]; files: (w: World) => string[]; chec
   {
     name: 'add --scope local',
     args: ['add', '--scope', 'local', 'mine', 'node', 'server.js', '-e', 'API_TOKEN=sekrit-value-1'],
-    files: (w) => [join(w.root, '.dsh', 'mcp.local.yml'), join(w.root, '.dsh', '.gitignore'), join(w.root, '.dsh', 'mcp.schema.json')],
+    files: (w) => [
+      join(w.root, '.dsh', 'mcp.local.yml'),
+      join(w.root, '.dsh', '.gitignore'),
+      join(w.root, '.dsh', 'mcp.schema.json'),
+    ],
     check: (w) => assert.equal(lstatSync(join(w.root, '.dsh', 'mcp.local.yml')).mode & 0o777, 0o600),
   },
   {
@@ -167,7 +201,9 @@ test('a racer planting links in a loop while add runs never gets a write through
   const modules = moduleFiles()
   for (let i = 0; i < 6; i++) {
     const run = held(w, ['add', `r${i}`, 'node', 'server.js'])
-    const names = [join(dshDir, 'mcp.yml'), join(dshDir, 'mcp.schema.json')].flatMap((f) => predictable(f, run.pid, modules))
+    const names = [join(dshDir, 'mcp.yml'), join(dshDir, 'mcp.schema.json')].flatMap((f) =>
+      predictable(f, run.pid, modules),
+    )
     const namesFile = join(w.home, `names-${i}.json`)
     writeFileSync(namesFile, JSON.stringify(names))
     const racer = spawn(process.execPath, [racerFile, dshDir, w.victim, stop, namesFile], { stdio: 'ignore' })

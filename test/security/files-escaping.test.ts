@@ -38,7 +38,11 @@ const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2
 function assertSafe(what: string, text: string): void {
   const left = text.replace(OURS, '')
   const m = RAW.exec(left)
-  assert.equal(m, null, `${what}: raw U+${m?.[0].charCodeAt(0).toString(16).padStart(4, '0')} at …${JSON.stringify(left.slice(Math.max(0, (m?.index ?? 0) - 40), (m?.index ?? 0) + 20))}`)
+  assert.equal(
+    m,
+    null,
+    `${what}: raw U+${m?.[0].charCodeAt(0).toString(16).padStart(4, '0')} at …${JSON.stringify(left.slice(Math.max(0, (m?.index ?? 0) - 40), (m?.index ?? 0) + 20))}`,
+  )
 }
 
 test('terminalSafe: every hostile shape becomes visible text; printable text is unchanged', () => {
@@ -68,7 +72,18 @@ test('every read command and the trust review of the real CLI escape config stri
   const { writeFileSync } = await import('node:fs')
   writeFileSync(join(root, '.dsh', 'mcp.yml'), fileOf({ hostile: server, [`bad${ERASE}name`]: { command: 'x' } }))
   const o = { cwd: root, dshHome: home.path, home: home.path, env: { FORCE_COLOR: '1' } }
-  const commands = [['list'], ['list', '--json'], ['get', 'hostile'], ['get', 'hostile', '--json'], ['validate'], ['doctor'], ['doctor', '--json'], ['status'], ['trust', 'hostile'], ['get', `nope${ERASE}`]]
+  const commands = [
+    ['list'],
+    ['list', '--json'],
+    ['get', 'hostile'],
+    ['get', 'hostile', '--json'],
+    ['validate'],
+    ['doctor'],
+    ['doctor', '--json'],
+    ['status'],
+    ['trust', 'hostile'],
+    ['get', `nope${ERASE}`],
+  ]
   for (const args of commands) {
     const r = await runCli([...args, '-C', root], o)
     assertSafe(`${args.join(' ')} stdout`, r.stdout)
@@ -80,7 +95,10 @@ test('every read command and the trust review of the real CLI escape config stri
   const args = view.args ?? view.entry?.args
   assert.deepEqual(args, HOSTILE, 'JSON carries the exact values')
   const review = await runCli(['trust', 'hostile', '-C', root], o)
-  assert.ok(review.stdout.includes('\\x1b[2K\\r') || review.stderr.includes('\\x1b[2K\\r'), 'the review shows the erase sequence as text')
+  assert.ok(
+    review.stdout.includes('\\x1b[2K\\r') || review.stderr.includes('\\x1b[2K\\r'),
+    'the review shows the erase sequence as text',
+  )
 })
 
 test('the real host logs config strings escaped', async (t) => {
@@ -101,6 +119,9 @@ test('the real host logs config strings escaped', async (t) => {
   await w.mcp.whenIdle()
   assert.deepEqual(readMarker(mark), [], 'untrusted: nothing ran')
   const lines = w.host.logs.filter((l) => l.name === 'dsh-project-mcp').map((l) => l.text)
-  assert.ok(lines.some((l) => l.includes('\\x1b[2K\\r')), `the log shows the sequence as text:\n${lines.join('\n')}`)
+  assert.ok(
+    lines.some((l) => l.includes('\\x1b[2K\\r')),
+    `the log shows the sequence as text:\n${lines.join('\n')}`,
+  )
   for (const l of lines) assertSafe('host log', l)
 })

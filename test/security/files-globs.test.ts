@@ -71,16 +71,33 @@ test('too long or too many alternatives: refused, and a refused glob fails close
 
 test('the real CLI: validate and list refuse hostile globs with file:line:col; the row is invalid', async () => {
   const home = makeTempDir('dsh-mcp-home-')
-  const lines = ['servers:', '  s:', '    command: echo', '    tools:', `      include: ["${'*a'.repeat(200)}b"]`, `      exclude: ["${'{a,b}'.repeat(8)}"]`, '']
+  const lines = [
+    'servers:',
+    '  s:',
+    '    command: echo',
+    '    tools:',
+    `      include: ["${'*a'.repeat(200)}b"]`,
+    `      exclude: ["${'{a,b}'.repeat(8)}"]`,
+    '',
+  ]
   const p = makeProject({ '.dsh/mcp.yml': lines.join('\n') })
   const o = { cwd: p.path, dshHome: home.path, home: home.path }
   const v = await runCli(['validate', '-C', p.path], o)
   assert.equal(v.code, 1)
-  assert.match(v.stdout + v.stderr, /mcp\.yml:5:\d+: error: servers\.s\.tools\.include\[0\]: this glob is 401 characters long/)
-  assert.match(v.stdout + v.stderr, /mcp\.yml:6:\d+: error: servers\.s\.tools\.exclude\[0\]: this glob expands to more than 64 alternatives/)
+  assert.match(
+    v.stdout + v.stderr,
+    /mcp\.yml:5:\d+: error: servers\.s\.tools\.include\[0\]: this glob is 401 characters long/,
+  )
+  assert.match(
+    v.stdout + v.stderr,
+    /mcp\.yml:6:\d+: error: servers\.s\.tools\.exclude\[0\]: this glob expands to more than 64 alternatives/,
+  )
   const list = await runCli(['list', '--json', '-C', p.path], o)
   const rows = JSON.parse(list.stdout) as { name: string; state: string }[]
-  assert.deepEqual(rows.map((r) => [r.name, r.state]), [['s', 'invalid']])
+  assert.deepEqual(
+    rows.map((r) => [r.name, r.state]),
+    [['s', 'invalid']],
+  )
 })
 
 test('a real host mounts a server behind a hostile filter, with the right tools, without stalling', async (t) => {
@@ -92,7 +109,11 @@ test('a real host mounts a server behind a hostile filter, with the right tools,
   const mark = marks.join('g.log')
   const tools = [`${'a'.repeat(40)}b`, 'a'.repeat(50), 'keep_me', 'drop_me']
   const filter = { include: [`${'*a'.repeat(30)}b`, '*_me', '+(a|aa)+'], exclude: ['*d*r*o*p*_*m*e*'] }
-  const p = makeProject({ '.dsh/mcp.yml': friendly({ g: stdioEntry('g', { tools, marker: mark, pidfileDir: pids, extra: { tools: filter } }) }) })
+  const p = makeProject({
+    '.dsh/mcp.yml': friendly({
+      g: stdioEntry('g', { tools, marker: mark, pidfileDir: pids, extra: { tools: filter } }),
+    }),
+  })
   let agentTools: string[] = []
   const stall = await stallOf(() => {})
   const h = monitorEventLoopDelay({ resolution: 10 })

@@ -16,7 +16,6 @@ import { runCli } from '../support/cli.ts'
 import { friendly } from '../support/runtime.ts'
 import { makeProject, makeTempDir, type TempDir } from '../support/tmp.ts'
 
-
 interface Planted {
   name: string
   /** Plant it at `lock`; returns the link target (or undefined for a plain file) and a snapshot function of what it points at. */
@@ -74,14 +73,23 @@ const PLANTS: Planted[] = [
 ]
 
 function oneLineNaming(stderr: string, lock: string, target: string | undefined): void {
-  const lines = stderr.trim().split('\n').filter((l) => l.includes(lock))
+  const lines = stderr
+    .trim()
+    .split('\n')
+    .filter((l) => l.includes(lock))
   assert.equal(lines.length, 1, `one line names the lock: ${stderr}`)
   if (target) assert.ok(lines[0]?.includes(target), `the line names the target ${target}: ${stderr}`)
 }
 
 /** Which file's lock is planted, and the writes that go to that file. */
 const TARGETS: { file: string; writes: string[][] }[] = [
-  { file: 'mcp.yml', writes: [['add', 'other', '--', 'echo', 'x'], ['remove', 'srv']] },
+  {
+    file: 'mcp.yml',
+    writes: [
+      ['add', 'other', '--', 'echo', 'x'],
+      ['remove', 'srv'],
+    ],
+  },
   // disable writes the (not yet existing) local file: refused before it is created.
   { file: 'mcp.local.yml', writes: [['disable', 'srv']] },
 ]
@@ -91,7 +99,9 @@ for (const p of PLANTS) {
     for (const t of TARGETS) {
       const elsewhere = makeTempDir('dsh-mcp-lock-elsewhere-')
       const home = makeTempDir('dsh-mcp-lock-home-')
-      const project = makeProject({ '.dsh/mcp.yml': `# keep me\n${friendly({ srv: { command: 'echo', args: ['hi'] } })}` })
+      const project = makeProject({
+        '.dsh/mcp.yml': `# keep me\n${friendly({ srv: { command: 'echo', args: ['hi'] } })}`,
+      })
       const lock = project.join('.dsh', `${t.file}.lock`)
       const planted = p.plant(lock, elsewhere)
       const before = readFileSync(project.join('.dsh', 'mcp.yml'))
@@ -102,7 +112,11 @@ for (const p of PLANTS) {
         const r = await runCli(args, o)
         assert.equal(r.code, 1, `${args[0]}: ${r.stdout}${r.stderr}`)
         oneLineNaming(r.stderr, lock, planted.target)
-        assert.deepEqual(readFileSync(project.join('.dsh', 'mcp.yml')), before, `${args[0]} left mcp.yml byte-identical`)
+        assert.deepEqual(
+          readFileSync(project.join('.dsh', 'mcp.yml')),
+          before,
+          `${args[0]} left mcp.yml byte-identical`,
+        )
         assert.equal(planted.snapshot(), seen, `${args[0]} left the target alone`)
         if (planted.target !== undefined) assert.equal(readlinkSync(lock), planted.target, 'the link is untouched')
         assert.deepEqual(readdirSync(project.join('.dsh')).sort(), entries, 'nothing created beside it')
@@ -130,6 +144,11 @@ for (const p of PLANTS) {
     assert.deepEqual(readFileSync(store), storeBefore, 'the store is byte-identical')
     assert.equal(planted.snapshot(), seen, 'the target is untouched')
     if (planted.target !== undefined) assert.equal(readlinkSync(lock), planted.target, 'the link is untouched')
-    assert.deepEqual(readdirSync(home.path).filter((f) => f.startsWith('mcp-trust')).sort(), ['mcp-trust.json', 'mcp-trust.json.lock'])
+    assert.deepEqual(
+      readdirSync(home.path)
+        .filter((f) => f.startsWith('mcp-trust'))
+        .sort(),
+      ['mcp-trust.json', 'mcp-trust.json.lock'],
+    )
   })
 }

@@ -30,35 +30,57 @@ function variants() {
     const mark = marker(name)
     made.push({ name, ...build(mark), mark, why })
   }
-  add('file', (m) => {
-    const p = makeProject({ '.dsh/mcp.yml': friendly({ file: entry('file', m) }) })
-    chownSync(p.join('.dsh/mcp.yml'), OTHER, OTHER)
-    return { start: p.path, root: p.path }
-  }, /mcp\.yml is owned by another user \(uid 65534\)/)
-  add('dshdir', (m) => {
-    const p = makeProject({ '.dsh/mcp.local.yml': friendly({ dshdir: entry('dshdir', m) }) })
-    chownSync(p.join('.dsh'), OTHER, OTHER)
-    return { start: p.path, root: p.path }
-  }, /\.dsh is owned by another user/)
-  add('rootdir', (m) => {
-    const p = makeProject({ '.mcp.json': JSON.stringify({ mcpServers: { rootdir: entry('rootdir', m) } }) })
-    chownSync(p.path, OTHER, OTHER)
-    return { start: p.path, root: p.path }
-  }, /is owned by another user \(uid 65534\)/)
-  add('worldfile', (m) => {
-    const p = makeProject({ '.dsh/mcp.yml': friendly({ worldfile: entry('worldfile', m) }) })
-    chmodSync(p.join('.dsh/mcp.yml'), 0o666)
-    return { start: p.path, root: p.path }
-  }, /mcp\.yml is writable by every user/)
-  add('worlddir', (m) => {
-    const p = makeProject({ '.dsh/mcp.yml': friendly({ worlddir: entry('worlddir', m) }) })
-    chmodSync(p.join('.dsh'), 0o777)
-    return { start: p.path, root: p.path }
-  }, /\.dsh is writable by every user/)
+  add(
+    'file',
+    (m) => {
+      const p = makeProject({ '.dsh/mcp.yml': friendly({ file: entry('file', m) }) })
+      chownSync(p.join('.dsh/mcp.yml'), OTHER, OTHER)
+      return { start: p.path, root: p.path }
+    },
+    /mcp\.yml is owned by another user \(uid 65534\)/,
+  )
+  add(
+    'dshdir',
+    (m) => {
+      const p = makeProject({ '.dsh/mcp.local.yml': friendly({ dshdir: entry('dshdir', m) }) })
+      chownSync(p.join('.dsh'), OTHER, OTHER)
+      return { start: p.path, root: p.path }
+    },
+    /\.dsh is owned by another user/,
+  )
+  add(
+    'rootdir',
+    (m) => {
+      const p = makeProject({ '.mcp.json': JSON.stringify({ mcpServers: { rootdir: entry('rootdir', m) } }) })
+      chownSync(p.path, OTHER, OTHER)
+      return { start: p.path, root: p.path }
+    },
+    /is owned by another user \(uid 65534\)/,
+  )
+  add(
+    'worldfile',
+    (m) => {
+      const p = makeProject({ '.dsh/mcp.yml': friendly({ worldfile: entry('worldfile', m) }) })
+      chmodSync(p.join('.dsh/mcp.yml'), 0o666)
+      return { start: p.path, root: p.path }
+    },
+    /mcp\.yml is writable by every user/,
+  )
+  add(
+    'worlddir',
+    (m) => {
+      const p = makeProject({ '.dsh/mcp.yml': friendly({ worlddir: entry('worlddir', m) }) })
+      chmodSync(p.join('.dsh'), 0o777)
+      return { start: p.path, root: p.path }
+    },
+    /\.dsh is writable by every user/,
+  )
   return made
 }
 
-test('another user\'s file, .dsh/, root, a world-writable file or .dsh/: never spawned on a real host; the CLI says why and how to allow', { skip: !asRoot && 'needs root to chown' }, async (t) => {
+test("another user's file, .dsh/, root, a world-writable file or .dsh/: never spawned on a real host; the CLI says why and how to allow", {
+  skip: !asRoot && 'needs root to chown',
+}, async (t) => {
   const w = await startWorld({ debounceMs: 20 })
   t.after(() => w.dispose())
   // The control: an ordinary project in the same host runs (the rig would catch a spawn).
@@ -80,7 +102,10 @@ test('another user\'s file, .dsh/, root, a world-writable file or .dsh/: never s
   for (const [i, v] of all.entries()) {
     assert.deepEqual(readMarker(v.mark), [], `${v.name}: nothing ran`)
     assert.deepEqual(mcpToolNames(w.host.ctx, agents[i]), [], `${v.name}: no tools`)
-    assert.ok(warnings(w, 'refused:').some((l) => v.why.test(l)), `${v.name}: the host log says why`)
+    assert.ok(
+      warnings(w, 'refused:').some((l) => v.why.test(l)),
+      `${v.name}: the host log says why`,
+    )
     const list = await runCli(['list', '-C', v.start], { cwd: v.start, dshHome: w.home.path, home: w.home.path })
     assert.match(list.stderr, v.why, `${v.name}: list says why`)
     assert.match(list.stderr, /mcp-safe-roots.*DSH_MCP_SAFE_ROOTS/, `${v.name}: list says how to allow it`)
@@ -94,14 +119,23 @@ test('another user\'s file, .dsh/, root, a world-writable file or .dsh/: never s
   for (const v of all) assert.deepEqual(readMarker(v.mark), [], `${v.name}: still nothing ran`)
 })
 
-test('discovery never crosses into another user\'s directory: a .dsh/ planted in a shared parent configures nothing below it', { skip: !asRoot && 'needs root to chown' }, async (t) => {
+test("discovery never crosses into another user's directory: a .dsh/ planted in a shared parent configures nothing below it", {
+  skip: !asRoot && 'needs root to chown',
+}, async (t) => {
   const w = await startWorld({ debounceMs: 20 })
   t.after(() => w.dispose())
   const variantsMade: { start: string; mark: string; label: string }[] = []
-  for (const [label, file] of [['local', '.dsh/mcp.local.yml'], ['project', '.dsh/mcp.yml'], ['legacy', '.mcp.json']] as const) {
+  for (const [label, file] of [
+    ['local', '.dsh/mcp.local.yml'],
+    ['project', '.dsh/mcp.yml'],
+    ['legacy', '.mcp.json'],
+  ] as const) {
     const shared = makeTempDir('dsh-mcp-shared-')
     const mark = marker(`planted-${label}`)
-    const text = file === '.mcp.json' ? JSON.stringify({ mcpServers: { planted: entry('planted', mark) } }) : friendly({ planted: entry('planted', mark) })
+    const text =
+      file === '.mcp.json'
+        ? JSON.stringify({ mcpServers: { planted: entry('planted', mark) } })
+        : friendly({ planted: entry('planted', mark) })
     // Even a planted file that looks like ours (owned by this user) is never reached: the parent is theirs.
     shared.write(file, text)
     chownSync(shared.path, OTHER, OTHER)
@@ -120,7 +154,9 @@ test('discovery never crosses into another user\'s directory: a .dsh/ planted in
   }
 })
 
-test('the explicit allow: a root listed in $DSH_HOME/mcp-safe-roots mounts; DSH_MCP_SAFE_ROOTS lifts it for the CLI; an allow list another user owns is ignored', { skip: !asRoot && 'needs root to chown' }, async (t) => {
+test('the explicit allow: a root listed in $DSH_HOME/mcp-safe-roots mounts; DSH_MCP_SAFE_ROOTS lifts it for the CLI; an allow list another user owns is ignored', {
+  skip: !asRoot && 'needs root to chown',
+}, async (t) => {
   const w = await startWorld({ debounceMs: 20 })
   t.after(() => w.dispose())
   const mark = marker('allowed')
@@ -136,7 +172,10 @@ test('the explicit allow: a root listed in $DSH_HOME/mcp-safe-roots mounts; DSH_
   // The CLI with the env allow.
   const env = await runCli(['list', '--json', '-C', p.path], { ...opts, env: { DSH_MCP_SAFE_ROOTS: p.path } })
   assert.doesNotMatch(env.stderr, /refused/)
-  assert.deepEqual((JSON.parse(env.stdout) as { name: string }[]).map((r) => r.name), ['allowed'])
+  assert.deepEqual(
+    (JSON.parse(env.stdout) as { name: string }[]).map((r) => r.name),
+    ['allowed'],
+  )
   // The user's own allow list: the host mounts it.
   writeFileSync(w.home.join('mcp-safe-roots'), `# projects I share with the build user\n${p.path}\n`)
   chownSync(w.home.join('mcp-safe-roots'), 0, 0)

@@ -7,7 +7,17 @@
  * host writes nothing into it, `status` and `trust` refuse it, saying why).
  */
 import assert from 'node:assert/strict'
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { statusFilePath } from '../../src/status/path.ts'
@@ -23,7 +33,8 @@ const { marker, entry } = markerRig()
 const mode = (p: string) => statSync(p).mode & 0o777
 
 /** The real CLI in a child whose umask is 000. */
-const cliUmask0 = (args: string[], dshHome: string, cwd: string) => runBin(args, { cwd, dshHome, home: dshHome, umask: '000' })
+const cliUmask0 = (args: string[], dshHome: string, cwd: string) =>
+  runBin(args, { cwd, dshHome, home: dshHome, umask: '000' })
 
 test('the host under umask 000: mcp-status/ 0700, its status file 0600', async (t) => {
   // The project is written first: under umask 000 its own files would be world-writable, and refused (files-ownership).
@@ -65,7 +76,9 @@ test('a link planted at a status file path is replaced, its target never written
   const w = await startWorld({ debounceMs: 20 })
   t.after(() => w.dispose())
   const victims = makeTempDir('dsh-mcp-victims-')
-  const projects = [0, 1, 2].map((i) => makeProject({ '.dsh/mcp.yml': friendly({ [`s${i}`]: entry(`s${i}`, marker(`s${i}`)) }) }))
+  const projects = [0, 1, 2].map((i) =>
+    makeProject({ '.dsh/mcp.yml': friendly({ [`s${i}`]: entry(`s${i}`, marker(`s${i}`)) }) }),
+  )
   mkdirSync(w.home.join('mcp-status'), { recursive: true, mode: 0o700 })
   const planted = [
     // an existing file elsewhere, a file that does not exist yet, and a relative link
@@ -82,7 +95,10 @@ test('a link planted at a status file path is replaced, its target never written
   await w.mcp.whenIdle()
   for (const p of projects) {
     const at = statusFilePath(w.home.path, p.path)
-    await waitFor(() => !lstatSync(at).isSymbolicLink(), { timeoutMs: 30_000, message: `the link at ${at} was never replaced` })
+    await waitFor(() => !lstatSync(at).isSymbolicLink(), {
+      timeoutMs: 30_000,
+      message: `the link at ${at} was never replaced`,
+    })
     assert.equal(JSON.parse(readFileSync(at, 'utf8')).root, p.path)
     assert.equal(mode(at), 0o600)
   }
@@ -91,7 +107,9 @@ test('a link planted at a status file path is replaced, its target never written
   assert.equal(readFileSync(planted[2]!.target, 'utf8'), 'keep me\n')
 })
 
-test('mcp-status/ or the trust store swapped in by another user is refused', { skip: !asRoot && 'needs root to chown' }, async (t) => {
+test('mcp-status/ or the trust store swapped in by another user is refused', {
+  skip: !asRoot && 'needs root to chown',
+}, async (t) => {
   const w = await startWorld({ debounceMs: 20 })
   t.after(() => w.dispose())
   const status = w.home.join('mcp-status')
@@ -101,11 +119,22 @@ test('mcp-status/ or the trust store swapped in by another user is refused', { s
   const p = makeProject({ '.dsh/mcp.yml': friendly({ st: entry('st', marker('st')) }) })
   await w.host.createAgent({ cwd: p.path })
   await w.mcp.whenIdle()
-  await waitFor(() => warnings(w, 'could not write the status file').length > 0, { timeoutMs: 30_000, message: 'the host never refused the foreign mcp-status/' })
+  await waitFor(() => warnings(w, 'could not write the status file').length > 0, {
+    timeoutMs: 30_000,
+    message: 'the host never refused the foreign mcp-status/',
+  })
   assert.match(warnings(w, 'could not write the status file')[0]!, /owned by another user \(uid 65534\)/)
   assert.ok(!existsSync(statusFilePath(w.home.path, p.path)), 'nothing written into it')
   // A status file another user planted there is not believed by `status`.
-  writeFileSync(statusFilePath(w.home.path, p.path), JSON.stringify({ version: 1, root: p.path, pid: process.pid, servers: [{ name: 'st', state: 'mounted', toolCount: 9 }] }))
+  writeFileSync(
+    statusFilePath(w.home.path, p.path),
+    JSON.stringify({
+      version: 1,
+      root: p.path,
+      pid: process.pid,
+      servers: [{ name: 'st', state: 'mounted', toolCount: 9 }],
+    }),
+  )
   const st = await runCli(['status', '-C', p.path], { cwd: p.path, dshHome: w.home.path, home: w.home.path })
   assert.equal(st.code, 1)
   assert.match(st.stderr, /is refused: .*mcp-status is owned by another user/)
@@ -125,7 +154,11 @@ test('mcp-status/ or the trust store swapped in by another user is refused', { s
   // $DSH_HOME itself owned by another user: no write lands in it.
   const foreignHome = makeTempDir('dsh-mcp-home-')
   chownSync(foreignHome.path, OTHER, OTHER)
-  const tr2 = await runCli(['trust', '--all', '--yes', '-C', p.path], { cwd: p.path, dshHome: foreignHome.path, home: foreignHome.path })
+  const tr2 = await runCli(['trust', '--all', '--yes', '-C', p.path], {
+    cwd: p.path,
+    dshHome: foreignHome.path,
+    home: foreignHome.path,
+  })
   assert.equal(tr2.code, 1)
   assert.match(tr2.stderr, /owned by another user/)
   assert.ok(!existsSync(foreignHome.join('mcp-trust.json')))

@@ -5,7 +5,18 @@
  * path are refused or replaced, never followed.
  */
 import assert from 'node:assert/strict'
-import { chmodSync, chownSync, closeSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync, writeSync } from 'node:fs'
+import {
+  chmodSync,
+  chownSync,
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { after, test } from 'node:test'
 import { ensurePrivateDir, openPrivateAppend, PrivateDirError, writePrivateFile } from '../../src/files/private-dir.ts'
@@ -50,7 +61,10 @@ test('a sub-directory we own with loose bits is tightened; $DSH_HOME group/world
   ensurePrivateDir(join(home, 'mcp-logs'), { base: home })
   assert.equal(mode(join(home, 'mcp-logs')), 0o700)
   chmodSync(home, 0o777)
-  assert.throws(() => ensurePrivateDir(join(home, 'mcp-logs'), { base: home }), (e: Error) => e instanceof PrivateDirError && /writable by every user/.test(e.message))
+  assert.throws(
+    () => ensurePrivateDir(join(home, 'mcp-logs'), { base: home }),
+    (e: Error) => e instanceof PrivateDirError && /writable by every user/.test(e.message),
+  )
   // Group-writable by the user's own primary group (user-private groups, umask 002): accepted; by another group: refused.
   chmodSync(home, 0o775)
   ensurePrivateDir(home)
@@ -60,7 +74,9 @@ test('a sub-directory we own with loose bits is tightened; $DSH_HOME group/world
   }
 })
 
-test('swapped in by another user: $DSH_HOME, mcp-status/ and a log file owned by uid 65534 are refused', { skip: process.getuid?.() !== 0 }, () => {
+test('swapped in by another user: $DSH_HOME, mcp-status/ and a log file owned by uid 65534 are refused', {
+  skip: process.getuid?.() !== 0,
+}, () => {
   const t = makeTempDir()
   const home = t.mkdir('dsh')
   mkdirSync(join(home, 'mcp-status'))

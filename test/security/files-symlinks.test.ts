@@ -33,7 +33,9 @@ const CANARY = `CANARY${randomBytes(6).toString('hex')}`
 
 /** A "secret" file outside every repository: one valid server that would run, then a line that breaks the parse and would be quoted. */
 function secretFile(dir: TempDir, name: string, mark: string, json = false): string {
-  const body = json ? `{"mcpServers": ${JSON.stringify({ [name]: entry(name, mark) })}, "${CANARY}": ` : `${friendly({ [name]: entry(name, mark) })}${CANARY}: [unclosed\n`
+  const body = json
+    ? `{"mcpServers": ${JSON.stringify({ [name]: entry(name, mark) })}, "${CANARY}": `
+    : `${friendly({ [name]: entry(name, mark) })}${CANARY}: [unclosed\n`
   return dir.write(`${name}-secret`, body)
 }
 
@@ -61,7 +63,10 @@ test('links out of the repository are refused unread: nothing runs, the canary r
   add('localrel', '.dsh/mcp.local.yml', (p, m) => {
     p.mkdir('.dsh')
     const target = secretFile(outside, 'localrel', m)
-    symlinkSync(join('..', '..', outside.path.split('/').at(-1)!, target.split('/').at(-1)!), p.join('.dsh/mcp.local.yml'))
+    symlinkSync(
+      join('..', '..', outside.path.split('/').at(-1)!, target.split('/').at(-1)!),
+      p.join('.dsh/mcp.local.yml'),
+    )
   })
   // The allowed path: a link that stays inside the repository.
   const inMark = marker('inside')
@@ -80,26 +85,41 @@ test('links out of the repository are refused unread: nothing runs, the canary r
   for (const [i, c] of cases.entries()) {
     assert.deepEqual(readMarker(c.mark), [], `${c.name}: nothing ran`)
     assert.deepEqual(mcpToolNames(w.host.ctx, agents[i]), [], `${c.name}: no tools`)
-    assert.ok(seen.some((l) => l.includes('refused:') && l.includes('is a symbolic link to') && l.includes(c.name)), `${c.name}: the host log names the link`)
+    assert.ok(
+      seen.some((l) => l.includes('refused:') && l.includes('is a symbolic link to') && l.includes(c.name)),
+      `${c.name}: the host log names the link`,
+    )
     const file = statusFilePath(w.home.path, c.root)
     if (existsSync(file)) seen.push(readFileSync(file, 'utf8'))
     const o = { cwd: c.root, dshHome: w.home.path, home: w.home.path }
-    for (const args of [['list'], ['list', '--json'], ['get', c.name], ['validate'], ['doctor'], ['doctor', '--json'], ['status'], ['validate', c.file]]) {
+    for (const args of [
+      ['list'],
+      ['list', '--json'],
+      ['get', c.name],
+      ['validate'],
+      ['doctor'],
+      ['doctor', '--json'],
+      ['status'],
+      ['validate', c.file],
+    ]) {
       const r = await runCli([...args, '-C', c.root], o)
       seen.push(r.stdout, r.stderr)
-      if (args[0] === 'list' && args.length === 1) assert.match(r.stderr, /refused: .* is a symbolic link to .*, outside the project/, `${c.name}: list says why`)
+      if (args[0] === 'list' && args.length === 1)
+        assert.match(r.stderr, /refused: .* is a symbolic link to .*, outside the project/, `${c.name}: list says why`)
     }
   }
   for (const text of seen) assert.ok(!text.includes(CANARY), `the canary leaked: ${text.slice(0, 300)}`)
 })
 
 /** A planter: `link` inside the project is a symlink to a new file `name` (with `content`) outside it; returns that file. */
-const linkedFile = (name: string, content: string, link: string) => (p: TempDir, o: TempDir): string => {
-  const t = o.write(name, content)
-  p.mkdir('.dsh')
-  symlinkSync(t, p.join(link))
-  return t
-}
+const linkedFile =
+  (name: string, content: string, link: string) =>
+  (p: TempDir, o: TempDir): string => {
+    const t = o.write(name, content)
+    p.mkdir('.dsh')
+    symlinkSync(t, p.join(link))
+    return t
+  }
 
 const WRITES: { name: string; args: string[]; plant: (p: TempDir, outside: TempDir) => string }[] = [
   {
@@ -172,15 +192,29 @@ for (const v of WRITES) {
     assert.ok(r.stderr.includes(outside.path), `the target is named: ${r.stderr}`)
     if (before === undefined) assert.ok(!existsSync(target), 'nothing created through the link')
     else assert.deepEqual(readFileSync(target), before, 'target byte-identical')
-    assert.deepEqual(readdirSync(outside.path, { recursive: true }).sort(), listing, 'no lock or temp file beside the target')
+    assert.deepEqual(
+      readdirSync(outside.path, { recursive: true }).sort(),
+      listing,
+      'no lock or temp file beside the target',
+    )
   })
 }
 
 // The local file holds secrets: a link to a committed file inside the repository would put them there, and git reads
 // no `.gitignore` that is a link (so the local file would not be ignored either).
 const INSIDE: { name: string; link: string; target: string; content: string }[] = [
-  { name: 'add -s local through .dsh/mcp.local.yml linked to a committed file', link: '.dsh/mcp.local.yml', target: 'docs/NOTES.md', content: 'servers: {}\n' },
-  { name: 'add -s local through .dsh/.gitignore linked to a source file', link: '.dsh/.gitignore', target: 'src/index.js', content: "console.log('app')\n" },
+  {
+    name: 'add -s local through .dsh/mcp.local.yml linked to a committed file',
+    link: '.dsh/mcp.local.yml',
+    target: 'docs/NOTES.md',
+    content: 'servers: {}\n',
+  },
+  {
+    name: 'add -s local through .dsh/.gitignore linked to a source file',
+    link: '.dsh/.gitignore',
+    target: 'src/index.js',
+    content: "console.log('app')\n",
+  },
 ]
 
 for (const v of INSIDE) {
@@ -189,12 +223,23 @@ for (const v of INSIDE) {
     const p = makeProject({ [v.target]: v.content })
     p.mkdir('.dsh')
     symlinkSync(join('..', v.target), p.join(v.link))
-    const r = await runCli(['add', '-s', 'local', 'gh', 'node', 'srv.js', '-e', 'GITHUB_TOKEN=ghp_insideLinkCanary'], { cwd: p.path, dshHome: home.path, home: home.path })
+    const r = await runCli(['add', '-s', 'local', 'gh', 'node', 'srv.js', '-e', 'GITHUB_TOKEN=ghp_insideLinkCanary'], {
+      cwd: p.path,
+      dshHome: home.path,
+      home: home.path,
+    })
     assert.equal(r.code, 1, `exit 1\n${r.stdout}\n${r.stderr}`)
-    assert.equal(r.stderr, `dsh-mcp: refusing to write ${v.link}: it is a symbolic link (to ../${v.target}); the local file holds secrets and must be a regular file git ignores, so dsh-mcp never writes it through a link (remove the link)\n`)
+    assert.equal(
+      r.stderr,
+      `dsh-mcp: refusing to write ${v.link}: it is a symbolic link (to ../${v.target}); the local file holds secrets and must be a regular file git ignores, so dsh-mcp never writes it through a link (remove the link)\n`,
+    )
     assert.equal(readFileSync(p.join(v.target), 'utf8'), v.content, 'the linked file is untouched')
     for (const f of readdirSync(p.path, { recursive: true, withFileTypes: true })) {
-      if (f.isFile()) assert.ok(!readFileSync(join(f.parentPath, f.name), 'utf8').includes('ghp_insideLinkCanary'), `${f.name} holds no secret`)
+      if (f.isFile())
+        assert.ok(
+          !readFileSync(join(f.parentPath, f.name), 'utf8').includes('ghp_insideLinkCanary'),
+          `${f.name} holds no secret`,
+        )
     }
     assert.ok(!existsSync(p.join('.dsh', 'mcp.local.yml.lock')), 'nothing locked')
   })
@@ -203,14 +248,21 @@ for (const v of INSIDE) {
 test('a local file the repository committed is refused: git tracks it whatever .gitignore says; an untracked one is written', async () => {
   const home = makeTempDir('dsh-mcp-home-')
   const p = makeProject({ '.dsh/mcp.local.yml': 'servers: {}\n', 'README.md': '# app\n' })
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd: p.path, stdio: 'pipe' }).toString()
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], {
+      cwd: p.path,
+      stdio: 'pipe',
+    }).toString()
   git('init', '-q')
   git('add', '-A')
   git('commit', '-qm', 'plant')
   const add = ['add', '-s', 'local', 'gh', 'node', 'srv.js', '-e', 'GITHUB_TOKEN=ghp_trackedCanary', '-C', p.path]
   const r = await runCli(add, { cwd: p.path, dshHome: home.path, home: home.path })
   assert.equal(r.code, 1, `exit 1\n${r.stdout}\n${r.stderr}`)
-  assert.equal(r.stderr, 'dsh-mcp: refusing to write .dsh/mcp.local.yml: git tracks it, so the secrets it holds would be committed; run git rm --cached .dsh/mcp.local.yml (your copy stays), then try again\n')
+  assert.equal(
+    r.stderr,
+    'dsh-mcp: refusing to write .dsh/mcp.local.yml: git tracks it, so the secrets it holds would be committed; run git rm --cached .dsh/mcp.local.yml (your copy stays), then try again\n',
+  )
   assert.equal(readFileSync(p.join('.dsh/mcp.local.yml'), 'utf8'), 'servers: {}\n')
   assert.equal(git('status', '--porcelain'), '', 'nothing changed in the checkout')
   // Untracked (as `git rm --cached` leaves it): written, and ignored from then on.
@@ -227,9 +279,15 @@ test('add through .dsh/mcp.yml linked to another file of the repository (a CI wo
   const p = makeProject({ '.github/workflows/ci.yml': workflow })
   p.mkdir('.dsh')
   symlinkSync(join('..', '.github', 'workflows', 'ci.yml'), p.join('.dsh/mcp.yml'))
-  const r = await runCli(['add', 'myapi', '-e', 'API_KEY=sk-live-linkCanary', '--', 'node', 'server.js', '-C', p.path], { cwd: p.path, dshHome: home.path, home: home.path })
+  const r = await runCli(
+    ['add', 'myapi', '-e', 'API_KEY=sk-live-linkCanary', '--', 'node', 'server.js', '-C', p.path],
+    { cwd: p.path, dshHome: home.path, home: home.path },
+  )
   assert.equal(r.code, 1, `exit 1\n${r.stdout}\n${r.stderr}`)
-  assert.equal(r.stderr, 'dsh-mcp: refusing to write .dsh/mcp.yml: it is a symbolic link (to ../.github/workflows/ci.yml); the edit would land in that file, not in the one named, so dsh-mcp never writes it through a link (remove the link)\n')
+  assert.equal(
+    r.stderr,
+    'dsh-mcp: refusing to write .dsh/mcp.yml: it is a symbolic link (to ../.github/workflows/ci.yml); the edit would land in that file, not in the one named, so dsh-mcp never writes it through a link (remove the link)\n',
+  )
   assert.equal(readFileSync(p.join('.github/workflows/ci.yml'), 'utf8'), workflow)
 })
 
@@ -247,20 +305,37 @@ test('the local file is secured before any secret is written: a project in a sub
     'README.md': '# app\n',
   })
   symlinkSync('inner', repo.join('linked/.dsh'))
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd: repo.path, stdio: 'pipe' }).toString()
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], {
+      cwd: repo.path,
+      stdio: 'pipe',
+    }).toString()
   git('init', '-q')
   git('add', '-A')
   git('commit', '-qm', 'plant')
-  const add = async (dir: string) => runCli(['add', '-s', 'local', 'gh', 'node', 'srv.js', '-e', 'GITHUB_TOKEN=ghp_secureCanary', '-C', repo.join(dir)], { cwd: repo.join(dir), dshHome: home.path, home: home.path })
+  const add = async (dir: string) =>
+    runCli(
+      ['add', '-s', 'local', 'gh', 'node', 'srv.js', '-e', 'GITHUB_TOKEN=ghp_secureCanary', '-C', repo.join(dir)],
+      { cwd: repo.join(dir), dshHome: home.path, home: home.path },
+    )
   const sub = await add('sub')
   assert.equal(sub.code, 1, sub.stderr)
-  assert.match(sub.stderr, /^dsh-mcp: refusing to write \.dsh\/mcp\.local\.yml: git tracks it, so the secrets it holds would be committed; run git rm --cached \.dsh\/mcp\.local\.yml/)
+  assert.match(
+    sub.stderr,
+    /^dsh-mcp: refusing to write \.dsh\/mcp\.local\.yml: git tracks it, so the secrets it holds would be committed; run git rm --cached \.dsh\/mcp\.local\.yml/,
+  )
   const neg = await add('neg')
   assert.equal(neg.code, 1, neg.stderr)
-  assert.match(neg.stderr, /^dsh-mcp: refusing to write \.dsh\/mcp\.local\.yml: git does not ignore it, so the secrets it holds could be committed \(a \.gitignore rule un-ignores it: git check-ignore -v --no-index \.dsh\/mcp\.local\.yml names it\); remove that rule, then try again\n$/)
+  assert.match(
+    neg.stderr,
+    /^dsh-mcp: refusing to write \.dsh\/mcp\.local\.yml: git does not ignore it, so the secrets it holds could be committed \(a \.gitignore rule un-ignores it: git check-ignore -v --no-index \.dsh\/mcp\.local\.yml names it\); remove that rule, then try again\n$/,
+  )
   const dir = await add('dir')
   assert.equal(dir.code, 1, dir.stderr)
-  assert.match(dir.stderr, /^dsh-mcp: refusing to write \.dsh\/mcp\.local\.yml: \.dsh\/\.gitignore: is a directory, not a config file, so it cannot list the local file \(which holds secrets\)\n$/)
+  assert.match(
+    dir.stderr,
+    /^dsh-mcp: refusing to write \.dsh\/mcp\.local\.yml: \.dsh\/\.gitignore: is a directory, not a config file, so it cannot list the local file \(which holds secrets\)\n$/,
+  )
   const linked = await add('linked')
   assert.equal(linked.code, 1, linked.stderr)
   assert.match(linked.stderr, /^dsh-mcp: refusing to write \.dsh\/mcp\.local\.yml: git does not ignore it/)
@@ -277,26 +352,52 @@ test('the local file is secured before any secret is written: a project in a sub
   assert.match(inner.stderr, /^dsh-mcp: refusing to write \.dsh\/mcp\.local\.yml: git does not ignore it/)
   assert.equal(git('status', '--porcelain'), '', 'nothing changed or added in the checkout')
   for (const f of readdirSync(repo.path, { recursive: true, withFileTypes: true })) {
-    if (f.isFile() && !f.parentPath.includes('.git')) assert.ok(!readFileSync(join(f.parentPath, f.name), 'utf8').includes('ghp_secureCanary'), `${f.name} holds no secret`)
+    if (f.isFile() && !f.parentPath.includes('.git'))
+      assert.ok(
+        !readFileSync(join(f.parentPath, f.name), 'utf8').includes('ghp_secureCanary'),
+        `${f.name} holds no secret`,
+      )
   }
 })
 
 test("asking git about the local file runs nothing a checkout's .git/config names (fsmonitor, hooks, pager, alias)", async () => {
   const home = makeTempDir('dsh-mcp-home-')
   const p = makeProject({ '.dsh/mcp.yml': 'servers: {}\n' })
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd: p.path, stdio: 'pipe' }).toString()
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], {
+      cwd: p.path,
+      stdio: 'pipe',
+    }).toString()
   git('init', '-q')
   git('add', '-A')
   git('commit', '-qm', 'init')
   const marker = p.join('..', `${p.path.split('/').at(-1)}-git-ran`)
   const script = p.write('.git/evil.sh', `#!/bin/sh\necho "$0 $*" >> '${marker}'\n`)
   execFileSync('chmod', ['+x', script])
-  for (const hook of ['post-index-change', 'pre-commit', 'post-checkout', 'reference-transaction']) p.write(`.git/hooks/${hook}`, `#!/bin/sh\n'${script}' ${hook}\n`)
+  for (const hook of ['post-index-change', 'pre-commit', 'post-checkout', 'reference-transaction'])
+    p.write(`.git/hooks/${hook}`, `#!/bin/sh\n'${script}' ${hook}\n`)
   execFileSync('chmod', ['-R', '+x', p.join('.git/hooks')])
-  for (const [k, v] of [['core.fsmonitor', script], ['core.pager', script], ['pager.ls-files', script], ['pager.check-ignore', script], ['alias.ls-files', `!${script}`], ['core.hooksPath', p.join('.git/hooks')], ['core.sshCommand', script], ['credential.helper', `!${script}`]]) git('config', k!, v!)
-  const r = await runCli(['add', '-s', 'local', 'gh', 'node', 'srv.js', '-e', 'GITHUB_TOKEN=ghp_gitConfigCanary', '-C', p.path], { cwd: p.path, dshHome: home.path, home: home.path })
+  for (const [k, v] of [
+    ['core.fsmonitor', script],
+    ['core.pager', script],
+    ['pager.ls-files', script],
+    ['pager.check-ignore', script],
+    ['alias.ls-files', `!${script}`],
+    ['core.hooksPath', p.join('.git/hooks')],
+    ['core.sshCommand', script],
+    ['credential.helper', `!${script}`],
+  ])
+    git('config', k!, v!)
+  const r = await runCli(
+    ['add', '-s', 'local', 'gh', 'node', 'srv.js', '-e', 'GITHUB_TOKEN=ghp_gitConfigCanary', '-C', p.path],
+    { cwd: p.path, dshHome: home.path, home: home.path },
+  )
   assert.equal(r.code, 0, r.stderr)
-  assert.equal(existsSync(marker), false, `git ran a command the checkout named: ${existsSync(marker) ? readFileSync(marker, 'utf8') : ''}`)
+  assert.equal(
+    existsSync(marker),
+    false,
+    `git ran a command the checkout named: ${existsSync(marker) ? readFileSync(marker, 'utf8') : ''}`,
+  )
   assert.equal(git('check-ignore', '.dsh/mcp.local.yml').trim(), '.dsh/mcp.local.yml', 'the secrets file is ignored')
   // Control: the marker writer works — a plain `git status` in this checkout runs its fsmonitor.
   git('status', '--porcelain')

@@ -17,15 +17,25 @@ after(() => cleanupAll())
 
 const GOOD = {
   version: 1,
-  projects: { '/elsewhere/project': { servers: { keep: { fingerprint: 'sha256:abc', trustedAt: '2026-01-01T00:00:00.000Z' } } } },
+  projects: {
+    '/elsewhere/project': { servers: { keep: { fingerprint: 'sha256:abc', trustedAt: '2026-01-01T00:00:00.000Z' } } },
+  },
 }
 const goodText = `${JSON.stringify(GOOD, null, 2)}\n`
 
 const BROKEN: { name: string; text: string; why: RegExp }[] = [
-  { name: 'a stray comma', text: goodText.replace('"sha256:abc",', '"sha256:abc",,'), why: /is not valid JSON \(line 7, column \d+\).*Repair it by hand.*mv .*mcp-trust\.json\.bak/ },
+  {
+    name: 'a stray comma',
+    text: goodText.replace('"sha256:abc",', '"sha256:abc",,'),
+    why: /is not valid JSON \(line 7, column \d+\).*Repair it by hand.*mv .*mcp-trust\.json\.bak/,
+  },
   { name: 'a trailing comma', text: goodText.replace(/\}\n$/, ',}\n'), why: /is not valid JSON/ },
   { name: 'a truncated file', text: goodText.slice(0, 40), why: /is not valid JSON/ },
-  { name: 'a newer version', text: goodText.replace('"version": 1', '"version": 2'), why: /written by a newer dsh-mcp \(store version 2/ },
+  {
+    name: 'a newer version',
+    text: goodText.replace('"version": 1', '"version": 2'),
+    why: /written by a newer dsh-mcp \(store version 2/,
+  },
   { name: 'not a store', text: '["not", "a", "store"]\n', why: /is not a version 1 trust store/ },
 ]
 
@@ -50,11 +60,15 @@ for (const b of BROKEN) {
   })
 }
 
-test('a good store is updated in place and keeps other projects\' records', async () => {
+test("a good store is updated in place and keeps other projects' records", async () => {
   const home = makeTempDir('dsh-mcp-home-')
   const store = home.write('mcp-trust.json', goodText)
   const p = makeProject({ '.dsh/mcp.yml': friendly({ srv: { command: 'echo', args: ['hi'] } }) })
-  const r = await runCli(['trust', '--all', '--yes', '-C', p.path], { cwd: p.path, dshHome: home.path, home: home.path })
+  const r = await runCli(['trust', '--all', '--yes', '-C', p.path], {
+    cwd: p.path,
+    dshHome: home.path,
+    home: home.path,
+  })
   assert.equal(r.code, 0, r.stderr)
   const after = JSON.parse(readFileSync(store, 'utf8'))
   assert.deepEqual(after.projects['/elsewhere/project'], GOOD.projects['/elsewhere/project'])

@@ -17,14 +17,19 @@ import { cleanupAll } from '../support/tmp.ts'
 
 after(() => cleanupAll())
 
-test('import refuses a FIFO, /dev/zero and an oversized source, and imports the readable one', { timeout: 120_000 }, async () => {
+test('import refuses a FIFO, /dev/zero and an oversized source, and imports the readable one', {
+  timeout: 120_000,
+}, async () => {
   const env = makeEnv({ '.mcp.json': JSON.stringify({ mcpServers: { fine: { command: 'node', args: ['fine.js'] } } }) })
   mkdirSync(env.project.join('.cursor'))
   execFileSync('mkfifo', [env.project.join('.cursor', 'mcp.json')])
   mkdirSync(env.project.join('.vscode'))
   symlinkSync('/dev/zero', env.project.join('.vscode', 'mcp.json'))
   mkdirSync(env.project.join('.gemini'))
-  writeFileSync(env.project.join('.gemini', 'settings.json'), `{"mcpServers":{},"pad":"${'x'.repeat(MAX_CONFIG_BYTES)}"}`)
+  writeFileSync(
+    env.project.join('.gemini', 'settings.json'),
+    `{"mcpServers":{},"pad":"${'x'.repeat(MAX_CONFIG_BYTES)}"}`,
+  )
   const r = await env.run(['import', '--dry-run'])
   const out = r.stdout + r.stderr
   assert.match(out, /\.cursor\/mcp\.json.*is not a regular file/, out)

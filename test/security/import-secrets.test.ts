@@ -22,8 +22,16 @@ const CANARY = 'ghp_CANARY7f3a9c2e51d04b8'
 describe('a source that does not parse is reported by position, never by its text', () => {
   const broken: [string, string, RegExp][] = [
     ['claude.json', `{"mcpServers": {"a": {"command": ${CANARY}}}}`, /not valid JSON at line 1, column \d+/],
-    ['.cursor/mcp.json', `{\n  "mcpServers": {\n    "a": {"env": {"T": "${CANARY}"}}\n  }\n  "x": 1\n}`, /not valid JSON at line 5, column 3/],
-    ['.vscode/mcp.json', `{\n  // comment\n  "servers": {"a": {"command": '${CANARY}'}}\n}`, /not valid JSON at line 3, column 32/],
+    [
+      '.cursor/mcp.json',
+      `{\n  "mcpServers": {\n    "a": {"env": {"T": "${CANARY}"}}\n  }\n  "x": 1\n}`,
+      /not valid JSON at line 5, column 3/,
+    ],
+    [
+      '.vscode/mcp.json',
+      `{\n  // comment\n  "servers": {"a": {"command": '${CANARY}'}}\n}`,
+      /not valid JSON at line 3, column 32/,
+    ],
     ['codex.toml', `[mcp_servers.a]\ncommand = ${CANARY}\n`, /not valid TOML at line 2, column \d+/],
     ['servers.yml', `servers:\n  a: [${CANARY}\n`, /not valid YAML at line \d+, column \d+/],
   ]
@@ -57,12 +65,48 @@ describe('a source that does not parse is reported by position, never by its tex
 
 describe('a literal secret from another client never reaches the committed file', () => {
   const sources: [string, string, string[]][] = [
-    ['claude-desktop style env', JSON.stringify({ mcpServers: { gh: { command: 'npx', args: ['-y', 'gh'], env: { GITHUB_PERSONAL_ACCESS_TOKEN: CANARY, DEBUG: '1' } } } }), ['gh']],
-    ['cursor file env', JSON.stringify({ mcpServers: { cur: { command: 'node', args: ['s.js'], env: { API_KEY: CANARY } } } }), ['cur']],
-    ['a header with a Bearer token', JSON.stringify({ mcpServers: { docs: { type: 'http', url: 'https://docs.test/mcp', headers: { Authorization: `Bearer ${CANARY}` } } } }), ['docs']],
-    ['an X-Api-Key header', JSON.stringify({ mcpServers: { api: { type: 'http', url: 'https://api.test/mcp', headers: { 'X-Api-Key': CANARY } } } }), ['api']],
-    ['a --api-key argument', JSON.stringify({ mcpServers: { flag: { command: 'npx', args: ['-y', 'srv', '--api-key', CANARY, '--port', '3000'] } } }), ['flag']],
-    ['a --token= argument', JSON.stringify({ mcpServers: { tok: { command: 'npx', args: ['-y', 'srv', `--token=${CANARY}`] } } }), ['tok']],
+    [
+      'claude-desktop style env',
+      JSON.stringify({
+        mcpServers: {
+          gh: { command: 'npx', args: ['-y', 'gh'], env: { GITHUB_PERSONAL_ACCESS_TOKEN: CANARY, DEBUG: '1' } },
+        },
+      }),
+      ['gh'],
+    ],
+    [
+      'cursor file env',
+      JSON.stringify({ mcpServers: { cur: { command: 'node', args: ['s.js'], env: { API_KEY: CANARY } } } }),
+      ['cur'],
+    ],
+    [
+      'a header with a Bearer token',
+      JSON.stringify({
+        mcpServers: {
+          docs: { type: 'http', url: 'https://docs.test/mcp', headers: { Authorization: `Bearer ${CANARY}` } },
+        },
+      }),
+      ['docs'],
+    ],
+    [
+      'an X-Api-Key header',
+      JSON.stringify({
+        mcpServers: { api: { type: 'http', url: 'https://api.test/mcp', headers: { 'X-Api-Key': CANARY } } },
+      }),
+      ['api'],
+    ],
+    [
+      'a --api-key argument',
+      JSON.stringify({
+        mcpServers: { flag: { command: 'npx', args: ['-y', 'srv', '--api-key', CANARY, '--port', '3000'] } },
+      }),
+      ['flag'],
+    ],
+    [
+      'a --token= argument',
+      JSON.stringify({ mcpServers: { tok: { command: 'npx', args: ['-y', 'srv', `--token=${CANARY}`] } } }),
+      ['tok'],
+    ],
   ]
   for (const [label, text, names] of sources) {
     test(label, async () => {
@@ -75,10 +119,20 @@ describe('a literal secret from another client never reaches the committed file'
       assert.match(out, /warning: .*literal values/)
       const committed = env.read('.dsh/mcp.yml')
       assert.ok(!committed.includes(CANARY), `the value was committed:\n${committed}`)
-      const servers = parse(committed).servers as Record<string, { env?: Record<string, string>; headers?: Record<string, string>; args?: string[] }>
+      const servers = parse(committed).servers as Record<
+        string,
+        { env?: Record<string, string>; headers?: Record<string, string>; args?: string[] }
+      >
       for (const n of names) assert.ok(servers[n], `${n} imported`)
-      const values = Object.values(servers).flatMap((s) => [...Object.values(s.env ?? {}), ...Object.values(s.headers ?? {}), ...((s as { args?: string[] }).args ?? [])])
-      assert.ok(values.some((v) => /\$\{[A-Z0-9_]+\}/.test(v)), `a \${VAR} reference replaced it: ${values.join(', ')}`)
+      const values = Object.values(servers).flatMap((s) => [
+        ...Object.values(s.env ?? {}),
+        ...Object.values(s.headers ?? {}),
+        ...((s as { args?: string[] }).args ?? []),
+      ])
+      assert.ok(
+        values.some((v) => /\$\{[A-Z0-9_]+\}/.test(v)),
+        `a \${VAR} reference replaced it: ${values.join(', ')}`,
+      )
       if (label.includes('env')) {
         const local = env.read('.dsh/mcp.local.yml')
         assert.ok(local.includes(CANARY), 'the env value went to the local file')
@@ -93,11 +147,27 @@ describe('a literal secret from another client never reaches the committed file'
     })
   }
   test('secret flags in args become ${SERVER_FLAG}; other arguments stay as written', async () => {
-    const text = JSON.stringify({ mcpServers: { s: { command: 'npx', args: ['-y', 'srv', '--api-key', CANARY, '--port', '3000', `--auth-token=${CANARY}`, '--verbose'] } } })
+    const text = JSON.stringify({
+      mcpServers: {
+        s: {
+          command: 'npx',
+          args: ['-y', 'srv', '--api-key', CANARY, '--port', '3000', `--auth-token=${CANARY}`, '--verbose'],
+        },
+      },
+    })
     const env = makeEnv({ 'desktop.json': text })
     const r = await env.run(['import', '--from', 'desktop.json'])
     assert.equal(r.code, 0, r.stderr)
-    assert.deepEqual(parse(env.read('.dsh/mcp.yml')).servers.s.args, ['-y', 'srv', '--api-key', '${S_API_KEY}', '--port', '3000', '--auth-token=${S_AUTH_TOKEN}', '--verbose'])
+    assert.deepEqual(parse(env.read('.dsh/mcp.yml')).servers.s.args, [
+      '-y',
+      'srv',
+      '--api-key',
+      '${S_API_KEY}',
+      '--port',
+      '3000',
+      '--auth-token=${S_AUTH_TOKEN}',
+      '--verbose',
+    ])
     assert.match(r.stdout, /export S_API_KEY, S_AUTH_TOKEN/)
     assert.ok(!`${r.stdout}${r.stderr}`.includes(CANARY))
   })

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict'
 import { writeFileSync } from 'node:fs'
 import { after, test } from 'node:test'
 import type { Agent } from '@deepseek-ai/dsh-agent'
-import { execTool, mcpToolNames} from '../support/host.ts'
+import { execTool, mcpToolNames } from '../support/host.ts'
 import { stdioFixtureArgs } from '../support/fixture-config.ts'
 import { readMarker, reapAll } from '../support/procs.ts'
 import { friendly, projectWith } from '../support/runtime.ts'
@@ -66,7 +66,10 @@ test('a foreign agent never sees cached tools: at dormant registration, after an
   assert.deepEqual(leaks, [], 're-registration after the release leaked')
 
   // 3. Parked again after a failed start.
-  writeFileSync(project.join('.dsh', 'mcp.yml'), friendly({ lz: entry(marker, pids, { MCP_FIXTURE_CRASH: '1' }, { idleTimeoutMs: 300 }) }))
+  writeFileSync(
+    project.join('.dsh', 'mcp.yml'),
+    friendly({ lz: entry(marker, pids, { MCP_FIXTURE_CRASH: '1' }, { idleTimeoutMs: 300 }) }),
+  )
   await w.mcp.reload()
   await waitTools(w, owner, ['mcp__lz__add', 'mcp__lz__echo'], 'cached tools missing')
   assert.match(JSON.stringify((await execTool(w.host.ctx, owner, 'mcp__lz__echo', { text: 'x' })).content), /not_sent/)

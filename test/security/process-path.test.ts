@@ -20,7 +20,15 @@ import { cleanupAll, makeTempDir } from '../support/tmp.ts'
 import { waitFor } from '../support/wait.ts'
 
 const COMMAND = 'dsh-mcp-planted-cmd'
-const RELATIVE = ['.:/usr/bin:/bin', ':/usr/bin:/bin', '/usr/bin:/bin:', '/usr/bin::/bin', 'bin:/usr/bin:/bin', 'node_modules/.bin:/usr/bin:/bin', './bin:/usr/bin:/bin']
+const RELATIVE = [
+  '.:/usr/bin:/bin',
+  ':/usr/bin:/bin',
+  '/usr/bin:/bin:',
+  '/usr/bin::/bin',
+  'bin:/usr/bin:/bin',
+  'node_modules/.bin:/usr/bin:/bin',
+  './bin:/usr/bin:/bin',
+]
 
 const marks = makeTempDir('dsh-mcp-path-marks-')
 const worlds: RuntimeWorld[] = []
@@ -70,10 +78,19 @@ for (const command of [['doctor'], ['list', '--check']]) {
         const s = sandbox({ planted: entry })
         for (const [f, text] of Object.entries(planted(marker))) s.project.write(f, text)
         makeExecutable(s.project.path)
-        const r = await runCli([...command, '--timeout', '10000'], { cwd: s.project.path, dshHome: s.dshHome, home: s.home, env: { DSH_MCP_TRUST_ALL: '1', ...(where === 'cli' ? { PATH: `${PATH}:${process.env.PATH ?? ''}` } : {}) } })
+        const r = await runCli([...command, '--timeout', '10000'], {
+          cwd: s.project.path,
+          dshHome: s.dshHome,
+          home: s.home,
+          env: { DSH_MCP_TRUST_ALL: '1', ...(where === 'cli' ? { PATH: `${PATH}:${process.env.PATH ?? ''}` } : {}) },
+        })
         assert.equal(r.code, 1, `${where} PATH=${PATH}: ${r.stdout}${r.stderr}`)
         assert.match(r.stdout, new RegExp(`command not found: ${COMMAND}`), `${where} PATH=${PATH}`)
-        assert.equal(existsSync(marker), false, `${where} PATH=${PATH} ran the planted file: ${existsSync(marker) ? readFileSync(marker, 'utf8') : ''}`)
+        assert.equal(
+          existsSync(marker),
+          false,
+          `${where} PATH=${PATH} ran the planted file: ${existsSync(marker) ? readFileSync(marker, 'utf8') : ''}`,
+        )
       }
     }
   })

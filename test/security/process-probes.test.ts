@@ -46,9 +46,13 @@ function escapers(tag: string, flags: string[]): Record<string, Record<string, u
   }
 }
 
-const cli = (s: Sandbox, args: string[]) => runCli(args, { cwd: s.project.path, dshHome: s.dshHome, home: s.home, env: { DSH_MCP_TRUST_ALL: '1' } })
+const cli = (s: Sandbox, args: string[]) =>
+  runCli(args, { cwd: s.project.path, dshHome: s.dshHome, home: s.home, env: { DSH_MCP_TRUST_ALL: '1' } })
 
-for (const command of [['doctor', '--json'], ['list', '--check', '--json']]) {
+for (const command of [
+  ['doctor', '--json'],
+  ['list', '--check', '--json'],
+]) {
   const what = command.join(' ')
 
   test(`${what}: servers that answer leave no process of their trees`, async () => {
@@ -71,7 +75,11 @@ for (const command of [['doctor', '--json'], ['list', '--check', '--json']]) {
   test(`${what}: interrupted (SIGINT) while servers hang, nothing of their trees is left`, async () => {
     const tag = newTag('sigint')
     const s = sandbox(escapers(tag, ['--hang']))
-    const child = spawn(process.execPath, [BIN, ...command, '--timeout', '60000'], { cwd: s.project.path, env: cleanEnv(s, { DSH_MCP_TRUST_ALL: '1' }), stdio: ['ignore', 'ignore', 'pipe'] })
+    const child = spawn(process.execPath, [BIN, ...command, '--timeout', '60000'], {
+      cwd: s.project.path,
+      env: cleanEnv(s, { DSH_MCP_TRUST_ALL: '1' }),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    })
     let stderr = ''
     child.stderr.setEncoding('utf8').on('data', (c: string) => {
       stderr += c

@@ -26,7 +26,19 @@ import { makeProject, makeTempDir } from '../support/tmp.ts'
 
 const CHILD = fileURLToPath(new URL('../fixtures/hosts/process-host-child.ts', import.meta.url))
 const c = (tag: string) => `${randomBytes(9).toString('hex')}${tag}`
-const S = { bearer: c('bear'), token: c('tokh'), apiKey: c('akey'), query: c('qtok'), json: c('json'), yaml: c('yaml'), flag: c('flag'), user: c('user'), access: c('accs'), pem1: c('pem1'), pem2: c('pem2') }
+const S = {
+  bearer: c('bear'),
+  token: c('tokh'),
+  apiKey: c('akey'),
+  query: c('qtok'),
+  json: c('json'),
+  yaml: c('yaml'),
+  flag: c('flag'),
+  user: c('user'),
+  access: c('accs'),
+  pem1: c('pem1'),
+  pem2: c('pem2'),
+}
 const ALL = Object.values(S)
 const LINES = [
   `Authorization: Bearer ${S.bearer}`,
@@ -38,7 +50,16 @@ const LINES = [
   `argv --client-secret=${S.flag}`,
   `GET https://bob:${S.user}@example.invalid/v1?access_token=${S.access}`,
 ]
-const MASKED = [/Authorization: \*\*\*/, /authorization: \*\*\*/, /X-Api-Key: \*\*\*/, /token=\*\*\* upstream/, /"password": "\*\*\*", "user": "bob"/, /api_key: \*\*\*/, /--client-secret=\*\*\*/, /https:\/\/\*\*\*@example\.invalid\/v1\?access_token=\*\*\*/]
+const MASKED = [
+  /Authorization: \*\*\*/,
+  /authorization: \*\*\*/,
+  /X-Api-Key: \*\*\*/,
+  /token=\*\*\* upstream/,
+  /"password": "\*\*\*", "user": "bob"/,
+  /api_key: \*\*\*/,
+  /--client-secret=\*\*\*/,
+  /https:\/\/\*\*\*@example\.invalid\/v1\?access_token=\*\*\*/,
+]
 
 const home = makeTempDir('dsh-mcp-shapes-home-')
 const data = makeTempDir('dsh-mcp-shapes-data-')
@@ -48,7 +69,13 @@ const fixture = `exec "${process.execPath}" --no-warnings ${STDIO_FIXTURE} --too
 const project = makeProject({
   '.dsh/mcp.yml': friendly({
     shapes: { command: 'sh', args: ['-c', `cat '${lines}' >&2; ${fixture} shapes`] },
-    pem: { command: 'sh', args: ['-c', `echo '-----BEGIN PRIVATE KEY-----' >&2; sleep 0.2; cat '${body}' >&2; sleep 0.2; echo '-----END PRIVATE KEY-----' >&2; echo 'after the key' >&2; ${fixture} pem`] },
+    pem: {
+      command: 'sh',
+      args: [
+        '-c',
+        `echo '-----BEGIN PRIVATE KEY-----' >&2; sleep 0.2; cat '${body}' >&2; sleep 0.2; echo '-----END PRIVATE KEY-----' >&2; echo 'after the key' >&2; ${fixture} pem`,
+      ],
+    },
   }),
 })
 const logOf = (name: string) => serverLogFile(home.path, project.path, name)
@@ -64,7 +91,11 @@ after(() => {
 
 test('free-text secrets on stderr: masked in the log and never on the host terminal', async () => {
   let terminal = ''
-  child = spawn(process.execPath, ['--no-warnings', CHILD, home.path, project.path], { cwd: project.path, env: { ...process.env, DSH_HOME: home.path }, stdio: ['pipe', 'pipe', 'pipe'] })
+  child = spawn(process.execPath, ['--no-warnings', CHILD, home.path, project.path], {
+    cwd: project.path,
+    env: { ...process.env, DSH_HOME: home.path },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
   child.stdout?.setEncoding('utf8').on('data', (x: string) => {
     terminal += x
   })
@@ -81,7 +112,10 @@ test('free-text secrets on stderr: masked in the log and never on the host termi
   const shapes = read(logOf('shapes'))
   for (const m of MASKED) assert.match(shapes, m)
   const pem = read(logOf('pem'))
-  assert.match(pem, /-----BEGIN PRIVATE KEY-----\n\S+ \*\*\*\n\S+ \*\*\*\n\S+ -----END PRIVATE KEY-----\n\S+ after the key/)
+  assert.match(
+    pem,
+    /-----BEGIN PRIVATE KEY-----\n\S+ \*\*\*\n\S+ \*\*\*\n\S+ -----END PRIVATE KEY-----\n\S+ after the key/,
+  )
   for (const s of ALL) {
     assert.ok(!terminal.includes(s), `the terminal holds no ${s}`)
     assert.ok(!shapes.includes(s) && !pem.includes(s), `no log holds ${s}`)
@@ -97,11 +131,16 @@ test('dsh-mcp logs shows them masked, also from a log written before this redact
   }
   // An old log: the raw lines as an earlier version would have written them.
   const stamp = new Date().toISOString()
-  const raw = [...LINES, '-----BEGIN PRIVATE KEY-----', S.pem1, S.pem2, '-----END PRIVATE KEY-----', 'after'].map((l) => `${stamp} ${l}`).join('\n')
+  const raw = [...LINES, '-----BEGIN PRIVATE KEY-----', S.pem1, S.pem2, '-----END PRIVATE KEY-----', 'after']
+    .map((l) => `${stamp} ${l}`)
+    .join('\n')
   writeFileSync(logOf('shapes'), `${raw}\n`)
   const r = await runCli(['logs', 'shapes', '-n', '100'], o)
   assert.equal(r.code, 0, r.stderr)
   for (const m of MASKED) assert.match(r.stdout, m)
-  assert.match(r.stdout, /-----BEGIN PRIVATE KEY-----\n\S+ \*\*\*\n\S+ \*\*\*\n\S+ -----END PRIVATE KEY-----\n\S+ after/)
+  assert.match(
+    r.stdout,
+    /-----BEGIN PRIVATE KEY-----\n\S+ \*\*\*\n\S+ \*\*\*\n\S+ -----END PRIVATE KEY-----\n\S+ after/,
+  )
   for (const s of ALL) assert.ok(!(r.stdout + r.stderr).includes(s), `logs printed ${s} from the old log`)
 })

@@ -37,11 +37,35 @@ const victim = home.join('victim.txt')
 writeFileSync(victim, 'untouched\n')
 const project = makeProject({
   '.dsh/mcp.yml': friendly({
-    start: { command: 'sh', args: ['-c', `echo "starting with token $API_TOKEN" >&2; exec ${fixture('start')}`], env: { API_TOKEN: A } },
-    crash: { command: process.execPath, args: ['-e', "throw new Error('auth failed for ' + process.env.SVC_KEY)"], env: { SVC_KEY: `$\{STDERR_CANARY_B}` }, reconnect: { maxAttempts: 1, initialDelayMs: 50 } },
-    pem: { command: 'sh', args: ['-c', `printf 'key: %s\\n' "$PEM_KEY" >&2; exec ${fixture('pem')}`], env: { PEM_KEY: PEM } },
-    split: { command: 'sh', args: ['-c', `printf 'half: %s' "$\${SPLIT%????????}" >&2; sleep 0.2; printf '%s :done\\n' "$\${SPLIT#"$\${SPLIT%????????}"}" >&2; exec ${fixture('split')}`], env: { SPLIT: D } },
-    planted: { command: 'sh', args: ['-c', `echo "planted $P_TOKEN" >&2; exec ${fixture('planted')}`], env: { P_TOKEN: E } },
+    start: {
+      command: 'sh',
+      args: ['-c', `echo "starting with token $API_TOKEN" >&2; exec ${fixture('start')}`],
+      env: { API_TOKEN: A },
+    },
+    crash: {
+      command: process.execPath,
+      args: ['-e', "throw new Error('auth failed for ' + process.env.SVC_KEY)"],
+      env: { SVC_KEY: `$\{STDERR_CANARY_B}` },
+      reconnect: { maxAttempts: 1, initialDelayMs: 50 },
+    },
+    pem: {
+      command: 'sh',
+      args: ['-c', `printf 'key: %s\\n' "$PEM_KEY" >&2; exec ${fixture('pem')}`],
+      env: { PEM_KEY: PEM },
+    },
+    split: {
+      command: 'sh',
+      args: [
+        '-c',
+        `printf 'half: %s' "$\${SPLIT%????????}" >&2; sleep 0.2; printf '%s :done\\n' "$\${SPLIT#"$\${SPLIT%????????}"}" >&2; exec ${fixture('split')}`,
+      ],
+      env: { SPLIT: D },
+    },
+    planted: {
+      command: 'sh',
+      args: ['-c', `echo "planted $P_TOKEN" >&2; exec ${fixture('planted')}`],
+      env: { P_TOKEN: E },
+    },
   }),
 })
 const logOf = (name: string) => serverLogFile(home.path, project.path, name)
@@ -73,12 +97,27 @@ test('a real host in a child process: no secret a server prints to stderr reache
     terminal += c
   })
   const exited = new Promise<number | null>((r) => child?.once('exit', (code) => r(code)))
-  await waitFor(() => stdout.includes('READY'), { timeoutMs: 60_000, message: `the host never became ready; terminal:\n${terminal}` })
-  await waitFor(() => /starting with token \*\*\*/.test(read(logOf('start'))), { timeoutMs: 60_000, message: 'start: its redacted line is logged' })
-  await waitFor(() => /auth failed for \*\*\*/.test(read(logOf('crash'))), { timeoutMs: 60_000, message: 'crash: its stack trace is logged' })
+  await waitFor(() => stdout.includes('READY'), {
+    timeoutMs: 60_000,
+    message: `the host never became ready; terminal:\n${terminal}`,
+  })
+  await waitFor(() => /starting with token \*\*\*/.test(read(logOf('start'))), {
+    timeoutMs: 60_000,
+    message: 'start: its redacted line is logged',
+  })
+  await waitFor(() => /auth failed for \*\*\*/.test(read(logOf('crash'))), {
+    timeoutMs: 60_000,
+    message: 'crash: its stack trace is logged',
+  })
   await waitFor(() => read(logOf('pem')).includes('key: ***'), { timeoutMs: 60_000, message: 'pem: its key is logged' })
-  await waitFor(() => read(logOf('split')).includes(':done'), { timeoutMs: 60_000, message: 'split: both writes are logged' })
-  await waitFor(() => /the server log is unavailable/.test(terminal), { timeoutMs: 60_000, message: 'planted: the launcher says its log is unavailable' })
+  await waitFor(() => read(logOf('split')).includes(':done'), {
+    timeoutMs: 60_000,
+    message: 'split: both writes are logged',
+  })
+  await waitFor(() => /the server log is unavailable/.test(terminal), {
+    timeoutMs: 60_000,
+    message: 'planted: the launcher says its log is unavailable',
+  })
   child.stdin?.write('stop\n')
   assert.equal(await exited, 0, `the host stops cleanly; terminal:\n${terminal}`)
 
@@ -92,5 +131,9 @@ test('a real host in a child process: no secret a server prints to stderr reache
   assert.match(read(logOf('split')), /half: \*\*\* :done/, 'the value cut across two writes is hidden whole')
   assert.match(read(logOf('pem')), /key: \*\*\*/, 'the key printed at once is hidden whole')
   assert.equal(readFileSync(victim, 'utf8'), 'untouched\n', 'the planted link was not written through')
-  assert.match(terminal, /mcp-logs\/planted-[0-9a-f]{12}\.log: is a symbolic link/, 'the terminal says why, naming the path only')
+  assert.match(
+    terminal,
+    /mcp-logs\/planted-[0-9a-f]{12}\.log: is a symbolic link/,
+    'the terminal says why, naming the path only',
+  )
 })

@@ -32,7 +32,11 @@ function servers(tag: string, hang = false): Record<string, unknown> {
   return {
     noexec: { command: 'sh', args: ['-c', `${fixture('noexec', hang)}; echo after`], env },
     helper: { command: 'sh', args: ['-c', `sleep 1000 & exec ${fixture('helper', hang)}`], env },
-    stubborn: { command: 'sh', args: ['-c', `(trap '' TERM; while :; do sleep 1; done) & exec ${fixture('stubborn', hang)}`], env },
+    stubborn: {
+      command: 'sh',
+      args: ['-c', `(trap '' TERM; while :; do sleep 1; done) & exec ${fixture('stubborn', hang)}`],
+      env,
+    },
     // Leaves the process group and the session: only the launcher's tree marker finds it.
     escapee: { command: 'sh', args: ['-c', `setsid sleep 1000 & exec ${fixture('escapee', hang)}`], env },
   }
@@ -56,7 +60,11 @@ async function world(mountTimeoutMs: number): Promise<RuntimeWorld> {
 }
 
 const gone = (tag: string, what: string) =>
-  waitFor(() => tagged(tag).length === 0, { timeoutMs: 30_000, intervalMs: 50, message: `${what}: processes left behind (${tagged(tag).join(', ')})` })
+  waitFor(() => tagged(tag).length === 0, {
+    timeoutMs: 30_000,
+    intervalMs: 50,
+    message: `${what}: processes left behind (${tagged(tag).join(', ')})`,
+  })
 
 test('unmount: removing the entries ends every process of their trees', async () => {
   const w = await world(30_000)
@@ -64,7 +72,10 @@ test('unmount: removing the entries ends every process of their trees', async ()
   const p = projectWith(servers(tag))
   await w.host.createAgent({ cwd: p.path })
   await w.mcp.whenIdle()
-  const states = w.mcp.snapshot().projects.find((x) => x.root === p.path)?.servers.map((s) => s.state)
+  const states = w.mcp
+    .snapshot()
+    .projects.find((x) => x.root === p.path)
+    ?.servers.map((s) => s.state)
   assert.deepEqual(states, ['mounted', 'mounted', 'mounted', 'mounted'])
   await waitFor(() => tagged(tag).length >= AT_LEAST, { timeoutMs: 30_000, message: 'every tree is running' })
   writeFileSync(p.join('.dsh', 'mcp.yml'), friendly({}))
@@ -102,11 +113,20 @@ test('hang-kill: a server that never answers is ended with its whole tree, at th
   await gone(tag2, 'after removal mid-mount')
 })
 
-test('host killed with SIGKILL: the launchers end their servers\' trees on their own', async () => {
+test("host killed with SIGKILL: the launchers end their servers' trees on their own", async () => {
   const tag = `tree-hostkill-${randomBytes(6).toString('hex')}`
   const p = projectWith(servers(tag))
   const home = makeTempDir('dsh-mcp-tree-home-')
-  const child = spawn(process.execPath, ['--no-warnings', fileURLToPath(new URL('../fixtures/hosts/process-host-child.ts', import.meta.url)), home.path, p.path], { stdio: ['pipe', 'pipe', 'ignore'] })
+  const child = spawn(
+    process.execPath,
+    [
+      '--no-warnings',
+      fileURLToPath(new URL('../fixtures/hosts/process-host-child.ts', import.meta.url)),
+      home.path,
+      p.path,
+    ],
+    { stdio: ['pipe', 'pipe', 'ignore'] },
+  )
   let out = ''
   child.stdout?.setEncoding('utf8').on('data', (c: string) => {
     out += c

@@ -51,12 +51,23 @@ function markerWriter(name: string): { script: string; marker: string } {
   return { script, marker }
 }
 
-const echo = (name: string, extra: Record<string, unknown> = {}) => stdioEntry(name, { tools: ['t'], extraArgs: ['--echo-env', 'REPO_ENV_CANARY'], pidfileDir: pids, extra })
+const echo = (name: string, extra: Record<string, unknown> = {}) =>
+  stdioEntry(name, { tools: ['t'], extraArgs: ['--echo-env', 'REPO_ENV_CANARY'], pidfileDir: pids, extra })
 
 /** What each server's `echo_env` answers, once the agent sees exactly these servers' tools (and `others`). */
-async function seen(w: Awaited<ReturnType<typeof startWorld>>, agentCwd: string, servers: readonly string[], others: readonly string[] = []): Promise<Record<string, string>> {
+async function seen(
+  w: Awaited<ReturnType<typeof startWorld>>,
+  agentCwd: string,
+  servers: readonly string[],
+  others: readonly string[] = [],
+): Promise<Record<string, string>> {
   const agent = (await w.host.createAgent({ cwd: agentCwd })).agent
-  await untilTools(w, agent, [...others, ...servers.flatMap((s) => [`mcp__${s}__t`, `mcp__${s}__echo_env`])], `${[...servers, ...others].join(', ')} offered`)
+  await untilTools(
+    w,
+    agent,
+    [...others, ...servers.flatMap((s) => [`mcp__${s}__t`, `mcp__${s}__echo_env`])],
+    `${[...servers, ...others].join(', ')} offered`,
+  )
   const out: Record<string, string> = {}
   for (const s of servers) out[s] = resultText(await execTool(w.host.ctx, agent, `mcp__${s}__echo_env`, {}))
   return out
@@ -66,18 +77,30 @@ test("variables from the repository's .env reach no server, through its environm
   const { script, marker } = markerWriter('repo-env')
   const node = markerWriter('repo-node')
   const shim = dir.join('node-shim.sh')
-  writeFileSync(shim, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} --require ${JSON.stringify(node.script)} "$@"\n`, { mode: 0o755 })
+  writeFileSync(
+    shim,
+    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} --require ${JSON.stringify(node.script)} "$@"\n`,
+    { mode: 0o755 },
+  )
   const docs = await startHttpServer({ name: 'docs', tools: ['t'], requireBearer: 'user-token-5e1f' })
   const thief = await startHttpServer({ name: 'thief', tools: ['t'] })
   t.after(() => Promise.all([docs.close(), thief.close()]))
-  const repoEnv = { NODE_OPTIONS: `--require ${script}`, REPO_ENV_CANARY: 'from-the-checkout', REPO_NODE: shim, DOCS_URL: thief.url }
+  const repoEnv = {
+    NODE_OPTIONS: `--require ${script}`,
+    REPO_ENV_CANARY: 'from-the-checkout',
+    REPO_NODE: shim,
+    DOCS_URL: thief.url,
+  }
   const saved = { ...process.env }
   Object.assign(process.env, repoEnv) // what the host's boot does: the .env values are in process.env
   t.after(() => {
     for (const k of Object.keys(repoEnv)) delete process.env[k]
     Object.assign(process.env, saved)
   })
-  const project = projectWith({ theirs: echo('theirs'), named: echo('named', { env: { REPO_ENV_CANARY: '${REPO_ENV_CANARY:-not-read}' } }) })
+  const project = projectWith({
+    theirs: echo('theirs'),
+    named: echo('named', { env: { REPO_ENV_CANARY: '${REPO_ENV_CANARY:-not-read}' } }),
+  })
   process.env.DOCS_TOKEN = 'user-token-5e1f' // the user's own, from the shell
   t.after(() => delete process.env.DOCS_TOKEN)
   const w = await startWorld({
@@ -85,11 +108,18 @@ test("variables from the repository's .env reach no server, through its environm
       mine: { ...echo('mine'), command: `\${REPO_NODE:-${process.execPath}}` },
       docs: { url: `\${DOCS_URL:-${docs.url}}`, headers: { Authorization: 'Bearer ${DOCS_TOKEN}' } },
     }),
-    launchEnvironment: snapshot({ process: { PATH: process.env.PATH ?? '', DOCS_TOKEN: 'user-token-5e1f' }, 'project-env': repoEnv }),
+    launchEnvironment: snapshot({
+      process: { PATH: process.env.PATH ?? '', DOCS_TOKEN: 'user-token-5e1f' },
+      'project-env': repoEnv,
+    }),
   })
   t.after(() => w.dispose())
   const got = await seen(w, project.path, ['mine', 'theirs', 'named'], ['mcp__docs__t'])
-  assert.equal(got.mine, '[mine] env REPO_ENV_CANARY=<unset>', "the user's own server does not see the checkout's variable")
+  assert.equal(
+    got.mine,
+    '[mine] env REPO_ENV_CANARY=<unset>',
+    "the user's own server does not see the checkout's variable",
+  )
   assert.equal(got.theirs, '[theirs] env REPO_ENV_CANARY=<unset>', 'a trusted project server does not either')
   assert.equal(got.named, '[named] env REPO_ENV_CANARY=not-read', "an entry's ${REPO_ENV_CANARY:-…} does not read it")
   assert.ok(!existsSync(marker), "NODE_OPTIONS from the checkout's .env ran nothing (not the server, not the launcher)")
@@ -105,7 +135,10 @@ test('control: the same NODE_OPTIONS from the launching shell reaches the server
   t.after(() => {
     for (const k of Object.keys(shellEnv)) delete process.env[k]
   })
-  const w = await startWorld({ userFile: friendly({ mine: echo('mine') }), launchEnvironment: snapshot({ process: { ...shellEnv } }) })
+  const w = await startWorld({
+    userFile: friendly({ mine: echo('mine') }),
+    launchEnvironment: snapshot({ process: { ...shellEnv } }),
+  })
   t.after(() => w.dispose())
   assert.deepEqual(await seen(w, w.hostDir.path, ['mine']), { mine: '[mine] env REPO_ENV_CANARY=from-the-shell' })
   assert.ok(existsSync(marker), 'the shell-level NODE_OPTIONS ran its --require')

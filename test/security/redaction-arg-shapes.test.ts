@@ -19,9 +19,16 @@ import { test } from 'node:test'
 import { runCli } from '../support/cli.ts'
 import { makeProject, makeTempDir } from '../support/tmp.ts'
 
-
 const c = (tag: string) => `K9${randomBytes(6).toString('hex')}${tag}`
-const S = { short: c('short'), envEq: c('enveq'), envAttached: c('envat'), envNext: c('envnx'), header: c('hdr'), headerTight: c('hdrt'), bearer: c('bear') }
+const S = {
+  short: c('short'),
+  envEq: c('enveq'),
+  envAttached: c('envat'),
+  envNext: c('envnx'),
+  header: c('hdr'),
+  headerTight: c('hdrt'),
+  bearer: c('bear'),
+}
 const ARGS = [
   'srv.js',
   `-p${S.short}`,
@@ -73,7 +80,11 @@ test('no terminal-facing command prints a secret of an argument shape', async ()
     const all = r.stdout + r.stderr
     assert.deepEqual(leaks(all), [], `${name} printed: ${all}`)
     if (name === 'get' || name === 'list --json' || name === 'export') {
-      for (const v of VISIBLE) assert.ok(all.includes(JSON.stringify(v).slice(1, -1)) || all.includes(v), `${name} hid the look-alike ${v}: ${all}`)
+      for (const v of VISIBLE)
+        assert.ok(
+          all.includes(JSON.stringify(v).slice(1, -1)) || all.includes(v),
+          `${name} hid the look-alike ${v}: ${all}`,
+        )
     }
   }
   // doctor really started the server and quoted its stderr (the control for the tail).

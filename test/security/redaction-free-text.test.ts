@@ -61,20 +61,44 @@ test('masking is idempotent', () => {
 test('PEM: every body line masked at once, a block cut before its END to the end of the text', () => {
   const pem = '-----BEGIN PRIVATE KEY-----\nMIIEabc\nQQQQ\n-----END PRIVATE KEY-----\nafter'
   assert.equal(redactShapesIn(pem), '-----BEGIN PRIVATE KEY-----\n***\n***\n-----END PRIVATE KEY-----\nafter')
-  assert.equal(redactShapesIn('x -----BEGIN RSA PRIVATE KEY-----\nMIIE cut\nmore'), 'x -----BEGIN RSA PRIVATE KEY-----\n***\n***')
-  assert.equal(redactShapesIn('k=-----BEGIN X-----abc-----END X----- tail'), 'k=-----BEGIN X-----***-----END X----- tail')
+  assert.equal(
+    redactShapesIn('x -----BEGIN RSA PRIVATE KEY-----\nMIIE cut\nmore'),
+    'x -----BEGIN RSA PRIVATE KEY-----\n***\n***',
+  )
+  assert.equal(
+    redactShapesIn('k=-----BEGIN X-----abc-----END X----- tail'),
+    'k=-----BEGIN X-----***-----END X----- tail',
+  )
 })
 
 test('PEM line by line: the state carries the block across lines; time stamps are kept', () => {
   const st: PemState = { inside: false }
   const stamp = '2025-01-01T00:00:00.000Z '
-  const out = [`${stamp}key: -----BEGIN PRIVATE KEY-----`, `${stamp}MIIEsecret`, `${stamp}second`, `${stamp}-----END PRIVATE KEY-----`, `${stamp}plain`].map((l) => maskPemLine(l, st))
-  assert.deepEqual(out, [`${stamp}key: -----BEGIN PRIVATE KEY-----`, `${stamp}***`, `${stamp}***`, `${stamp}-----END PRIVATE KEY-----`, `${stamp}plain`])
+  const out = [
+    `${stamp}key: -----BEGIN PRIVATE KEY-----`,
+    `${stamp}MIIEsecret`,
+    `${stamp}second`,
+    `${stamp}-----END PRIVATE KEY-----`,
+    `${stamp}plain`,
+  ].map((l) => maskPemLine(l, st))
+  assert.deepEqual(out, [
+    `${stamp}key: -----BEGIN PRIVATE KEY-----`,
+    `${stamp}***`,
+    `${stamp}***`,
+    `${stamp}-----END PRIVATE KEY-----`,
+    `${stamp}plain`,
+  ])
   assert.equal(st.inside, false)
 })
 
 test('hostile 400 kB texts are handled in one pass each', () => {
   const n = 400_000
-  const texts = ['a'.repeat(n) + ':', 'token=x '.repeat(n / 8), 'password: "'.repeat(n / 11), '-----BEGIN X-----'.repeat(n / 17), `${'k'.repeat(63)}:`.repeat(n / 64)]
+  const texts = [
+    'a'.repeat(n) + ':',
+    'token=x '.repeat(n / 8),
+    'password: "'.repeat(n / 11),
+    '-----BEGIN X-----'.repeat(n / 17),
+    `${'k'.repeat(63)}:`.repeat(n / 64),
+  ]
   for (const t of texts) assert.equal(typeof redactShapesIn(t), 'string')
 })

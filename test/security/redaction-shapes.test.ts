@@ -29,7 +29,8 @@ import { TextTail } from '../../src/doctor/tail.ts'
 /** Every 8-character piece of `secret` found in `text`. */
 function fragments(text: string, secret: string, n = 8): string[] {
   const hits: string[] = []
-  for (let i = 0; i + n <= secret.length; i++) if (text.includes(secret.slice(i, i + n))) hits.push(secret.slice(i, i + n))
+  for (let i = 0; i + n <= secret.length; i++)
+    if (text.includes(secret.slice(i, i + n))) hits.push(secret.slice(i, i + n))
   return hits
 }
 const S = (tag: string) => `S3cr3t-${tag}-q7Zk9wXv`
@@ -41,16 +42,51 @@ describe('the reviewed flag list', () => {
   test('is exactly the reviewed set (a change here needs a security review)', () => {
     assert.deepEqual(
       [...SECRET_FLAG_WORDS],
-      ['token', 'key', 'apikey', 'secret', 'password', 'passwd', 'pass', 'pwd', 'passphrase', 'auth', 'authorization', 'credential', 'credentials', 'cookie', 'pat', 'bearer', 'jwt', 'sig', 'signature'],
+      [
+        'token',
+        'key',
+        'apikey',
+        'secret',
+        'password',
+        'passwd',
+        'pass',
+        'pwd',
+        'passphrase',
+        'auth',
+        'authorization',
+        'credential',
+        'credentials',
+        'cookie',
+        'pat',
+        'bearer',
+        'jwt',
+        'sig',
+        'signature',
+      ],
     )
     assert.deepEqual([...SECRET_SHORT_FLAGS], ['p'])
     assert.equal(MIN_SECRET_LENGTH, 3)
   })
 
   test('names that are secret-bearing, and names that are not', () => {
-    for (const n of ['token', 'github-token', 'GITHUB_TOKEN', 'api-key', 'api_key', 'apikey', 'client-secret', 'password', 'db.password', 'x-api-key', 'Authorization', 'access_token', 'sig'])
+    for (const n of [
+      'token',
+      'github-token',
+      'GITHUB_TOKEN',
+      'api-key',
+      'api_key',
+      'apikey',
+      'client-secret',
+      'password',
+      'db.password',
+      'x-api-key',
+      'Authorization',
+      'access_token',
+      'sig',
+    ])
       assert.ok(isSecretName(n), n)
-    for (const n of ['port', 'no-auth', 'verbose', 'bypass', 'key-file', 'tokens-per-minute', 'name', 'format']) assert.ok(!isSecretName(n), n)
+    for (const n of ['port', 'no-auth', 'verbose', 'bypass', 'key-file', 'tokens-per-minute', 'name', 'format'])
+      assert.ok(!isSecretName(n), n)
   })
 })
 
@@ -65,7 +101,11 @@ describe('arguments with secret-bearing flags', () => {
     ['-p <x>', ['-u', 'root', '-p', S('g')], S('g')],
     ['-p=', [`-p=${S('h')}`], S('h')],
     ['NAME=value (docker -e)', ['run', '-e', `GITHUB_PERSONAL_ACCESS_TOKEN=${S('i')}`, 'image'], S('i')],
-    ['Header: value (mcp-remote --header)', ['mcp-remote', 'https://h/mcp', '--header', `Authorization: Bearer ${S('j')}`], S('j')],
+    [
+      'Header: value (mcp-remote --header)',
+      ['mcp-remote', 'https://h/mcp', '--header', `Authorization: Bearer ${S('j')}`],
+      S('j'),
+    ],
     ['URL in an argument', ['mcp-remote', `https://me:${S('k')}@h.example/mcp?x=1`], S('k')],
     ['-p<x> (attached, mysql)', ['-u', 'root', `-p${S('m')}`], S('m')],
     ['--env=NAME=<x>', [`--env=GITHUB_TOKEN=${S('n')}`], S('n')],
@@ -87,13 +127,38 @@ describe('arguments with secret-bearing flags', () => {
   }
 
   test('what is not secret stays readable', () => {
-    assert.deepEqual(displayArgs(['server.js', '--port', '8080', '--verbose', '--no-auth', 'x']), ['server.js', '--port', '8080', '--verbose', '--no-auth', 'x'])
+    assert.deepEqual(displayArgs(['server.js', '--port', '8080', '--verbose', '--no-auth', 'x']), [
+      'server.js',
+      '--port',
+      '8080',
+      '--verbose',
+      '--no-auth',
+      'x',
+    ])
     // A value that only names variables holds no secret: shown as written.
-    assert.deepEqual(displayArgs(['--token=${TOKEN}', '--api-key', '${KEY}']), ['--token=${TOKEN}', '--api-key', '${KEY}'])
+    assert.deepEqual(displayArgs(['--token=${TOKEN}', '--api-key', '${KEY}']), [
+      '--token=${TOKEN}',
+      '--api-key',
+      '${KEY}',
+    ])
     // A flag followed by another flag has no value to hide.
     assert.deepEqual(displayArgs(['--token', '--port', '1']), ['--token', '--port', '1'])
     // Look-alikes of the nested and attached shapes: another one-letter flag, non-secret names inside a flag's value.
-    const plain = ['-P3306', '-v', '-x1', '--port=8080', '-e', 'DEBUG=1', '--env=NODE_ENV=production', '--define=monkey=1', '--header=Accept: application/json', '-H', 'Content-Type: text/plain', '--env=TOKEN=${TOKEN}', '--header=X-Api-Key: ${KEY}']
+    const plain = [
+      '-P3306',
+      '-v',
+      '-x1',
+      '--port=8080',
+      '-e',
+      'DEBUG=1',
+      '--env=NODE_ENV=production',
+      '--define=monkey=1',
+      '--header=Accept: application/json',
+      '-H',
+      'Content-Type: text/plain',
+      '--env=TOKEN=${TOKEN}',
+      '--header=X-Api-Key: ${KEY}',
+    ]
     assert.deepEqual(displayArgs(plain), plain)
   })
 
@@ -137,7 +202,10 @@ describe('URLs: userinfo and query values', () => {
   test('free text: userinfo and secret-named query values of unknown URLs are masked too', () => {
     const text = `connecting to postgres://admin:${S('t')}@db:5432/x and https://h/cb?code=1&access_token=${S('u')} with --api-key=${S('v')}, header Bearer ${S('w')}`
     noLeak(redact(text, []), S('t'), S('u'), S('v'), S('w'))
-    assert.equal(redact('Basic authentication failed; Token expired; see https://h/docs?page=2', []), 'Basic authentication failed; Token expired; see https://h/docs?page=2')
+    assert.equal(
+      redact('Basic authentication failed; Token expired; see https://h/docs?page=2', []),
+      'Basic authentication failed; Token expired; see https://h/docs?page=2',
+    )
   })
 })
 
@@ -148,7 +216,11 @@ describe('multi-line values', () => {
   test('a PEM key in env: every line is redacted, in raw text and in JSON-escaped text', () => {
     const secrets = secretValues({ command: 'x', env: { KEY: pem } }, { command: 'x', env: { KEY: pem } }, {})
     // A server prints one line of it; a log writes it JSON-escaped; a stack trace prints a few lines.
-    for (const out of [`line: ${pemBody[3]}`, JSON.stringify({ key: pem }), `Error: bad key\n${pemBody.slice(1, 4).join('\n')}\n    at x`]) {
+    for (const out of [
+      `line: ${pemBody[3]}`,
+      JSON.stringify({ key: pem }),
+      `Error: bad key\n${pemBody.slice(1, 4).join('\n')}\n    at x`,
+    ]) {
       const red = redact(out, secrets)
       for (const line of pemBody) noLeak(red, line)
     }
@@ -163,7 +235,11 @@ describe('multi-line values', () => {
 
   test('a multi-line value from ${VAR}: each line of the variable value', () => {
     const value = `aaa-${S('y1')}\nbbb-${S('y2')}\nccc-${S('y3')}`
-    const secrets = secretValues({ command: 'x', env: { K: '${PEM_VAR}' } }, { command: 'x', env: { K: value } }, { PEM_VAR: value })
+    const secrets = secretValues(
+      { command: 'x', env: { K: '${PEM_VAR}' } },
+      { command: 'x', env: { K: value } },
+      { PEM_VAR: value },
+    )
     noLeak(redact(`stderr: bbb-${S('y2')}`, secrets), S('y2'))
   })
 })
@@ -203,7 +279,15 @@ describe('a secret cut by a display window', () => {
 
   test('the doctor one-line error cut (hints): redacted before the 300-char cut', () => {
     for (const pad of [270, 285, 296]) {
-      const e = explain({ transport: 'stdio', phase: 'initialize', timedOut: false, timeoutMs: 1, stdoutNoise: 0, error: new Error(`${'e'.repeat(pad)}${secret}`), clean: (s) => redact(s, [secret]) })
+      const e = explain({
+        transport: 'stdio',
+        phase: 'initialize',
+        timedOut: false,
+        timeoutMs: 1,
+        stdoutNoise: 0,
+        error: new Error(`${'e'.repeat(pad)}${secret}`),
+        clean: (s) => redact(s, [secret]),
+      })
       noLeak(e.error, secret)
     }
   })

@@ -11,7 +11,16 @@
  * real CLI (in process).
  */
 import assert from 'node:assert/strict'
-import { chmodSync, lchownSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  lchownSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { runCli } from '../support/cli.ts'
@@ -24,7 +33,9 @@ import { asRoot, markerRig, OTHER } from '../support/markers.ts'
 const { marker, entry } = markerRig()
 const CANARY = 'CANARY-rt-7f3a9c2e51d0'
 
-test('a $DSH_HOME others can write: a user-file link another user planted never runs; the store is refused, so a put-back .bak trusts nothing', { skip: !asRoot && 'needs root to chown' }, async (t) => {
+test('a $DSH_HOME others can write: a user-file link another user planted never runs; the store is refused, so a put-back .bak trusts nothing', {
+  skip: !asRoot && 'needs root to chown',
+}, async (t) => {
   const home = makeTempDir('dsh-mcp-rt-home-')
   const dshHome = home.mkdir('dsh')
   const mark = marker('planted')
@@ -44,7 +55,14 @@ test('a $DSH_HOME others can write: a user-file link another user planted never 
 
   // The replay: a store of the user's own, 0600, put back by whoever can rename files in $DSH_HOME.
   const store = join(dshHome, 'mcp-trust.json')
-  writeFileSync(store, JSON.stringify({ version: 1, projects: { [p.path]: { servers: { old: { fingerprint: 'sha256:x', trustedAt: '' } } } } }), { mode: 0o600 })
+  writeFileSync(
+    store,
+    JSON.stringify({
+      version: 1,
+      projects: { [p.path]: { servers: { old: { fingerprint: 'sha256:x', trustedAt: '' } } } },
+    }),
+    { mode: 0o600 },
+  )
   const r = await runCli(['list', '--json'], { cwd: p.path, dshHome, home: home.path })
   assert.match(r.stderr, /ignoring the trust store .*writable by every user/)
 })
@@ -71,7 +89,8 @@ test('export -o never writes through a committed link: not to a victim file, not
   const victimDir = makeTempDir('dsh-mcp-rt-victim-')
   const victim = victimDir.write('bashrc', 'original\n')
   const p = makeProject({
-    '.dsh/mcp.yml': 'servers:\n  gh:\n    command: node\n    args: [gh.js]\n    env:\n      GITHUB_TOKEN: ${GITHUB_TOKEN}\n',
+    '.dsh/mcp.yml':
+      'servers:\n  gh:\n    command: node\n    args: [gh.js]\n    env:\n      GITHUB_TOKEN: ${GITHUB_TOKEN}\n',
     '.dsh/mcp.local.yml': `servers:\n  gh:\n    env:\n      GITHUB_TOKEN: ${CANARY}\n`,
   })
   mkdirSync(p.join('.vscode'))
@@ -92,9 +111,12 @@ test('export -o never writes through a committed link: not to a victim file, not
   assert.equal(statSync(p.join('out.json')).mode & 0o777, 0o600, 'an export holding secrets is private')
 })
 
-test('import through a committed link to the user\'s own client config trusts nothing and prints no secret', async () => {
+test("import through a committed link to the user's own client config trusts nothing and prints no secret", async () => {
   const home = makeTempDir('dsh-mcp-rt-home-')
-  home.write('.cursor/mcp.json', JSON.stringify({ mcpServers: { personal: { command: 'npx', args: ['-y', 'x@1.0.0', `--token=${CANARY}`] } } }))
+  home.write(
+    '.cursor/mcp.json',
+    JSON.stringify({ mcpServers: { personal: { command: 'npx', args: ['-y', 'x@1.0.0', `--token=${CANARY}`] } } }),
+  )
   const p = makeProject()
   symlinkSync(home.join('.cursor'), p.join('.cursor'))
   const opts = { cwd: p.path, dshHome: home.join('.dsh'), home: home.path }

@@ -21,23 +21,39 @@ const { dir: marks, pids, marker } = markerRig('overrides')
 
 /** A preload script that appends a line to `m` whenever a Node process loads it. */
 function evilPreload(m: string): string {
-  return marks.write(`evil-${Math.random().toString(36).slice(2)}.cjs`, `require('node:fs').appendFileSync(${JSON.stringify(m)}, process.pid + ' start\\n')\n`)
+  return marks.write(
+    `evil-${Math.random().toString(36).slice(2)}.cjs`,
+    `require('node:fs').appendFileSync(${JSON.stringify(m)}, process.pid + ' start\\n')\n`,
+  )
 }
 
 /** The merged server mounts beside the user's own (another launch, so its name is suffixed): wait for its tools. */
-async function untilToolCount(w: Awaited<ReturnType<typeof startWorld>>, agent: Parameters<typeof mcpToolNames>[1], n: number, message: string): Promise<void> {
-  await waitFor(() => mcpToolNames(w.host.ctx, agent).length === n, { ctx: w.host.ctx, events: ['tools/change'], timeoutMs: 30_000, message: `${message} (have ${JSON.stringify(mcpToolNames(w.host.ctx, agent))})` })
+async function untilToolCount(
+  w: Awaited<ReturnType<typeof startWorld>>,
+  agent: Parameters<typeof mcpToolNames>[1],
+  n: number,
+  message: string,
+): Promise<void> {
+  await waitFor(() => mcpToolNames(w.host.ctx, agent).length === n, {
+    ctx: w.host.ctx,
+    events: ['tools/change'],
+    timeoutMs: 30_000,
+    message: `${message} (have ${JSON.stringify(mcpToolNames(w.host.ctx, agent))})`,
+  })
   await w.mcp.whenIdle()
 }
 
-const userServer = (m: string, extra: Record<string, unknown> = {}) => stdioEntry('u', { tools: ['read', 'secret'], marker: m, pidfileDir: pids, extra })
+const userServer = (m: string, extra: Record<string, unknown> = {}) =>
+  stdioEntry('u', { tools: ['read', 'secret'], marker: m, pidfileDir: pids, extra })
 
 test('a partial local override (env NODE_OPTIONS) of a user server needs trust: the preload never runs until trusted', async (t) => {
   const plain = marker('plain')
   const evil = marker('evil')
   const w = await startWorld({ trust: 'require', debounceMs: 20, userFile: friendly({ u: userServer(plain) }) })
   t.after(() => w.dispose())
-  const p = makeProject({ '.dsh/mcp.local.yml': friendly({ u: { env: { NODE_OPTIONS: `--require ${evilPreload(evil)}` } } }) })
+  const p = makeProject({
+    '.dsh/mcp.local.yml': friendly({ u: { env: { NODE_OPTIONS: `--require ${evilPreload(evil)}` } } }),
+  })
   const agent = (await w.host.createAgent({ cwd: p.path })).agent
   await w.mcp.whenIdle()
   await reconcileTimes(w, 2)
@@ -49,7 +65,9 @@ test('a partial local override (env NODE_OPTIONS) of a user server needs trust: 
 
   // The CLI says the same, and names the verdict.
   const list = await cli(w, p.path, ['list', '--json'])
-  const row = (JSON.parse(list.stdout) as { name: string; state: string; trust: string; verdict: { tag: string; why: string } }[]).find((r) => r.name === 'u')!
+  const row = (
+    JSON.parse(list.stdout) as { name: string; state: string; trust: string; verdict: { tag: string; why: string } }[]
+  ).find((r) => r.name === 'u')!
   assert.equal(row.state, 'untrusted')
   assert.notEqual(row.trust, 'not-required')
   assert.deepEqual([row.verdict.tag, row.verdict.why], ['needs-trust', 'repository-contribution'])
@@ -62,13 +80,20 @@ test('a partial local override (env NODE_OPTIONS) of a user server needs trust: 
   const review = await cli(w, p.path, ['trust', 'u', '--yes'])
   assert.match(review.stdout, /! env NODE_OPTIONS='--require [^']*evil-[a-z0-9]+\.cjs' +\(can load or redirect code/)
   assert.match(review.stdout, /! merged from \S+mcp\.yml \(user\) \+ \S+\.dsh\/mcp\.local\.yml \(local\)/)
-  await waitFor(() => readMarker(evil).length === 1, { timeoutMs: 30_000, message: 'the trusted merged server never started' })
+  await waitFor(() => readMarker(evil).length === 1, {
+    timeoutMs: 30_000,
+    message: 'the trusted merged server never started',
+  })
   await untilToolCount(w, agent, 2, 'trusted, the merged server mounts')
 })
 
 test('a local tools filter that lifts the user exclude needs trust; the user row alone still needs none', async (t) => {
   const plain = marker('plain')
-  const w = await startWorld({ trust: 'require', debounceMs: 20, userFile: friendly({ u: userServer(plain, { tools: { exclude: ['secret'] } }) }) })
+  const w = await startWorld({
+    trust: 'require',
+    debounceMs: 20,
+    userFile: friendly({ u: userServer(plain, { tools: { exclude: ['secret'] } }) }),
+  })
   t.after(() => w.dispose())
   // Control: a project without an override sees the user server, filtered, with no trust at all.
   const clean = makeProject({ 'README.md': 'x\n' })
@@ -89,7 +114,9 @@ test('a full .dsh/mcp.yml row of the same name as a user server never runs until
   const evil = marker('evil')
   const w = await startWorld({ trust: 'require', debounceMs: 20, userFile: friendly({ u: userServer(plain) }) })
   t.after(() => w.dispose())
-  const p = makeProject({ '.dsh/mcp.yml': friendly({ u: stdioEntry('u', { tools: ['read'], marker: evil, pidfileDir: pids }) }) })
+  const p = makeProject({
+    '.dsh/mcp.yml': friendly({ u: stdioEntry('u', { tools: ['read'], marker: evil, pidfileDir: pids }) }),
+  })
   await assertHeldBack(w, p.path, 'u', evil)
 })
 
@@ -110,7 +137,10 @@ test('a local override an agent writes while it runs takes the user server away 
   // Editing the override after trusting it asks again (the fingerprint covers the merged launch).
   await cli(w, p.path, ['trust', 'u', '--yes'])
   await untilToolCount(w, agent, 2, 'trusted, it mounts')
-  p.write('.dsh/mcp.local.yml', friendly({ u: { env: { NODE_OPTIONS: `--require ${evilPreload(evil)}`, EXTRA: '1' } } }))
+  p.write(
+    '.dsh/mcp.local.yml',
+    friendly({ u: { env: { NODE_OPTIONS: `--require ${evilPreload(evil)}`, EXTRA: '1' } } }),
+  )
   await untilTools(w, agent, [], 'a changed override needs trust again')
   assert.match(serverOf(w, p.path, 'u').lastError ?? '', /changed since trusted/)
 })

@@ -19,11 +19,15 @@ import { markerRig } from '../support/markers.ts'
 const { pids, marker } = markerRig('reconnect')
 
 const HOSTILE = { initialDelayMs: 1, maxDelayMs: 1, maxAttempts: 1e15 }
-const crashing = (name: string, m: string, reconnect?: Record<string, number>) => stdioEntry(name, { tools: ['t'], marker: m, pidfileDir: pids, crash: true, extra: reconnect ? { reconnect } : {} })
+const crashing = (name: string, m: string, reconnect?: Record<string, number>) =>
+  stdioEntry(name, { tools: ['t'], marker: m, pidfileDir: pids, crash: true, extra: reconnect ? { reconnect } : {} })
 
 async function untilGaveUp(w: Awaited<ReturnType<typeof startWorld>>, attempts: number): Promise<void> {
   const needle = `giving up after ${attempts} consecutive failed reconnect attempts`
-  await waitFor(() => w.host.logsMatching(needle).length > 0, { timeoutMs: 90_000, message: `the official client never said "${needle}"` })
+  await waitFor(() => w.host.logsMatching(needle).length > 0, {
+    timeoutMs: 90_000,
+    message: `the official client never said "${needle}"`,
+  })
 }
 
 test('a repository server with reconnect {1 ms, 1e15 attempts} is bounded: at most 1 + 10 spawns, then the client gives up', async (t) => {
@@ -34,7 +38,10 @@ test('a repository server with reconnect {1 ms, 1e15 attempts} is bounded: at mo
   await trustAll(w, p.path)
   const list = await cli(w, p.path, ['list', '--json'])
   const row = (JSON.parse(list.stdout) as { name: string; issues: string[] }[]).find((r) => r.name === 'loop')!
-  assert.ok(row.issues.some((i) => /reconnect from a repository file bounded/.test(i)), row.issues.join('; '))
+  assert.ok(
+    row.issues.some((i) => /reconnect from a repository file bounded/.test(i)),
+    row.issues.join('; '),
+  )
   await w.host.createAgent({ cwd: p.path })
   await untilGaveUp(w, 10)
   const spawns = readMarker(m).length
@@ -60,7 +67,10 @@ test('a local override that sets reconnect on a user server needs trust first, a
 
 test("the user's own file is not clamped: its reconnect settings apply as written", async (t) => {
   const m = marker('user')
-  const w = await startWorld({ trust: 'require', userFile: friendly({ mine: crashing('mine', m, { initialDelayMs: 1, maxDelayMs: 1, maxAttempts: 12 }) }) })
+  const w = await startWorld({
+    trust: 'require',
+    userFile: friendly({ mine: crashing('mine', m, { initialDelayMs: 1, maxDelayMs: 1, maxAttempts: 12 }) }),
+  })
   t.after(() => w.dispose())
   await untilGaveUp(w, 12)
   assert.equal(readMarker(m).length, 13, 'one start and 12 reconnects, as the user wrote')

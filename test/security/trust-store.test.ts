@@ -8,7 +8,16 @@
  * the debounce. Marker files prove nothing is spawned while the store is bad.
  */
 import assert from 'node:assert/strict'
-import { chmodSync, chownSync, copyFileSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { test } from 'node:test'
 import { readMarker } from '../support/procs.ts'
 import { startWorld, stdioEntry, projectWith } from '../support/runtime.ts'
@@ -28,7 +37,8 @@ const saved = new Map<string, string>()
 const BREAKAGES: Breakage[] = [
   {
     name: 'invalid JSON',
-    problem: /is not valid JSON \(line \d+, column \d+\); repair it, or move it aside \(mv .* \S+\.bak\) and trust again/,
+    problem:
+      /is not valid JSON \(line \d+, column \d+\); repair it, or move it aside \(mv .* \S+\.bak\) and trust again/,
     breakIt: (f) => {
       saved.set(f, readFileSync(f, 'utf8'))
       writeFileSync(f, `${saved.get(f)!.slice(0, -3)},}\n`)
@@ -91,7 +101,9 @@ for (const b of BREAKAGES) {
     assert.match(s.lastError ?? '', b.problem)
     assert.match(s.lastError ?? '', /the trust store cannot be used/)
     const list = await cli(w, p.path, ['list', '--json'])
-    const row = (JSON.parse(list.stdout) as { name: string; state: string; verdict: { tag: string; why: string } }[]).find((r) => r.name === 's')!
+    const row = (
+      JSON.parse(list.stdout) as { name: string; state: string; verdict: { tag: string; why: string } }[]
+    ).find((r) => r.name === 's')!
     assert.equal(row.state, 'untrusted')
     assert.deepEqual([row.verdict.tag, row.verdict.why], ['needs-trust', 'store-problem'])
     assert.match(list.stderr, b.problem)
@@ -114,7 +126,10 @@ test('dsh-mcp untrust stops a running server within the debounce (no reload aske
   const m = marker('u')
   const w = await startWorld({ trust: 'require', debounceMs: 20 })
   t.after(() => w.dispose())
-  const p = projectWith({ a: stdioEntry('a', { tools: ['t'], marker: m, pidfileDir: pids }), b: stdioEntry('b', { tools: ['t'], pidfileDir: pids }) })
+  const p = projectWith({
+    a: stdioEntry('a', { tools: ['t'], marker: m, pidfileDir: pids }),
+    b: stdioEntry('b', { tools: ['t'], pidfileDir: pids }),
+  })
   await trustAll(w, p.path)
   const agent = (await w.host.createAgent({ cwd: p.path })).agent
   await untilTools(w, agent, ['mcp__a__t', 'mcp__b__t'], 'both run')

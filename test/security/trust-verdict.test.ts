@@ -26,14 +26,22 @@ const { pids, marker } = markerRig('verdict')
 const ROOT = '/p'
 function rows(files: { scope: 'local' | 'project' | 'user'; file: string; text: string }[]): Row[] {
   const inputs: LayerInput[] = files.map((f, i) => ({
-    layer: { scope: f.scope, format: 'friendly', file: f.file, rank: f.scope === 'local' ? 0 : f.scope === 'project' ? 1 : 4 + i },
+    layer: {
+      scope: f.scope,
+      format: 'friendly',
+      file: f.file,
+      rank: f.scope === 'local' ? 0 : f.scope === 'project' ? 1 : 4 + i,
+    },
     parsed: parseConfigText(f.text, { file: f.file, format: 'friendly', allowPartial: f.scope === 'local' }),
   }))
   return mergeLayers(inputs)
 }
-const rowNamed = (rs: Row[], name: string, state?: string) => rs.find((r) => r.name === name && (state === undefined || r.state === state))!
+const rowNamed = (rs: Row[], name: string, state?: string) =>
+  rs.find((r) => r.name === name && (state === undefined || r.state === state))!
 
-function input(o: Partial<VerdictInput> & { answer?: ReturnType<VerdictInput['trust']> } = {}): VerdictInput & { asked: string[] } {
+function input(
+  o: Partial<VerdictInput> & { answer?: ReturnType<VerdictInput['trust']> } = {},
+): VerdictInput & { asked: string[] } {
   const asked: string[] = []
   return {
     root: ROOT,
@@ -57,11 +65,19 @@ test('verdictOf: the order of cause, one tag per row', () => {
       file: '/p/.dsh/mcp.yml',
       text: 'servers:\n  a:\n    command: node\n  off:\n    command: node\n    enabled: false\n  bad:\n    command: node\n    url: http://x\n  v:\n    command: ${CMD}\n  s:\n    command: shadowed-by-local\n',
     },
-    { scope: 'user', file: '/h/mcp.yml', text: 'servers:\n  u:\n    command: node\n  mine:\n    command: node\n  a:\n    command: user-a\n' },
+    {
+      scope: 'user',
+      file: '/h/mcp.yml',
+      text: 'servers:\n  u:\n    command: node\n  mine:\n    command: node\n  a:\n    command: user-a\n',
+    },
   ])
   const tag = (r: Row, i = input()) => {
     const v = verdictOf(r, i)
-    return v.tag === 'needs-trust' || v.tag === 'refused' ? `${v.tag}:${v.why}` : v.tag === 'skipped' ? `skipped:${v.variables.join(',')}` : v.tag
+    return v.tag === 'needs-trust' || v.tag === 'refused'
+      ? `${v.tag}:${v.why}`
+      : v.tag === 'skipped'
+        ? `skipped:${v.variables.join(',')}`
+        : v.tag
   }
   assert.equal(tag(rowNamed(rs, 'a', 'active')), 'runs')
   assert.equal(tag(rowNamed(rs, 'a', 'shadowed')), 'shadowed')
@@ -72,13 +88,18 @@ test('verdictOf: the order of cause, one tag per row', () => {
   // Trust answers map to their reasons; a user row with a repository override reads as a repository contribution.
   assert.equal(tag(rowNamed(rs, 'a', 'active'), input({ answer: 'untrusted' })), 'needs-trust:new')
   assert.equal(tag(rowNamed(rs, 'a', 'active'), input({ answer: 'changed' })), 'needs-trust:changed')
-  assert.equal(tag(rowNamed(rs, 'a', 'active'), input({ answer: 'store-problem', storeProblem: 'x is a symbolic link' })), 'needs-trust:store-problem')
+  assert.equal(
+    tag(rowNamed(rs, 'a', 'active'), input({ answer: 'store-problem', storeProblem: 'x is a symbolic link' })),
+    'needs-trust:store-problem',
+  )
   assert.equal(tag(rowNamed(rs, 'u'), input({ answer: 'untrusted' })), 'needs-trust:repository-contribution')
   const noTrustAsked = input({ answer: 'untrusted' })
   verdictOf(rowNamed(rs, 'mine'), noTrustAsked)
   assert.deepEqual(noTrustAsked.asked, [], 'the gate is never asked about a user-only row')
   // A file the reading edge refused wins over everything but shadowing.
-  const refusals = new Map<string, FileRefusal>([['/p/.dsh/mcp.local.yml', { why: 'ownership', message: 'owned by uid 7' }]])
+  const refusals = new Map<string, FileRefusal>([
+    ['/p/.dsh/mcp.local.yml', { why: 'ownership', message: 'owned by uid 7' }],
+  ])
   assert.equal(tag(rowNamed(rs, 'u'), input({ refusals })), 'refused:ownership')
   assert.equal(tag(rowNamed(rs, 'mine'), input({ refusals })), 'runs')
   // Gate off: no trust asked, the row runs.
@@ -88,7 +109,13 @@ test('verdictOf: the order of cause, one tag per row', () => {
 })
 
 test('verdictOf judges trust before reading any variable: an untrusted row reads no env at all', () => {
-  const rs = rows([{ scope: 'project', file: '/p/.dsh/mcp.yml', text: 'servers:\n  v:\n    command: ${CMD}\n    env: {T: "${TOKEN}"}\n' }])
+  const rs = rows([
+    {
+      scope: 'project',
+      file: '/p/.dsh/mcp.yml',
+      text: 'servers:\n  v:\n    command: ${CMD}\n    env: {T: "${TOKEN}"}\n',
+    },
+  ])
   const read: string[] = []
   const env = new Proxy({} as Record<string, string>, {
     get: (_t, k) => {
@@ -103,7 +130,13 @@ test('verdictOf judges trust before reading any variable: an untrusted row reads
 })
 
 test('verdictOf keeps the host post-expansion checks: a variable that brings a line break into a header is skipped, never run', () => {
-  const rs = rows([{ scope: 'project', file: '/p/.dsh/mcp.yml', text: 'servers:\n  h:\n    url: http://127.0.0.1:1/mcp\n    headers: {X-A: "${H}"}\n' }])
+  const rs = rows([
+    {
+      scope: 'project',
+      file: '/p/.dsh/mcp.yml',
+      text: 'servers:\n  h:\n    url: http://127.0.0.1:1/mcp\n    headers: {X-A: "${H}"}\n',
+    },
+  ])
   const v = verdictOf(rowNamed(rs, 'h'), input({ env: { H: 'a\r\nInjected: 1' } }))
   assert.equal(v.tag, 'skipped')
   assert.match(v.reason, /headers\.X-A .*once its variables are expanded/)
@@ -114,15 +147,30 @@ test('doctor never starts an untrusted server, even when every variable it uses 
   const m = marker('doc')
   const w = await startWorld({ trust: 'require' })
   t.after(() => w.dispose())
-  const p = projectWith({ evil: { command: '${EVIL_NODE}', args: stdioFixtureArgs({ name: 'evil', tools: ['t'], marker: m, pidfileDir: pids }) } })
+  const p = projectWith({
+    evil: {
+      command: '${EVIL_NODE}',
+      args: stdioFixtureArgs({ name: 'evil', tools: ['t'], marker: m, pidfileDir: pids }),
+    },
+  })
   const env = { EVIL_NODE: process.execPath }
-  const r = await runCli(['doctor', '--json', '-C', p.path], { cwd: p.path, dshHome: w.home.path, home: w.home.path, env })
+  const r = await runCli(['doctor', '--json', '-C', p.path], {
+    cwd: p.path,
+    dshHome: w.home.path,
+    home: w.home.path,
+    env,
+  })
   const results = JSON.parse(r.stdout) as { name: string; state: string; hint: string }[]
   assert.equal(results[0]?.state, 'untrusted')
   assert.match(results[0]?.hint ?? '', /dsh-mcp trust -C /)
   assert.deepEqual(readMarker(m), [], 'doctor did not start it')
   await trustAll(w, p.path)
-  const ok = await runCli(['doctor', '--json', '-C', p.path], { cwd: p.path, dshHome: w.home.path, home: w.home.path, env })
+  const ok = await runCli(['doctor', '--json', '-C', p.path], {
+    cwd: p.path,
+    dshHome: w.home.path,
+    home: w.home.path,
+    env,
+  })
   assert.equal((JSON.parse(ok.stdout) as { state: string }[])[0]?.state, 'ok', ok.stdout + ok.stderr)
   assert.equal(readMarker(m).length, 1, 'trusted, doctor ran it once')
 })
@@ -132,7 +180,12 @@ test('doctor refuses a post-expansion header the host refuses: skipped, with the
   t.after(() => w.dispose())
   const p = projectWith({ h: { url: 'http://127.0.0.1:9/mcp', headers: { 'X-A': '${H}' } } })
   await trustAll(w, p.path)
-  const r = await runCli(['doctor', '--json', '-C', p.path], { cwd: p.path, dshHome: w.home.path, home: w.home.path, env: { H: 'a\nInjected: 1' } })
+  const r = await runCli(['doctor', '--json', '-C', p.path], {
+    cwd: p.path,
+    dshHome: w.home.path,
+    home: w.home.path,
+    env: { H: 'a\nInjected: 1' },
+  })
   const res = (JSON.parse(r.stdout) as { state: string; error: string }[])[0]!
   assert.equal(res.state, 'skipped')
   assert.match(res.error, /headers\.X-A/)
@@ -143,15 +196,31 @@ test('host, list --json and doctor map one verdict: needs-trust / disabled / ski
   const m = { run: marker('run'), fresh: marker('fresh'), off: marker('off'), novar: marker('novar') }
   const w = await startWorld({ trust: 'require', debounceMs: 20 })
   t.after(() => w.dispose())
-  const entry = (n: keyof typeof m, extra: Record<string, unknown> = {}) => stdioEntry(n, { tools: ['t'], marker: m[n], pidfileDir: pids, extra })
-  const p = projectWith({ run: entry('run'), off: entry('off', { enabled: false }), novar: entry('novar', { env: { T: '${DSH_SEC_UNSET}' } }), bad: { command: 'node', url: 'http://x' } })
+  const entry = (n: keyof typeof m, extra: Record<string, unknown> = {}) =>
+    stdioEntry(n, { tools: ['t'], marker: m[n], pidfileDir: pids, extra })
+  const p = projectWith({
+    run: entry('run'),
+    off: entry('off', { enabled: false }),
+    novar: entry('novar', { env: { T: '${DSH_SEC_UNSET}' } }),
+    bad: { command: 'node', url: 'http://x' },
+  })
   await trustAll(w, p.path)
   p.write('.dsh/mcp.local.yml', friendly({ fresh: entry('fresh') }))
   await w.host.createAgent({ cwd: p.path })
   await w.mcp.whenIdle()
-  await waitFor(() => serverOf(w, p.path, 'run').state === 'mounted', { timeoutMs: 30_000, message: 'run never mounted' })
-  const list = JSON.parse((await cli(w, p.path, ['list', '--json'])).stdout) as { name: string; state: string; verdict: { tag: string } }[]
-  const doctor = JSON.parse((await cli(w, p.path, ['doctor', '--json'], { expectFail: true })).stdout) as { name: string; state: string }[]
+  await waitFor(() => serverOf(w, p.path, 'run').state === 'mounted', {
+    timeoutMs: 30_000,
+    message: 'run never mounted',
+  })
+  const list = JSON.parse((await cli(w, p.path, ['list', '--json'])).stdout) as {
+    name: string
+    state: string
+    verdict: { tag: string }
+  }[]
+  const doctor = JSON.parse((await cli(w, p.path, ['doctor', '--json'], { expectFail: true })).stdout) as {
+    name: string
+    state: string
+  }[]
   const want: Record<string, [string, string, string]> = {
     // name: [host status state, list verdict tag, doctor state]; a skipped row's status state is `failed` (spec status states)
     run: ['mounted', 'runs', 'ok'],

@@ -23,7 +23,8 @@ import { markerRig } from '../support/markers.ts'
 
 const { dir: marks, pids, marker } = markerRig('writes')
 const fixtureArgs = (name: string, m: string) => stdioFixtureArgs({ name, tools: ['t'], marker: m, pidfileDir: pids })
-const mcpServers = (name: string, m: string) => JSON.stringify({ mcpServers: { [name]: { command: process.execPath, args: fixtureArgs(name, m) } } })
+const mcpServers = (name: string, m: string) =>
+  JSON.stringify({ mcpServers: { [name]: { command: process.execPath, args: fixtureArgs(name, m) } } })
 
 /** `dsh-mcp -C <root> <args>` (the root first: `add … -- <command…>` takes every word after `--`), asserting exit 0. */
 async function cliAt(w: Awaited<ReturnType<typeof startWorld>>, root: string, args: string[]) {
@@ -35,7 +36,12 @@ async function cliAt(w: Awaited<ReturnType<typeof startWorld>>, root: string, ar
 const CLIENT_FILES = [
   ['claude', '.mcp.json', (n: string, m: string) => mcpServers(n, m)],
   ['cursor', '.cursor/mcp.json', (n: string, m: string) => mcpServers(n, m)],
-  ['vscode', '.vscode/mcp.json', (n: string, m: string) => JSON.stringify({ servers: { [n]: { type: 'stdio', command: process.execPath, args: fixtureArgs(n, m) } } })],
+  [
+    'vscode',
+    '.vscode/mcp.json',
+    (n: string, m: string) =>
+      JSON.stringify({ servers: { [n]: { type: 'stdio', command: process.execPath, args: fixtureArgs(n, m) } } }),
+  ],
   ['gemini', '.gemini/settings.json', (n: string, m: string) => mcpServers(n, m)],
 ] as const
 
@@ -46,7 +52,13 @@ for (const [client, rel, text] of CLIENT_FILES) {
     t.after(() => w.dispose())
     const p = makeProject({ [rel]: text('evil', m) })
     const r = await cli(w, p.path, ['import', '--from', client])
-    assert.match(r.stdout, new RegExp(`add +evil +${rel.replace(/[./]/g, '\\$&')} +\\S*node\\S* --no-warnings \\S+stdio-server\\.ts --name evil`), 'the plan shows the command line')
+    assert.match(
+      r.stdout,
+      new RegExp(
+        `add +evil +${rel.replace(/[./]/g, '\\$&')} +\\S*node\\S* --no-warnings \\S+stdio-server\\.ts --name evil`,
+      ),
+      'the plan shows the command line',
+    )
     assert.match(r.stdout, /not trusted: read from a file inside the project/)
     assert.match(r.stderr, /not trusted \(from a file inside a repository or not yours\): evil;/)
     const list = JSON.parse((await cli(w, p.path, ['list', '--json'])).stdout) as { name: string; state: string }[]
@@ -68,7 +80,10 @@ test('import -s user refuses a repository entry (the user file needs no trust); 
   assert.match(r.stdout, /refused +evil/)
   assert.match(r.stderr, /Imported 0 servers/)
   // Codex's file lives under the user's home, outside every repository: the user's own.
-  w.home.write('.codex/config.toml', `[mcp_servers.own]\ncommand = ${JSON.stringify(process.execPath)}\nargs = ${JSON.stringify(fixtureArgs('own', own))}\n`)
+  w.home.write(
+    '.codex/config.toml',
+    `[mcp_servers.own]\ncommand = ${JSON.stringify(process.execPath)}\nargs = ${JSON.stringify(fixtureArgs('own', own))}\n`,
+  )
   r = await cli(w, p.path, ['import', '--from', 'codex'])
   assert.doesNotMatch(r.stderr, /not trusted/)
   const agent = (await w.host.createAgent({ cwd: p.path })).agent
@@ -80,12 +95,18 @@ test('import -s user refuses a repository entry (the user file needs no trust); 
 test('add trusts exactly what was typed: a committed local file merging NODE_OPTIONS in leaves it untrusted and unspawned', async (t) => {
   const m = marker('typed')
   const injected = marker('injected')
-  const preload = marks.write(`evil-${Math.random().toString(36).slice(2)}.cjs`, `require('node:fs').appendFileSync(${JSON.stringify(injected)}, process.pid + ' start\\n')\n`)
+  const preload = marks.write(
+    `evil-${Math.random().toString(36).slice(2)}.cjs`,
+    `require('node:fs').appendFileSync(${JSON.stringify(injected)}, process.pid + ' start\\n')\n`,
+  )
   const w = await startWorld({ trust: 'require', debounceMs: 20 })
   t.after(() => w.dispose())
   const p = makeProject({ '.dsh/mcp.local.yml': friendly({ gh: { env: { NODE_OPTIONS: `--require ${preload}` } } }) })
   const r = await cliAt(w, p.path, ['add', 'gh', '--', process.execPath, ...fixtureArgs('gh', m)])
-  assert.match(r.stderr, /note: "gh" is not trusted: \.dsh\/mcp\.local\.yml merges fields into it that were not written here/)
+  assert.match(
+    r.stderr,
+    /note: "gh" is not trusted: \.dsh\/mcp\.local\.yml merges fields into it that were not written here/,
+  )
   // Allowed path: a second server the user typed, with nothing merged in, is trusted and runs.
   const ok = marker('ok')
   await cliAt(w, p.path, ['add', 'plain', '--', process.execPath, ...fixtureArgs('plain', ok)])
@@ -103,7 +124,17 @@ test('add -s user of a server a committed local file overrides: the project row 
   const w = await startWorld({ trust: 'require', debounceMs: 20 })
   t.after(() => w.dispose())
   const p = makeProject({ '.dsh/mcp.local.yml': friendly({ u: { env: { EXTRA: '1' } } }) })
-  const r = await cliAt(w, p.path, ['add', '-s', 'user', 'u', '--', ...[stdioEntry('u', { tools: ['t'], marker: m, pidfileDir: pids })].flatMap((e) => [e.command as string, ...(e.args as string[])])])
+  const r = await cliAt(w, p.path, [
+    'add',
+    '-s',
+    'user',
+    'u',
+    '--',
+    ...[stdioEntry('u', { tools: ['t'], marker: m, pidfileDir: pids })].flatMap((e) => [
+      e.command as string,
+      ...(e.args as string[]),
+    ]),
+  ])
   assert.match(r.stderr, /note: "u" is not trusted: \.dsh\/mcp\.local\.yml merges fields into it/)
   const agent = (await w.host.createAgent({ cwd: p.path })).agent
   await w.mcp.whenIdle()

@@ -19,16 +19,24 @@ describe('decodeStatus', () => {
       root: '/r',
       pid: -1,
       updatedAt: 'not a date',
-      servers: [{ name: 'a', state: 'mounted', toolCount: 2.5, error: 7 }, { state: 'mounted' }, 'junk', { name: 'b', state: 'idle', toolCount: 4, effectiveName: 'b_1', layer: 'user' }],
+      servers: [
+        { name: 'a', state: 'mounted', toolCount: 2.5, error: 7 },
+        { state: 'mounted' },
+        'junk',
+        { name: 'b', state: 'idle', toolCount: 4, effectiveName: 'b_1', layer: 'user' },
+      ],
     })
     const s = decodeStatus(raw, '/r')
     assert.ok(!('reason' in s))
     assert.equal(s.pid, null)
     assert.equal(s.updatedAt, null)
-    assert.deepEqual(s.servers.map((x) => [x.name, x.state, x.toolCount, x.error, x.effectiveName, x.layer]), [
-      ['a', 'mounted', 0, null, null, null],
-      ['b', 'idle', 4, null, 'b_1', 'user'],
-    ])
+    assert.deepEqual(
+      s.servers.map((x) => [x.name, x.state, x.toolCount, x.error, x.effectiveName, x.layer]),
+      [
+        ['a', 'mounted', 0, null, null, null],
+        ['b', 'idle', 4, null, 'b_1', 'user'],
+      ],
+    )
   })
 
   test('refuses what it cannot trust', () => {

@@ -19,9 +19,20 @@ export interface CanaryHostRun {
   log: string
 }
 
-export async function runCanaryHost(o: { dshHome: string; logFile: string; hostCwd: string; projects: string[]; wait: string[]; env: Record<string, string | undefined> }): Promise<CanaryHostRun> {
+export async function runCanaryHost(o: {
+  dshHome: string
+  logFile: string
+  hostCwd: string
+  projects: string[]
+  wait: string[]
+  env: Record<string, string | undefined>
+}): Promise<CanaryHostRun> {
   const env = { ...process.env, ...o.env, DSH_HOME: o.dshHome, CANARY_HOST_WAIT: o.wait.join(',') }
-  const child = spawn(process.execPath, ['--no-warnings', HOST_SCRIPT, o.dshHome, o.logFile, o.hostCwd, ...o.projects], { env, stdio: ['pipe', 'pipe', 'pipe'] })
+  const child = spawn(
+    process.execPath,
+    ['--no-warnings', HOST_SCRIPT, o.dshHome, o.logFile, o.hostCwd, ...o.projects],
+    { env, stdio: ['pipe', 'pipe', 'pipe'] },
+  )
   let out = ''
   let err = ''
   child.stdout.setEncoding('utf8').on('data', (c: string) => {
@@ -31,7 +42,10 @@ export async function runCanaryHost(o: { dshHome: string; logFile: string; hostC
     err += c
   })
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-  await waitFor(() => out.includes('READY') || child.exitCode !== null, { timeoutMs: 90_000, message: 'the host is ready' })
+  await waitFor(() => out.includes('READY') || child.exitCode !== null, {
+    timeoutMs: 90_000,
+    message: 'the host is ready',
+  })
   assert.ok(out.includes('READY'), `the host exited early:\n${out}\n${err}`)
   child.stdin.end()
   assert.equal(await settles(exited, 'the host exits'), 0, err)

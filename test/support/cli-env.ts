@@ -26,10 +26,17 @@ export function makeEnv(files: Record<string, string> = {}): Env {
     project,
     home,
     dshHome,
-    run: (args, opts = {}) => runCli(args, { cwd: opts.cwd ?? project.path, dshHome, home: home.path, ...(opts.env ? { env: opts.env } : {}) }),
+    run: (args, opts = {}) =>
+      runCli(args, { cwd: opts.cwd ?? project.path, dshHome, home: home.path, ...(opts.env ? { env: opts.env } : {}) }),
     read: (rel) => readFileSync(project.join(rel), 'utf8'),
     // Without the CLI's own code cache (`~/.cache/dsh-mcp`, bin/load-bundle.js): compiled code, no config.
-    snapshot: () => new Map([...snapshotTree(project.path), ...[...snapshotTree(home.path)].filter(([p]) => !p.startsWith(join(home.path, '.cache', 'dsh-mcp')) && p !== join(home.path, '.cache/'))]),
+    snapshot: () =>
+      new Map([
+        ...snapshotTree(project.path),
+        ...[...snapshotTree(home.path)].filter(
+          ([p]) => !p.startsWith(join(home.path, '.cache', 'dsh-mcp')) && p !== join(home.path, '.cache/'),
+        ),
+      ]),
   }
 }
 

@@ -48,7 +48,12 @@ export interface RunCliOptions {
 
 /** The whole environment of a run: PATH, HOME, DSH_HOME and `env`. */
 export function cliEnv(opts: Pick<RunCliOptions, 'dshHome' | 'home' | 'env'>): Record<string, string> {
-  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: opts.home ?? join(opts.dshHome, '..'), DSH_HOME: opts.dshHome, ...opts.env }
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: opts.home ?? join(opts.dshHome, '..'),
+    DSH_HOME: opts.dshHome,
+    ...opts.env,
+  }
 }
 
 /** A writable that keeps what it is given, optionally claiming to be a terminal. */
@@ -81,14 +86,30 @@ export interface StartedCli {
 export function startCli(args: string[], opts: RunCliOptions): StartedCli {
   const stdout = capture(opts.tty)
   const stderr = capture(opts.tty)
-  const stdin = Object.assign(Readable.from(opts.stdin === undefined ? [] : [opts.stdin]), { isTTY: opts.tty !== undefined })
+  const stdin = Object.assign(Readable.from(opts.stdin === undefined ? [] : [opts.stdin]), {
+    isTTY: opts.tty !== undefined,
+  })
   const signals = new EventEmitter()
-  const done = runProgram({ argv: args, env: cliEnv(opts), cwd: opts.cwd, stdout, stderr, stdin, signals, version: VERSION }).then((code) => ({
+  const done = runProgram({
+    argv: args,
+    env: cliEnv(opts),
+    cwd: opts.cwd,
+    stdout,
+    stderr,
+    stdin,
+    signals,
+    version: VERSION,
+  }).then((code) => ({
     code,
     stdout: stdout.text,
     stderr: stderr.text,
   }))
-  return { stdout: () => stdout.text, stderr: () => stderr.text, interrupt: (signal = 'SIGINT') => void signals.emit(signal, signal), done }
+  return {
+    stdout: () => stdout.text,
+    stderr: () => stderr.text,
+    interrupt: (signal = 'SIGINT') => void signals.emit(signal, signal),
+    done,
+  }
 }
 
 /** Run `dsh-mcp <args>` in this process and collect its exit code and output. */
@@ -106,10 +127,17 @@ export interface RunBinOptions extends Omit<RunCliOptions, 'stdin' | 'tty'> {
 /** Run the built `bin/dsh-mcp.js` as a child process. */
 export function runBin(args: string[], opts: RunBinOptions): Promise<CliRun> {
   const node = opts.node ?? process.execPath
-  const [file, argv] = opts.umask === undefined ? [node, [BIN, ...args]] : ['/bin/sh', ['-c', `umask ${opts.umask}; exec "$0" "$@"`, node, BIN, ...args]]
+  const [file, argv] =
+    opts.umask === undefined
+      ? [node, [BIN, ...args]]
+      : ['/bin/sh', ['-c', `umask ${opts.umask}; exec "$0" "$@"`, node, BIN, ...args]]
   return new Promise((resolve) => {
     execFile(file, argv, { cwd: opts.cwd, env: cliEnv(opts), timeout: 30_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0
+      const code = err
+        ? typeof (err as { code?: unknown }).code === 'number'
+          ? (err as { code: number }).code
+          : -1
+        : 0
       resolve({ code, stdout, stderr })
     })
   })
@@ -130,7 +158,10 @@ export function spawnBin(args: string[], opts: Omit<RunCliOptions, 'stdin' | 'tt
 }
 
 /** `list --json`, parsed (asserting exit 0). */
-export async function listJson(opts: RunCliOptions, extra: string[] = []): Promise<{ rows: ListRow[]; stderr: string }> {
+export async function listJson(
+  opts: RunCliOptions,
+  extra: string[] = [],
+): Promise<{ rows: ListRow[]; stderr: string }> {
   const r = await runCli(['list', '--json', ...extra], opts)
   if (r.code !== 0) throw new Error(`list --json exited ${r.code}: ${r.stderr}`)
   return { rows: JSON.parse(r.stdout) as ListRow[], stderr: r.stderr }

@@ -80,7 +80,9 @@ const live = new Set<ChildProcess>()
 export function runIsolated(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
   const envArgs = Object.entries(options.env).map(([k, v]) => `${k}=${v}`)
   const argv = ['-i', ...envArgs, command, ...args]
-  const quoted = ['env', ...argv].map((a) => (/^[\w./:=@,+-]+$/.test(a) ? a : `'${a.replaceAll("'", "'\\''")}'`)).join(' ')
+  const quoted = ['env', ...argv]
+    .map((a) => (/^[\w./:=@,+-]+$/.test(a) ? a : `'${a.replaceAll("'", "'\\''")}'`))
+    .join(' ')
   const started = Date.now()
   return new Promise((resolve, reject) => {
     const child = spawn('/usr/bin/env', argv, { cwd: options.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -133,7 +135,10 @@ export function describeRun(run: RunResult): string {
  * The explicit environment of one isolated run: HOME, PATH (Node 22 first,
  * then pnpm, then system dirs), DSH_HOME, telemetry off, plus `extra`.
  */
-export function isolatedEnv(cli: DshCli, vars: { home: string; dshHome: string; extra?: Record<string, string> }): Record<string, string> {
+export function isolatedEnv(
+  cli: DshCli,
+  vars: { home: string; dshHome: string; extra?: Record<string, string> },
+): Record<string, string> {
   const path = [dirname(NODE22), dirname(cli.pnpm), ...SYSTEM_PATH].join(':')
   return { HOME: vars.home, PATH: path, DSH_HOME: vars.dshHome, DSH_TELEMETRY_DISABLED: '1', ...vars.extra }
 }
@@ -159,7 +164,10 @@ export function installEnv(): Record<string, string> {
  * Publish `build`'s output at `${CACHE_ROOT}/${key}` exactly once across
  * concurrent processes. Returns the final dir and whether this call built it.
  */
-export async function ensureCached(key: string, build: (staging: string) => Promise<void>): Promise<{ dir: string; built: boolean }> {
+export async function ensureCached(
+  key: string,
+  build: (staging: string) => Promise<void>,
+): Promise<{ dir: string; built: boolean }> {
   const dir = join(CACHE_ROOT, key)
   const ready = (d: string) => existsSync(join(d, '.ready'))
   if (ready(dir)) return { dir, built: false }
@@ -197,7 +205,13 @@ function sweepStale(key: string): void {
 
 function run(command: string, args: string[], cwd: string, env: Record<string, string>, timeoutMs: number): string {
   try {
-    return execFileSync(command, args, { cwd, env, encoding: 'utf8', timeout: timeoutMs, stdio: ['ignore', 'pipe', 'pipe'] })
+    return execFileSync(command, args, {
+      cwd,
+      env,
+      encoding: 'utf8',
+      timeout: timeoutMs,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string; message: string }
     throw new Error(`${command} ${args.join(' ')} failed in ${cwd}: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`)
@@ -234,11 +248,17 @@ export async function ensureDshCli(): Promise<DshCli> {
       join(staging, 'pnpm-workspace.yaml'),
       `overrides:\n  '@deepseek-ai/cordis-plugin-hmr': '${HMR_VERSION}'\nstrictDepBuilds: false\n`,
     )
-    const env = { ...(process.env as Record<string, string>), ...installEnv(), PATH: `${dirname(NODE22)}:${dirname(pnpm)}:${process.env.PATH ?? ''}` }
+    const env = {
+      ...(process.env as Record<string, string>),
+      ...installEnv(),
+      PATH: `${dirname(NODE22)}:${dirname(pnpm)}:${process.env.PATH ?? ''}`,
+    }
     run(pnpm, ['add', '-E', `@deepseek-ai/dsh@${DSH_VERSION}`], staging, env, 600_000)
     const version = run(NODE22, [binOf(staging), '--version'], staging, env, 30_000).trim()
     if (version !== DSH_VERSION) throw new Error(`dsh --version printed ${version}, expected ${DSH_VERSION}`)
-    const hmr = readdirSync(join(staging, 'node_modules', '.pnpm')).filter((n) => n.startsWith('@deepseek-ai+cordis-plugin-hmr@'))
+    const hmr = readdirSync(join(staging, 'node_modules', '.pnpm')).filter((n) =>
+      n.startsWith('@deepseek-ai+cordis-plugin-hmr@'),
+    )
     if (hmr.length !== 1 || !hmr[0]!.startsWith(`@deepseek-ai+cordis-plugin-hmr@${HMR_VERSION}`)) {
       throw new Error(`expected exactly cordis-plugin-hmr@${HMR_VERSION}, found ${hmr.join(', ') || 'none'}`)
     }

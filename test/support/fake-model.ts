@@ -105,7 +105,10 @@ export function messageText(message: ChatMessage): string {
  * The usual script: when the last message is not a tool result and `pick`
  * returns a call, make that tool call; otherwise answer `finalText`.
  */
-export function scriptToolCall(pick: (request: ModelRequest) => ToolCallSpec | undefined, finalText: string): Responder {
+export function scriptToolCall(
+  pick: (request: ModelRequest) => ToolCallSpec | undefined,
+  finalText: string,
+): Responder {
   return (request) => {
     const last = request.body.messages?.at(-1)
     if (last?.role === 'tool') return { text: finalText }
@@ -121,7 +124,13 @@ function classify(method: string, path: string, body: ChatBody): ModelRequest['k
 }
 
 function frame(id: string, choices: unknown[], usage?: Record<string, number>): string {
-  const payload = { id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: 'fake-model', choices }
+  const payload = {
+    id,
+    object: 'chat.completion.chunk',
+    created: Math.floor(Date.now() / 1000),
+    model: 'fake-model',
+    choices,
+  }
   return `data: ${JSON.stringify(usage === undefined ? payload : { ...payload, usage })}\n\n`
 }
 
@@ -142,7 +151,11 @@ export function sseFrames(reply: Exclude<ModelReply, { status: number }>, id = '
       const callId = call.id ?? `call_${id}_${index}`
       const half = Math.ceil(args.length / 2)
       frames.push(
-        chunk(id, { tool_calls: [{ index, id: callId, type: 'function', function: { name: call.name, arguments: '' } }] }, null),
+        chunk(
+          id,
+          { tool_calls: [{ index, id: callId, type: 'function', function: { name: call.name, arguments: '' } }] },
+          null,
+        ),
       )
       frames.push(chunk(id, { tool_calls: [{ index, function: { arguments: args.slice(0, half) } }] }, null))
       frames.push(chunk(id, { tool_calls: [{ index, function: { arguments: args.slice(half) } }] }, null))
@@ -185,8 +198,10 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
     const toolNames = (body.tools ?? []).map((t) => t.function?.name).filter((n): n is string => typeof n === 'string')
     const request: ModelRequest = { seq: requests.length, method, path, headers: req.headers, body, kind, toolNames }
     requests.push(request)
-    if (kind === 'other') return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}')
-    if (!parsed) return void res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":{"message":"bad json"}}')
+    if (kind === 'other')
+      return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}')
+    if (!parsed)
+      return void res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":{"message":"bad json"}}')
     let reply: ModelReply
     try {
       reply = kind === 'title' ? { text: titleText } : responder(request)

@@ -62,7 +62,13 @@ export function mountedOf(w: RuntimeWorld, root: string): string[] {
 }
 
 /** Wait until `agent` sees exactly `want` (sorted MCP tool names); re-checked on every `tools/change`. */
-export function untilTools(w: RuntimeWorld, agent: Agent, want: readonly string[], message: string, timeoutMs = PATIENCE_MS): Promise<true> {
+export function untilTools(
+  w: RuntimeWorld,
+  agent: Agent,
+  want: readonly string[],
+  message: string,
+  timeoutMs = PATIENCE_MS,
+): Promise<true> {
   const target = JSON.stringify([...want].sort())
   return waitFor(() => JSON.stringify(mcpToolNames(w.host.ctx, agent)) === target || undefined, {
     ctx: w.host.ctx,

@@ -12,7 +12,7 @@ import type { Fiber } from '@deepseek-ai/cordis'
 import AgentRegistry from '@deepseek-ai/dsh-agent'
 import type { Agent, AgentHandle, AgentOptions, AgentSetup, CreateAgentOptions } from '@deepseek-ai/dsh-agent'
 import AgentLoop from '@deepseek-ai/dsh-agent-loop'
-import LlmRuntime, { CallId, } from '@deepseek-ai/dsh-llm'
+import LlmRuntime, { CallId } from '@deepseek-ai/dsh-llm'
 import * as mcpClient from '@deepseek-ai/dsh-mcp-client'
 import type { Config as McpClientConfig, StdioConfig, StreamableHttpConfig } from '@deepseek-ai/dsh-mcp-client'
 import SessionStore, { SessionId } from '@deepseek-ai/dsh-session'
@@ -25,7 +25,15 @@ export { mcpClient }
 export * from './fixture-config.ts'
 export * from './stub-model.ts'
 export * from './wait.ts'
-export type { Agent, AgentHandle, McpClientConfig, StdioConfig, StreamableHttpConfig, ToolDefinition, ToolExecutionResult }
+export type {
+  Agent,
+  AgentHandle,
+  McpClientConfig,
+  StdioConfig,
+  StreamableHttpConfig,
+  ToolDefinition,
+  ToolExecutionResult,
+}
 
 // ---------------------------------------------------------------------------
 // Host
@@ -255,7 +263,5 @@ export function testTool(
 
 /** Concatenated text of a result's text blocks. */
 export function resultText(result: ToolExecutionResult): string {
-  return result.content
-    .map((b) => (b.type === 'text' ? (b as { text: string }).text : ''))
-    .join('')
+  return result.content.map((b) => (b.type === 'text' ? (b as { text: string }).text : '')).join('')
 }

@@ -21,7 +21,10 @@ export interface LazyWorld {
 }
 
 /** A host with the plugin on `home` (trust `all` unless given). */
-export async function lazyWorld(home: TempDir, options: Omit<OptionsInput, 'dshHome' | 'cwd'> = {}): Promise<LazyWorld> {
+export async function lazyWorld(
+  home: TempDir,
+  options: Omit<OptionsInput, 'dshHome' | 'cwd'> = {},
+): Promise<LazyWorld> {
   const hostDir = makeTempDir('dsh-mcp-lazy-hostcwd-')
   const host = await createHost({ cwd: hostDir.path, echoLogs: process.env.ECHO_LOGS === '1' })
   const fiber = host.ctx.plugin(plugin, { dshHome: home.path, cwd: hostDir.path, trust: 'all', ...options })
@@ -46,10 +49,19 @@ export function cacheFiles(home: TempDir): string[] {
 
 /** The row of `name` in `root`'s snapshot. */
 export function row(w: LazyWorld, root: string, name: string): ServerSnapshot | undefined {
-  return w.mcp.snapshot().projects.find((p) => p.root === root)?.servers.find((s) => s.name === name)
+  return w.mcp
+    .snapshot()
+    .projects.find((p) => p.root === root)
+    ?.servers.find((s) => s.name === name)
 }
 
-export function waitRow(w: LazyWorld, root: string, name: string, ok: (s: ServerSnapshot) => boolean, what: string): Promise<ServerSnapshot> {
+export function waitRow(
+  w: LazyWorld,
+  root: string,
+  name: string,
+  ok: (s: ServerSnapshot) => boolean,
+  what: string,
+): Promise<ServerSnapshot> {
   return waitFor(
     () => {
       const s = row(w, root, name)
@@ -60,22 +72,46 @@ export function waitRow(w: LazyWorld, root: string, name: string, ok: (s: Server
 }
 
 /** Wait until `agent` sees exactly `names` among its MCP tools. */
-export function waitTools(w: LazyWorld, agent: Agent | undefined, names: readonly string[], what: string): Promise<true> {
+export function waitTools(
+  w: LazyWorld,
+  agent: Agent | undefined,
+  names: readonly string[],
+  what: string,
+): Promise<true> {
   const want = [...names].sort().join(',')
-  return waitFor(() => mcpToolNames(w.host.ctx, agent).join(',') === want || undefined, { timeoutMs: LONG, ctx: w.host.ctx, events: ['tools/change'], message: what })
+  return waitFor(() => mcpToolNames(w.host.ctx, agent).join(',') === want || undefined, {
+    timeoutMs: LONG,
+    ctx: w.host.ctx,
+    events: ['tools/change'],
+    message: what,
+  })
 }
 
 /**
  * Warm the cache: a first host mounts the project's servers (lazy, no cache
  * yet: mounted as eager), records their tools, and goes away.
  */
-export async function warm(home: TempDir, root: string, name: string, options: Omit<OptionsInput, 'dshHome' | 'cwd'> = {}): Promise<void> {
+export async function warm(
+  home: TempDir,
+  root: string,
+  name: string,
+  options: Omit<OptionsInput, 'dshHome' | 'cwd'> = {},
+): Promise<void> {
   const before = cacheFiles(home).length
   const w = await lazyWorld(home, { idleTimeoutMs: 0, ...options })
   try {
     await w.host.createAgent({ cwd: root })
-    await waitRow(w, root, name, (s) => s.state === 'mounted' && s.toolCount > 0, `"${name}" never mounted while warming`)
-    await waitFor(() => cacheFiles(home).length > before || undefined, { timeoutMs: LONG, message: 'the tool cache was never written' })
+    await waitRow(
+      w,
+      root,
+      name,
+      (s) => s.state === 'mounted' && s.toolCount > 0,
+      `"${name}" never mounted while warming`,
+    )
+    await waitFor(() => cacheFiles(home).length > before || undefined, {
+      timeoutMs: LONG,
+      message: 'the tool cache was never written',
+    })
   } finally {
     await w.dispose()
   }

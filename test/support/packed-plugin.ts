@@ -10,7 +10,16 @@
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { packTarball } from './tarball.ts'
-import { type DshCli, describeRun, ensureDshCli, installEnv, isolatedEnv, reapDshChildren, runDsh, writeHostPatch } from './dsh-cli.ts'
+import {
+  type DshCli,
+  describeRun,
+  ensureDshCli,
+  installEnv,
+  isolatedEnv,
+  reapDshChildren,
+  runDsh,
+  writeHostPatch,
+} from './dsh-cli.ts'
 import { type FakeModel, startFakeModel } from './fake-model.ts'
 import { reapAll } from './procs.ts'
 import { cleanupAll, makeTempDir, type TempDir } from './tmp.ts'
@@ -37,7 +46,11 @@ export async function installPackedPlugin(opts: { prefix: string; profile?: stri
   const home = work.mkdir('home')
   const env = isolatedEnv(cli, { home, dshHome: join(home, '.dsh') })
   const hostPatch = writeHostPatch(work.join('host.patch.yml'), model.baseURL)
-  const add = await runDsh(cli, ['plugin', '--profile', profile, 'add', tarball.file], { cwd: home, env: { ...env, ...installEnv() }, timeoutMs: 300_000 })
+  const add = await runDsh(cli, ['plugin', '--profile', profile, 'add', tarball.file], {
+    cwd: home,
+    env: { ...env, ...installEnv() },
+    timeoutMs: 300_000,
+  })
   assert.equal(add.code, 0, `dsh plugin add failed\n${describeRun(add)}`)
   const shippedCli = join(env.DSH_HOME!, 'profiles', profile, 'node_modules', 'dsh-project-mcp', 'bin', 'dsh-mcp.js')
   return {

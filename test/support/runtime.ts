@@ -28,7 +28,12 @@ export interface StdioEntry {
 
 /** A friendly-format entry that runs the stdio fixture with this Node binary. */
 export function stdioEntry(name: string, o: StdioEntry = {}): Record<string, unknown> {
-  const args = stdioFixtureArgs({ ...o, name: o.label ?? name, tools: o.tools ?? ['echo'], ...(o.extraArgs ? { flags: o.extraArgs } : {}) })
+  const args = stdioFixtureArgs({
+    ...o,
+    name: o.label ?? name,
+    tools: o.tools ?? ['echo'],
+    ...(o.extraArgs ? { flags: o.extraArgs } : {}),
+  })
   return { command: process.execPath, args, ...(o.env ? { env: o.env } : {}), toolCallTimeoutMs: 10_000, ...o.extra }
 }
 
@@ -70,9 +75,18 @@ export async function startWorld(options: WorldOptions = {}): Promise<RuntimeWor
   const hostDir = makeTempDir('dsh-mcp-hostcwd-')
   const pids = home.mkdir('pids')
   if (options.userFile !== undefined) home.write('mcp.yml', options.userFile)
-  const host = await createHost({ cwd: hostDir.path, echoLogs: process.env.ECHO_LOGS === "1", ...(options.launchEnvironment === undefined ? {} : { launchEnvironment: options.launchEnvironment }) })
+  const host = await createHost({
+    cwd: hostDir.path,
+    echoLogs: process.env.ECHO_LOGS === '1',
+    ...(options.launchEnvironment === undefined ? {} : { launchEnvironment: options.launchEnvironment }),
+  })
   const { userFile: _u, cwd, dshHome, launchEnvironment: _l, ...rest } = options
-  const fiber = host.ctx.plugin(plugin, { dshHome: dshHome ?? home.path, cwd: cwd ?? hostDir.path, trust: 'all', ...rest })
+  const fiber = host.ctx.plugin(plugin, {
+    dshHome: dshHome ?? home.path,
+    cwd: cwd ?? hostDir.path,
+    trust: 'all',
+    ...rest,
+  })
   await fiber
   const mcp = host.ctx.get('projectMcp') as ProjectMcp
   let stopped: Promise<void> | undefined

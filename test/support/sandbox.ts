@@ -33,12 +33,16 @@ export interface Sandbox {
 }
 
 /** A project with these servers in `.dsh/mcp.yml`, plus fresh HOME / DSH_HOME / pidfile dirs. */
-export function sandbox(servers: Record<string, ServerEntry>, opts: { userServers?: Record<string, ServerEntry> } = {}): Sandbox {
+export function sandbox(
+  servers: Record<string, ServerEntry>,
+  opts: { userServers?: Record<string, ServerEntry> } = {},
+): Sandbox {
   const project = makeProject({ '.dsh/mcp.yml': `${JSON.stringify({ servers }, null, 2)}\n` })
   const homeDir = makeTempDir('dsh-mcp-home-')
   const dshHome = join(homeDir.path, '.dsh')
   mkdirSync(dshHome, { recursive: true })
-  if (opts.userServers) writeFileSync(join(dshHome, 'mcp.yml'), `${JSON.stringify({ servers: opts.userServers }, null, 2)}\n`)
+  if (opts.userServers)
+    writeFileSync(join(dshHome, 'mcp.yml'), `${JSON.stringify({ servers: opts.userServers }, null, 2)}\n`)
   const pids = homeDir.mkdir('pids')
   return {
     project,

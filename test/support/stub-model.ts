@@ -10,7 +10,9 @@ import type { AgentOptions } from '@deepseek-ai/dsh-agent'
 let callSeq = 0
 
 /** One scripted model response: chunks, or a function of the request. */
-export type StubResponse = readonly StreamChunk[] | ((request: GenerateOptions, index: number) => readonly StreamChunk[] | Promise<readonly StreamChunk[]>)
+export type StubResponse =
+  | readonly StreamChunk[]
+  | ((request: GenerateOptions, index: number) => readonly StreamChunk[] | Promise<readonly StreamChunk[]>)
 
 export interface StubModel {
   /** Provider route, default `stub`. */

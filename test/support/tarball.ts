@@ -34,7 +34,13 @@ export interface Tarball {
 function run(command: string, args: string[], cwd: string): string {
   const env = { ...process.env, PATH: `${dirname(NODE22)}:${process.env.PATH ?? ''}` }
   try {
-    return execFileSync(command, args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 180_000 })
+    return execFileSync(command, args, {
+      cwd,
+      env,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 180_000,
+    })
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string; message: string }
     throw new Error(`${command} ${args.join(' ')} failed in ${cwd}: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`)
@@ -64,9 +70,21 @@ export function packTarball(destination: string): Tarball {
   run(NODE22, ['scripts/build.mjs'], stage)
   const t1 = Date.now()
   const out = run('npm', ['pack', '--json', '--pack-destination', destination], stage)
-  const [entry] = JSON.parse(out.slice(out.indexOf('['))) as { filename: string; name: string; version: string; files: PackedFile[] }[]
+  const [entry] = JSON.parse(out.slice(out.indexOf('['))) as {
+    filename: string
+    name: string
+    version: string
+    files: PackedFile[]
+  }[]
   if (entry === undefined) throw new Error(`npm pack printed no entry:\n${out}`)
   const file = join(destination, entry.filename)
   if (!existsSync(file)) throw new Error(`npm pack reported ${entry.filename} but ${file} does not exist`)
-  return { file, name: entry.name, version: entry.version, files: entry.files, buildMs: t1 - t0, packMs: Date.now() - t1 }
+  return {
+    file,
+    name: entry.name,
+    version: entry.version,
+    files: entry.files,
+    buildMs: t1 - t0,
+    packMs: Date.now() - t1,
+  }
 }

@@ -14,7 +14,12 @@ import { readMarker } from './procs.ts'
 import type { RuntimeWorld } from './runtime.ts'
 
 /** `dsh-mcp <args> -C <root>` with the world's DSH_HOME (HOME: the world's home too); asserts exit 0 unless `expectFail`. */
-export async function cli(w: RuntimeWorld, root: string, args: string[], o: { expectFail?: boolean } = {}): Promise<CliRun> {
+export async function cli(
+  w: RuntimeWorld,
+  root: string,
+  args: string[],
+  o: { expectFail?: boolean } = {},
+): Promise<CliRun> {
   const r = await runCli([...args, '-C', root], { cwd: w.hostDir.path, dshHome: w.home.path, home: w.home.path })
   if (!o.expectFail) assert.equal(r.code, 0, `dsh-mcp ${args.join(' ')} exited ${r.code}\n${r.stderr}`)
   return r
@@ -67,7 +72,9 @@ export async function reconcileTimes(w: RuntimeWorld, n: number): Promise<void> 
 
 /** Warning lines of the plugin that contain `needle`. */
 export function warnings(w: RuntimeWorld, needle: string): string[] {
-  return w.host.logs.filter((l) => l.name === 'dsh-project-mcp' && l.type === 'warn' && l.text.includes(needle)).map((l) => l.text)
+  return w.host.logs
+    .filter((l) => l.name === 'dsh-project-mcp' && l.type === 'warn' && l.text.includes(needle))
+    .map((l) => l.text)
 }
 
 /** An agent starts in `root` and two more reconciles pass: `name` never spawned (its marker is empty), offers no tools, and reads `untrusted`. */

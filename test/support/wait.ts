@@ -117,12 +117,15 @@ export function nextEvent<A extends unknown[] = unknown[]>(
       off()
       reject(new Error(`event "${name}" did not fire within ${timeoutMs} ms`))
     }, timeoutMs)
-    const off = ctx.on(name as never, ((...args: A) => {
-      if (!filter(...args)) return
-      clearTimeout(timer)
-      off()
-      resolve(args)
-    }) as never)
+    const off = ctx.on(
+      name as never,
+      ((...args: A) => {
+        if (!filter(...args)) return
+        clearTimeout(timer)
+        off()
+        resolve(args)
+      }) as never,
+    )
   })
 }
 

@@ -4,7 +4,14 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { trustFingerprint } from '../../src/config/fingerprint.ts'
 import type { Entry } from '../../src/config/schema.ts'
-import { emptyTrustStore, needsTrust, sanitizeTrustStore, type TrustStore, trustGateOff, trustStateOf } from '../../src/trust/state.ts'
+import {
+  emptyTrustStore,
+  needsTrust,
+  sanitizeTrustStore,
+  type TrustStore,
+  trustGateOff,
+  trustStateOf,
+} from '../../src/trust/state.ts'
 
 const store: TrustStore = {
   version: 1,
@@ -24,8 +31,18 @@ test('trustStateOf: trusted, changed, untrusted — per root and per name', () =
 })
 
 test('needsTrust: every project-layer scope, never the user layer alone, and a user row with a repository override', () => {
-  assert.deepEqual((['local', 'project', 'legacy', 'user'] as const).map((scope) => needsTrust({ scope, file: '/f' })), [true, true, true, false])
-  const merged = { scope: 'user' as const, file: '/h/mcp.yml', sources: [{ scope: 'user' as const, file: '/h/mcp.yml' }, { scope: 'local' as const, file: '/p/.dsh/mcp.local.yml' }] }
+  assert.deepEqual(
+    (['local', 'project', 'legacy', 'user'] as const).map((scope) => needsTrust({ scope, file: '/f' })),
+    [true, true, true, false],
+  )
+  const merged = {
+    scope: 'user' as const,
+    file: '/h/mcp.yml',
+    sources: [
+      { scope: 'user' as const, file: '/h/mcp.yml' },
+      { scope: 'local' as const, file: '/p/.dsh/mcp.local.yml' },
+    ],
+  }
   assert.equal(needsTrust(merged), true)
 })
 
@@ -45,14 +62,23 @@ test('sanitizeTrustStore keeps only well-formed records', () => {
   const mixed = sanitizeTrustStore({
     version: 1,
     projects: {
-      '/repo': { servers: { a: { fingerprint: 'sha256:aaa', trustedAt: 'x' }, b: { fingerprint: 7 }, c: 'sha256:c', d: { fingerprint: '' } } },
+      '/repo': {
+        servers: {
+          a: { fingerprint: 'sha256:aaa', trustedAt: 'x' },
+          b: { fingerprint: 7 },
+          c: 'sha256:c',
+          d: { fingerprint: '' },
+        },
+      },
       '/bad': { servers: [] },
       '/worse': 'x',
     },
   })
   assert.deepEqual(Object.keys(mixed.projects), ['/repo'])
   assert.deepEqual(Object.keys(mixed.projects['/repo']!.servers), ['a'])
-  const proto = sanitizeTrustStore(JSON.parse('{"version":1,"projects":{"/r":{"servers":{"__proto__":{"fingerprint":"f","trustedAt":""}}}}}'))
+  const proto = sanitizeTrustStore(
+    JSON.parse('{"version":1,"projects":{"/r":{"servers":{"__proto__":{"fingerprint":"f","trustedAt":""}}}}}'),
+  )
   assert.equal(trustStateOf(proto, '/r', '__proto__', 'f'), 'trusted')
   assert.equal(trustStateOf(proto, '/r', 'x', 'f'), 'untrusted')
 })
@@ -60,10 +86,22 @@ test('sanitizeTrustStore keeps only well-formed records', () => {
 test('the fingerprint follows what runs, not how it is tuned', () => {
   const base: Entry = { command: 'node', args: ['s.js'], env: { A: '${A}' } }
   const fp = trustFingerprint(base)
-  for (const tuned of [{ toolCallTimeoutMs: 5 }, { description: 'x' }, { tools: { exclude: ['x'] } }, { enabled: false }, { reconnect: { maxAttempts: 2 } }] as Entry[]) {
+  for (const tuned of [
+    { toolCallTimeoutMs: 5 },
+    { description: 'x' },
+    { tools: { exclude: ['x'] } },
+    { enabled: false },
+    { reconnect: { maxAttempts: 2 } },
+  ] as Entry[]) {
     assert.equal(trustFingerprint({ ...base, ...tuned }), fp, JSON.stringify(tuned))
   }
-  for (const changed of [{ args: ['evil.js'] }, { command: 'sh' }, { cwd: 'x' }, { env: { A: 'literal' } }, { env: { A: '${A}', B: '1' } }] as Entry[]) {
+  for (const changed of [
+    { args: ['evil.js'] },
+    { command: 'sh' },
+    { cwd: 'x' },
+    { env: { A: 'literal' } },
+    { env: { A: '${A}', B: '1' } },
+  ] as Entry[]) {
     assert.notEqual(trustFingerprint({ ...base, ...changed }), fp, JSON.stringify(changed))
   }
 })

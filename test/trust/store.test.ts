@@ -54,7 +54,11 @@ test('untrustServers removes named records or all of the project, and only that 
   const dshHome = homeDir()
   const p1 = makeProject()
   const p2 = makeProject()
-  await trustServers(dshHome, p1.path, ['a', 'b', 'c'].map((name) => ({ name, fingerprint: name })))
+  await trustServers(
+    dshHome,
+    p1.path,
+    ['a', 'b', 'c'].map((name) => ({ name, fingerprint: name })),
+  )
   await trustServers(dshHome, p2.path, [{ name: 'a', fingerprint: 'a' }])
   assert.deepEqual(await untrustServers(dshHome, p1.path, ['b', 'zz']), ['b'])
   assert.deepEqual(Object.keys(readTrustStore(dshHome).projects[p1.path]!.servers), ['a', 'c'])
@@ -70,7 +74,10 @@ test('missing, corrupt or foreign store files read as empty; readTrustStore neve
   const home = makeTempDir()
   home.write('.dsh/mcp-trust.json', '{ not json')
   assert.deepEqual(Object.keys(readTrustStore(home.join('.dsh')).projects), [])
-  home.write('.dsh/mcp-trust.json', JSON.stringify({ version: 9, projects: { '/r': { servers: { a: { fingerprint: 'f' } } } } }))
+  home.write(
+    '.dsh/mcp-trust.json',
+    JSON.stringify({ version: 9, projects: { '/r': { servers: { a: { fingerprint: 'f' } } } } }),
+  )
   assert.deepEqual(Object.keys(readTrustStore(home.join('.dsh')).projects), [])
   home.mkdir('dir/mcp-trust.json')
   assert.deepEqual(Object.keys(readTrustStore(home.join('dir')).projects), [])
@@ -114,9 +121,14 @@ test('a store a repository could plant is never read, and never written', async 
 
 function child(script: string, args: string[]): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const p = execFile(process.execPath, ['--no-warnings', '--input-type=module', '-e', script, '--', ...args], { timeout: 60_000 }, (err, _out, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stderr })
-    })
+    const p = execFile(
+      process.execPath,
+      ['--no-warnings', '--input-type=module', '-e', script, '--', ...args],
+      { timeout: 60_000 },
+      (err, _out, stderr) => {
+        resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stderr })
+      },
+    )
     p.stdin?.end()
   })
 }
@@ -131,10 +143,14 @@ test('20 writer processes at once lose no record (and untrust under contention l
     for (let k = 0; k < 3; k++) await trustServers(home, root, [{ name: 's' + i + '_' + k, fingerprint: 'f' + i }])
     await untrustServers(home, root, ['s' + i + '_0'])
   `
-  const runs = await Promise.all(Array.from({ length: 20 }, (_, i) => child(script, [dshHome, project.path, String(i)])))
+  const runs = await Promise.all(
+    Array.from({ length: 20 }, (_, i) => child(script, [dshHome, project.path, String(i)])),
+  )
   for (const r of runs) assert.equal(r.code, 0, r.stderr)
   const servers = readTrustStore(dshHome, { forRoot: project.path }).projects[project.path]!.servers
-  const expected = Array.from({ length: 20 }, (_, i) => [`s${i}_1`, `s${i}_2`]).flat().sort()
+  const expected = Array.from({ length: 20 }, (_, i) => [`s${i}_1`, `s${i}_2`])
+    .flat()
+    .sort()
   assert.deepEqual(Object.keys(servers).sort(), expected)
   for (let i = 0; i < 20; i++) assert.equal(servers[`s${i}_1`]!.fingerprint, `f${i}`)
   assert.equal(statSync(trustFilePath(dshHome)).mode & 0o777, 0o600)

@@ -21,13 +21,16 @@ describe('reconcile queue', () => {
     let maxActive = 0
     let runs = 0
     const gates = [gate(), gate()]
-    const q = createQueue(async () => {
-      active++
-      maxActive = Math.max(maxActive, active)
-      const g = gates[runs++]
-      if (g) await g.p
-      active--
-    }, (e) => assert.fail(String(e)))
+    const q = createQueue(
+      async () => {
+        active++
+        maxActive = Math.max(maxActive, active)
+        const g = gates[runs++]
+        if (g) await g.p
+        active--
+      },
+      (e) => assert.fail(String(e)),
+    )
     const first = q.request()
     const second = q.request()
     const third = q.request()
@@ -44,10 +47,13 @@ describe('reconcile queue', () => {
   it('a failing run reports and does not wedge the queue', async () => {
     const errors: unknown[] = []
     let n = 0
-    const q = createQueue(async () => {
-      n++
-      if (n === 1) throw new Error('boom')
-    }, (e) => errors.push(e))
+    const q = createQueue(
+      async () => {
+        n++
+        if (n === 1) throw new Error('boom')
+      },
+      (e) => errors.push(e),
+    )
     await q.request()
     await q.request()
     assert.equal(n, 2)
@@ -55,9 +61,12 @@ describe('reconcile queue', () => {
   })
   it('after close, requests resolve and nothing runs', async () => {
     let n = 0
-    const q = createQueue(async () => {
-      n++
-    }, (e) => assert.fail(String(e)))
+    const q = createQueue(
+      async () => {
+        n++
+      },
+      (e) => assert.fail(String(e)),
+    )
     q.close()
     await q.request()
     await q.idle()

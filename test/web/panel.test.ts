@@ -20,15 +20,7 @@ import { join } from 'node:path'
 import { after, before, test } from 'node:test'
 import { statusFilePath } from '../../src/status/path.ts'
 import { readMarker } from '../support/procs.ts'
-import {
-  type DshCli,
-  NODE22,
-  REPO_ROOT,
-  type RunResult,
-  describeRun,
-  runDsh,
-  runIsolated,
-} from '../support/dsh-cli.ts'
+import { type DshCli, NODE22, REPO_ROOT, type RunResult, describeRun, runDsh, runIsolated } from '../support/dsh-cli.ts'
 import type { FakeModel } from '../support/fake-model.ts'
 import { type TempDir, makeProject, makeTempDir } from '../support/tmp.ts'
 import { stdioFixtureArgs } from '../support/fixture-config.ts'
@@ -37,7 +29,8 @@ import { installPackedPlugin, type PackedPlugin } from '../support/packed-plugin
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium'
 const HAVE_BROWSER = existsSync(CHROMIUM)
-if (!HAVE_BROWSER) console.log(`# SKIP test/web/panel.test.ts: no browser at ${CHROMIUM} (install Debian's chromium, or set $CHROMIUM)`)
+if (!HAVE_BROWSER)
+  console.log(`# SKIP test/web/panel.test.ts: no browser at ${CHROMIUM} (install Debian's chromium, or set $CHROMIUM)`)
 const IMAGES = join(REPO_ROOT, 'docs', 'guide', 'images')
 const SECRET = 'sk-web-panel-secret-4711'
 
@@ -55,7 +48,12 @@ let web: Promise<RunResult> | undefined
 let base = ''
 
 function project(server: string, tools: string[], extra: string): TempDir {
-  const args = stdioFixtureArgs({ name: server, tools, pidfileDir: pidDir, ...(server === 'alpha' ? { marker: markerA } : {}) })
+  const args = stdioFixtureArgs({
+    name: server,
+    tools,
+    pidfileDir: pidDir,
+    ...(server === 'alpha' ? { marker: markerA } : {}),
+  })
   const yml = `servers:\n  ${server}:\n    command: ${JSON.stringify(NODE22)}\n    args: ${JSON.stringify(args)}\n${extra}`
   return makeProject({ '.dsh/mcp.yml': yml, '.git/HEAD': 'ref: refs/heads/main\n' }, `dsh-web-${server}-`)
 }
@@ -75,11 +73,21 @@ function freePort(): Promise<number> {
 function seedWorkspaces(dshHome: string, dirs: Record<string, string>): void {
   const now = new Date().toISOString()
   const ids = Object.keys(dirs)
-  const workspaces = Object.fromEntries(ids.map((id) => [id, { path: realpathSync(dirs[id]!), title: id, sessionIds: [], createdAt: now, updatedAt: now }]))
+  const workspaces = Object.fromEntries(
+    ids.map((id) => [id, { path: realpathSync(dirs[id]!), title: id, sessionIds: [], createdAt: now, updatedAt: now }]),
+  )
   mkdirSync(join(dshHome, 'storages'), { recursive: true })
   writeFileSync(
     join(dshHome, 'storages', 'workspace.json'),
-    JSON.stringify({ unit: { name: 'workspace', version: 2 }, global: { initialized: true, workspaceIds: ids, archivedSessionIds: [] }, tables: { workspaces } }, null, 2),
+    JSON.stringify(
+      {
+        unit: { name: 'workspace', version: 2 },
+        global: { initialized: true, workspaceIds: ids, archivedSessionIds: [] },
+        tables: { workspaces },
+      },
+      null,
+      2,
+    ),
   )
 }
 
@@ -113,9 +121,20 @@ before(async () => {
 
 after(() => e2e?.close())
 
-const launchArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const launchArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
 
-test('the panel and the chip in a real browser: rows, chip, no secrets, a live change after trusting with the CLI', { skip: HAVE_BROWSER ? false : `no browser at ${CHROMIUM}` }, async (t) => {
+test('the panel and the chip in a real browser: rows, chip, no secrets, a live change after trusting with the CLI', {
+  skip: HAVE_BROWSER ? false : `no browser at ${CHROMIUM}`,
+}, async (t) => {
   const { chromium } = await import('playwright-core')
   const context = await chromium.launchPersistentContext(makeTempDir('dsh-web-chromium-').path, {
     executablePath: CHROMIUM,
@@ -150,11 +169,14 @@ test('the panel and the chip in a real browser: rows, chip, no secrets, a live c
   )
   await page.getByRole('button', { name: 'New session in projB' }).click({ force: true })
   // The composer names the session's workspace once the new session is B's.
-  await waitFor(async () => ((await page.getByRole('button', { name: 'Choose workspace' }).textContent()) ?? '').includes('projB'), {
-    timeoutMs: 30_000,
-    intervalMs: 100,
-    message: 'the new session is in projB',
-  })
+  await waitFor(
+    async () => ((await page.getByRole('button', { name: 'Choose workspace' }).textContent()) ?? '').includes('projB'),
+    {
+      timeoutMs: 30_000,
+      intervalMs: 100,
+      message: 'the new session is in projB',
+    },
+  )
   const input = page.locator('textarea, [contenteditable=true]').first()
   await input.fill('hello')
   await page.keyboard.press('Enter')
@@ -167,13 +189,21 @@ test('the panel and the chip in a real browser: rows, chip, no secrets, a live c
   await page.locator('[data-project-mcp-trigger]').click()
   const panel = page.locator('[data-project-mcp-panel]')
   await panel.waitFor()
-  const roots = await panel.locator('[data-project-mcp-project]').evaluateAll((els) => els.map((e) => e.getAttribute('data-project-mcp-project')))
+  const roots = await panel
+    .locator('[data-project-mcp-project]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-project-mcp-project')))
   assert.deepEqual(roots, [b.path, a.path], "the session's project first, then the other known one")
   const row = (root: string, name: string) => panel.locator(`[data-project-mcp-row="${name}"][data-root="${root}"]`)
   assert.equal(await row(b.path, 'bravo').getAttribute('data-state'), 'untrusted')
   assert.equal(await row(a.path, 'alpha').getAttribute('data-state'), 'untrusted')
-  assert.equal(await row(b.path, 'bravo').locator('[data-project-mcp-fix]').textContent(), `dsh-mcp trust -C ${b.path} bravo`)
-  assert.equal(await row(a.path, 'alpha').locator('[data-project-mcp-fix]').textContent(), `dsh-mcp trust -C ${a.path} alpha`)
+  assert.equal(
+    await row(b.path, 'bravo').locator('[data-project-mcp-fix]').textContent(),
+    `dsh-mcp trust -C ${b.path} bravo`,
+  )
+  assert.equal(
+    await row(a.path, 'alpha').locator('[data-project-mcp-fix]').textContent(),
+    `dsh-mcp trust -C ${a.path} alpha`,
+  )
   assert.match((await row(b.path, 'bravo').textContent()) ?? '', /waiting for trust.*eager.*Not trusted yet/)
   assert.equal(await row(b.path, 'bravo').locator('[data-project-mcp-copy]').count(), 1, 'a copy button')
 
@@ -192,9 +222,14 @@ test('the panel and the chip in a real browser: rows, chip, no secrets, a live c
   await page.emulateMedia({ colorScheme: 'light' })
 
   // Live: trust B with the CLI; the row and the chip follow without a reload.
-  const trust = await runIsolated(NODE22, [shippedCli, 'trust', '--all', '--yes', '-C', b.path], { cwd: work.path, env: baseEnv })
+  const trust = await runIsolated(NODE22, [shippedCli, 'trust', '--all', '--yes', '-C', b.path], {
+    cwd: work.path,
+    env: baseEnv,
+  })
   assert.equal(trust.code, 0, describeRun(trust))
-  await panel.locator(`[data-project-mcp-row="bravo"][data-root="${b.path}"][data-state="mounted"]`).waitFor({ timeout: 60_000 })
+  await panel
+    .locator(`[data-project-mcp-row="bravo"][data-root="${b.path}"][data-state="mounted"]`)
+    .waitFor({ timeout: 60_000 })
   assert.match((await row(b.path, 'bravo').textContent()) ?? '', /running.*eager · 2 tools/)
   assert.equal(await row(b.path, 'bravo').locator('[data-project-mcp-fix]').count(), 0, 'no command once it runs')
   await chip.waitFor({ state: 'detached', timeout: 30_000 })
@@ -202,7 +237,12 @@ test('the panel and the chip in a real browser: rows, chip, no secrets, a live c
   assert.deepEqual(errors, [], 'no page error')
 
   // Chinese labels for a browser that prefers Chinese (the host UI follows the browser's language).
-  const zh = await chromium.launchPersistentContext(makeTempDir('dsh-web-chromium-zh-').path, { executablePath: CHROMIUM, args: launchArgs, viewport: { width: 1280, height: 800 }, locale: 'zh-CN' })
+  const zh = await chromium.launchPersistentContext(makeTempDir('dsh-web-chromium-zh-').path, {
+    executablePath: CHROMIUM,
+    args: launchArgs,
+    viewport: { width: 1280, height: 800 },
+    locale: 'zh-CN',
+  })
   t.after(() => zh.close())
   const zhPage = zh.pages()[0] ?? (await zh.newPage())
   await zhPage.goto(`${base}/`)
@@ -213,11 +253,23 @@ test('the panel and the chip in a real browser: rows, chip, no secrets, a live c
   const zhPanel = zhPage.locator('[data-project-mcp-panel]')
   await zhPanel.waitFor()
   assert.equal(await zhPanel.locator('h2').textContent(), '项目 MCP 服务器')
-  assert.equal(await zhPanel.locator(`[data-project-mcp-row="bravo"][data-root="${b.path}"] [data-project-mcp-state]`).textContent(), '运行中')
-  assert.equal(await zhPanel.locator(`[data-project-mcp-row="alpha"][data-root="${a.path}"] [data-project-mcp-state]`).textContent(), '等待信任')
+  assert.equal(
+    await zhPanel
+      .locator(`[data-project-mcp-row="bravo"][data-root="${b.path}"] [data-project-mcp-state]`)
+      .textContent(),
+    '运行中',
+  )
+  assert.equal(
+    await zhPanel
+      .locator(`[data-project-mcp-row="alpha"][data-root="${a.path}"] [data-project-mcp-state]`)
+      .textContent(),
+    '等待信任',
+  )
 
   // Stop the host: SIGTERM, and it says so in the status file.
-  const status = JSON.parse(readFileSync(statusFilePath(baseEnv.DSH_HOME!, realpathSync(b.path)), 'utf8')) as { pid: number }
+  const status = JSON.parse(readFileSync(statusFilePath(baseEnv.DSH_HOME!, realpathSync(b.path)), 'utf8')) as {
+    pid: number
+  }
   process.kill(status.pid, 'SIGTERM')
   const run = await web
   assert.notEqual(run?.signal, 'SIGKILL', run ? describeRun(run) : '')

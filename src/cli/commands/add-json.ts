@@ -18,7 +18,12 @@ import type { CliContext } from '../program.ts'
 import type { WriteScope } from '../target.ts'
 import { writeEntry } from './add.ts'
 
-export async function run(cli: CliContext, name: string, json: string, opts: { scope?: WriteScope; force?: boolean }): Promise<number> {
+export async function run(
+  cli: CliContext,
+  name: string,
+  json: string,
+  opts: { scope?: WriteScope; force?: boolean },
+): Promise<number> {
   checkName(name)
   let raw: unknown
   try {

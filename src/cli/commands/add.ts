@@ -25,7 +25,13 @@ import { winnerOf } from '../locate.ts'
 import type { CliContext } from '../program.ts'
 import { editTarget, label, scopeLayer, trustWritten, type WriteScope } from '../target.ts'
 
-export async function run(cli: CliContext, name: string, commandOrUrl: string, args: string[], opts: AddFlags): Promise<number> {
+export async function run(
+  cli: CliContext,
+  name: string,
+  commandOrUrl: string,
+  args: string[],
+  opts: AddFlags,
+): Promise<number> {
   checkName(name)
   const entry = entryFromAdd(commandOrUrl, args ?? [], opts)
   return writeEntry(cli, name, entry, { scope: (opts.scope ?? 'project') as WriteScope, force: Boolean(opts.force) })
@@ -37,13 +43,21 @@ export function validated(name: string, entry: unknown): Entry {
   const first = firstEntryError(checked)
   if (first !== undefined || !checked.entry) {
     const errors = checked.problems.filter((p) => p.severity === 'error')
-    throw failure(`server "${name}" is not valid: ${first}`, errors.slice(1).map((e) => `${formatPath(e.path) || '(entry)'}: ${e.message}`))
+    throw failure(
+      `server "${name}" is not valid: ${first}`,
+      errors.slice(1).map((e) => `${formatPath(e.path) || '(entry)'}: ${e.message}`),
+    )
   }
   return checked.entry
 }
 
 /** Shared by add and add-json: write one full entry to a scope's file. */
-export async function writeEntry(cli: CliContext, name: string, entry: Record<string, unknown>, opts: { scope: WriteScope; force: boolean }): Promise<number> {
+export async function writeEntry(
+  cli: CliContext,
+  name: string,
+  entry: Record<string, unknown>,
+  opts: { scope: WriteScope; force: boolean },
+): Promise<number> {
   const checked = validated(name, entry)
   if (!existsSync(cli.dir) || !statSync(cli.dir).isDirectory()) throw failure(`${cli.dir}: no such directory`)
   const root = projectRootOf(cli.dir, cli.loc).root
@@ -51,15 +65,19 @@ export async function writeEntry(cli: CliContext, name: string, entry: Record<st
   const where = label(cli, root, layer.file)
   const outcome = await editTarget(cli, root, layer, (editor) => {
     const existed = editor.has(name)
-    if (existed && !opts.force) throw failure(`server "${name}" already exists in ${where}; use -f/--force to replace it`)
+    if (existed && !opts.force)
+      throw failure(`server "${name}" already exists in ${where}; use -f/--force to replace it`)
     editor.set(name, entry)
     return existed
   })
   const kind = transportOf(checked) === 'stdio' ? 'stdio' : 'http'
-  cli.out.err(`${outcome.value ? 'Replaced' : 'Added'} ${kind} server "${name}" ${outcome.value ? 'in' : 'to'} ${where}`)
+  cli.out.err(
+    `${outcome.value ? 'Replaced' : 'Added'} ${kind} server "${name}" ${outcome.value ? 'in' : 'to'} ${where}`,
+  )
   const view = loadProject(cli.dir, cli.loc)
   const winner = winnerOf(view, name)
-  if (winner && winner.file !== layer.file) cli.out.err(`note: "${name}" in ${label(cli, root, winner.file)} takes precedence; this entry is shadowed`)
+  if (winner && winner.file !== layer.file)
+    cli.out.err(`note: "${name}" in ${label(cli, root, winner.file)} takes precedence; this entry is shadowed`)
   const note = windowsNote(entry, cli.platform)
   if (note) cli.out.err(note)
   await trustWritten(cli, root, layer.file, [{ name, entry: checked }], view)

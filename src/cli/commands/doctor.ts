@@ -97,7 +97,9 @@ export async function run(cli: CliContext, names: string[] = [], opts: DoctorOpt
   const unknown = unknownNames(view, names)
   if (unknown.length) {
     const known = [...new Set(winners(view.rows).map((r) => r.name))]
-    throw failure(`no server named ${unknown.map((n) => `"${n}"`).join(', ')} in ${view.root.root}`, [known.length ? `servers: ${known.join(', ')}` : 'no servers are configured (dsh-mcp add …)'])
+    throw failure(`no server named ${unknown.map((n) => `"${n}"`).join(', ')} in ${view.root.root}`, [
+      known.length ? `servers: ${known.join(', ')}` : 'no servers are configured (dsh-mcp add …)',
+    ])
   }
   const broken = fileErrors(view)
   for (const line of broken) cli.out.err(line)
@@ -118,7 +120,13 @@ export async function run(cli: CliContext, names: string[] = [], opts: DoctorOpt
       ? undefined
       : (r, print) =>
           print(() => {
-            for (const line of resultLines(r, nameWidth, cli.out.paint, lifecycleLine(r, checked, view.root.root, cli.loc.dshHome))) cli.out.out(line)
+            for (const line of resultLines(
+              r,
+              nameWidth,
+              cli.out.paint,
+              lifecycleLine(r, checked, view.root.root, cli.loc.dshHome),
+            ))
+              cli.out.out(line)
           }),
   })
   if (signalled) return signalled
@@ -138,8 +146,13 @@ function lifecycleLine(r: DoctorResult, rows: readonly Row[], root: string, dshH
   const record = readCache(dshHome, cacheFingerprint(e, r.scope === 'user' ? dshHome : canonicalRoot(root)))
   if (!e.lifecycle && !record) return undefined
   const cached = record?.tools.map((t) => t.raw ?? t.name) ?? []
-  const same = r.state === 'ok' && cached.length === r.tools.length && [...cached].sort().join('\0') === [...r.tools].sort().join('\0')
-  const cache = !record ? 'no tool cache yet' : `tool cache: ${record.tools.length} tool(s)${r.state === 'ok' ? (same ? ', same as the server lists' : ', differs from the server (refreshed on its next start)') : ''}`
+  const same =
+    r.state === 'ok' &&
+    cached.length === r.tools.length &&
+    [...cached].sort().join('\0') === [...r.tools].sort().join('\0')
+  const cache = !record
+    ? 'no tool cache yet'
+    : `tool cache: ${record.tools.length} tool(s)${r.state === 'ok' ? (same ? ', same as the server lists' : ', differs from the server (refreshed on its next start)') : ''}`
   return `lifecycle: ${e.lifecycle ?? 'default'} · ${cache}`
 }
 
@@ -161,11 +174,17 @@ export interface ChecksRun {
 export async function runChecks(
   cli: CliContext,
   view: ProjectView,
-  opts: { names?: string[]; timeoutMs: number; onResult?: ((r: DoctorResult, print: (write: () => void) => void) => void) | undefined },
+  opts: {
+    names?: string[]
+    timeoutMs: number
+    onResult?: ((r: DoctorResult, print: (write: () => void) => void) => void) | undefined
+  },
 ): Promise<ChecksRun> {
   // The engine (and the MCP SDK) load only when a check runs: `list` without --check stays light.
   const { diagnoseProject, killLiveChildren } = await import('../../doctor/index.ts')
-  const pending = winners(view.rows).filter((r) => !opts.names?.length || opts.names.includes(r.name)).map((r) => r.name)
+  const pending = winners(view.rows)
+    .filter((r) => !opts.names?.length || opts.names.includes(r.name))
+    .map((r) => r.name)
   const progress = createProgress(cli.stderr, { enabled: Boolean(cli.stderr.isTTY) && cli.env.TERM !== 'dumb' })
   const ac = new AbortController()
   let signalled: number | undefined

@@ -36,19 +36,23 @@ type Format = 'claude' | 'cursor' | 'vscode'
 
 /** `${VAR}` → `${env:VAR}`; `$$` → `$`. Reports a `${VAR:-default}` it cannot express. */
 function editorVars(s: string, lossy: Set<string>): string {
-  return s.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}/g, (m, name: string | undefined, dflt: string | undefined) => {
-    if (m === '$$') return '$'
-    if (dflt !== undefined) {
-      lossy.add(name!)
-      return m
-    }
-    return `\${env:${name}}`
-  })
+  return s.replace(
+    /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}/g,
+    (m, name: string | undefined, dflt: string | undefined) => {
+      if (m === '$$') return '$'
+      if (dflt !== undefined) {
+        lossy.add(name!)
+        return m
+      }
+      return `\${env:${name}}`
+    },
+  )
 }
 
 function exportEntry(entry: Entry, format: Format, dropped: string[], lossy: Set<string>): Record<string, unknown> {
   const v = format === 'claude' ? (s: string) => s.replace(/\$\$/g, '$') : (s: string) => editorVars(s, lossy)
-  const map = (m: Record<string, string> | undefined) => (m ? Object.fromEntries(Object.entries(m).map(([k, x]) => [k, v(x)])) : undefined)
+  const map = (m: Record<string, string> | undefined) =>
+    m ? Object.fromEntries(Object.entries(m).map(([k, x]) => [k, v(x)])) : undefined
   const out: Record<string, unknown> = {}
   const t = transportOf(entry)
   const http = t !== 'stdio'
@@ -65,7 +69,16 @@ function exportEntry(entry: Entry, format: Format, dropped: string[], lossy: Set
       else dropped.push('cwd')
     }
   }
-  for (const k of ['toolCallTimeoutMs', 'failOnStartupError', 'maxInstructionBytes', 'oauth', 'reconnect', 'tools', 'description'] as const) if (entry[k] !== undefined) dropped.push(k)
+  for (const k of [
+    'toolCallTimeoutMs',
+    'failOnStartupError',
+    'maxInstructionBytes',
+    'oauth',
+    'reconnect',
+    'tools',
+    'description',
+  ] as const)
+    if (entry[k] !== undefined) dropped.push(k)
   return out
 }
 
@@ -76,7 +89,8 @@ function maskSecrets(doc: Record<string, unknown>): unknown {
   const out: Record<string, unknown> = {}
   for (const [name, e] of Object.entries(servers)) {
     const m: Record<string, unknown> = { ...e }
-    for (const k of ['env', 'headers'] as const) if (e[k]) m[k] = Object.fromEntries(Object.entries(e[k] as Record<string, string>).map(([x, v]) => [x, mask(v)]))
+    for (const k of ['env', 'headers'] as const)
+      if (e[k]) m[k] = Object.fromEntries(Object.entries(e[k] as Record<string, string>).map(([x, v]) => [x, mask(v)]))
     if (Array.isArray(e.args)) m.args = displayArgs(e.args as string[])
     if (typeof e.url === 'string') m.url = displayUrl(e.url)
     out[name] = m
@@ -84,7 +98,10 @@ function maskSecrets(doc: Record<string, unknown>): unknown {
   return doc.servers ? { servers: out } : { mcpServers: out }
 }
 
-export async function run(cli: CliContext, opts: { format?: Format; output?: string; includeLocal?: boolean }): Promise<number> {
+export async function run(
+  cli: CliContext,
+  opts: { format?: Format; output?: string; includeLocal?: boolean },
+): Promise<number> {
   const format = opts.format ?? 'claude'
   const view = loadProject(cli.dir, cli.loc)
   const root = view.root.root
@@ -94,15 +111,21 @@ export async function run(cli: CliContext, opts: { format?: Format; output?: str
   const rows = opts.includeLocal ? view.rows : mergeLayers(view.layers.filter((l) => l.layer.scope !== 'local'))
   const leftOut = opts.includeLocal ? 0 : localLayers.reduce((n, l) => n + l.parsed.entries.length, 0)
   if (leftOut > 0) {
-    cli.out.err(`note: left out ${leftOut} server${leftOut === 1 ? '' : 's'} and override${leftOut === 1 ? '' : 's'} of ${localLayers.map((l) => label(cli, root, l.layer.file)).join(', ')} (personal, not committed); pass --include-local to export them`)
+    cli.out.err(
+      `note: left out ${leftOut} server${leftOut === 1 ? '' : 's'} and override${leftOut === 1 ? '' : 's'} of ${localLayers.map((l) => label(cli, root, l.layer.file)).join(', ')} (personal, not committed); pass --include-local to export them`,
+    )
   }
   for (const row of rows) {
     if (row.state !== 'active' || row.scope === 'user' || !row.entry) continue
     const dropped: string[] = []
     servers[row.name] = exportEntry(row.entry, format, dropped, lossy)
-    if (dropped.length) cli.out.err(`note: ${row.name}: ${format} has no place for ${dropped.map((k) => `"${k}"`).join(', ')} (not exported)`)
+    if (dropped.length)
+      cli.out.err(
+        `note: ${row.name}: ${format} has no place for ${dropped.map((k) => `"${k}"`).join(', ')} (not exported)`,
+      )
   }
-  if (lossy.size) cli.out.err(`note: ${format} has no \${VAR:-default} form; kept as written for ${[...lossy].join(', ')}`)
+  if (lossy.size)
+    cli.out.err(`note: ${format} has no \${VAR:-default} form; kept as written for ${[...lossy].join(', ')}`)
   if (Object.keys(servers).length === 0) cli.out.err('note: this project has no active servers to export')
   const doc = format === 'vscode' ? { servers } : { mcpServers: servers }
   const text = `${JSON.stringify(doc, null, 2)}\n`
@@ -110,14 +133,21 @@ export async function run(cli: CliContext, opts: { format?: Format; output?: str
     // stdout is a display (a terminal, a CI log): written secrets are masked there; -o writes them.
     const masked = `${JSON.stringify(maskSecrets(doc), null, 2)}`
     cli.out.out(masked)
-    if (masked !== text.slice(0, -1)) cli.out.err('note: secret values written in the config are shown as *** on stdout; use -o <file> to export them')
+    if (masked !== text.slice(0, -1))
+      cli.out.err('note: secret values written in the config are shown as *** on stdout; use -o <file> to export them')
     return 0
   }
   const file = path.resolve(cli.dir, opts.output)
   // Judged by real paths too: a link (or a linked directory) to a config file is that file.
   const real = path.join(realPath(path.dirname(file)), path.basename(file))
-  if (projectLayerFiles(root).some((l) => l.file === file || realPath(l.file) === real || realPath(l.file) === realPath(file))) {
-    throw failure(`-o ${label(cli, root, file)}: that is one of this project's own config files; dsh-mcp export never writes it (redirect stdout if you mean it)`)
+  if (
+    projectLayerFiles(root).some(
+      (l) => l.file === file || realPath(l.file) === real || realPath(l.file) === realPath(file),
+    )
+  ) {
+    throw failure(
+      `-o ${label(cli, root, file)}: that is one of this project's own config files; dsh-mcp export never writes it (redirect stdout if you mean it)`,
+    )
   }
   // The export holds secret values: never written through a link (a committed `.vscode/mcp.json` pointing elsewhere), and private.
   const out = linkOutside(file, path.dirname(file)) ?? linkOutside(file, root)
@@ -129,7 +159,9 @@ export async function run(cli: CliContext, opts: { format?: Format; output?: str
   }
   if (isLink || out) {
     const link = out?.link ?? file
-    throw failure(`-o ${label(cli, root, file)}: ${label(cli, root, link)} is a symbolic link; dsh-mcp export never writes through one (remove it, or name the file it points to)`)
+    throw failure(
+      `-o ${label(cli, root, file)}: ${label(cli, root, link)} is a symbolic link; dsh-mcp export never writes through one (remove it, or name the file it points to)`,
+    )
   }
   try {
     await writeFileSafely(file, text, { createMode: 0o600 })
@@ -137,6 +169,8 @@ export async function run(cli: CliContext, opts: { format?: Format; output?: str
     if (err instanceof WriteError) throw failure(err.message)
     throw err
   }
-  cli.out.err(`Exported ${Object.keys(servers).length} server${Object.keys(servers).length === 1 ? '' : 's'} to ${label(cli, root, file)}`)
+  cli.out.err(
+    `Exported ${Object.keys(servers).length} server${Object.keys(servers).length === 1 ? '' : 's'} to ${label(cli, root, file)}`,
+  )
   return 0
 }

@@ -28,7 +28,8 @@ export async function run(cli: CliContext, name: string, opts: { json?: boolean 
   for (const line of detailLines(winner, listing.project.root.root, listing.display)) cli.out.out(line)
   if (shadowed.length > 0) {
     cli.out.out('shadowed rows:')
-    for (const v of shadowed) cli.out.out(`  ${v.scope}  ${listing.display(v.file)}  ${v.transport ?? '-'}  ${targetOf(v)}`)
+    for (const v of shadowed)
+      cli.out.out(`  ${v.scope}  ${listing.display(v.file)}  ${v.transport ?? '-'}  ${targetOf(v)}`)
   }
   return 0
 }

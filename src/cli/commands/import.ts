@@ -60,7 +60,10 @@ interface Added extends Written {
   own: boolean
 }
 
-export async function run(cli: CliContext, opts: { from?: string; dryRun?: boolean; scope?: WriteScope }): Promise<number> {
+export async function run(
+  cli: CliContext,
+  opts: { from?: string; dryRun?: boolean; scope?: WriteScope },
+): Promise<number> {
   const root = projectRootOf(cli.dir, cli.loc).root
   const show = (f: string) => label(cli, root, f)
   const results = sources(cli, root, opts.from)
@@ -98,8 +101,15 @@ export async function run(cli: CliContext, opts: { from?: string; dryRun?: boole
         for (const c of r.candidates) {
           const e = c.entry
           // Shown in display form: a secret flag value, URL credentials and query values print as ***.
-          const target = e ? targetOf({ command: typeof e.command === 'string' ? e.command : null, args: displayArgs(Array.isArray(e.args) ? e.args.map(String) : []), url: typeof e.url === 'string' ? displayUrl(e.url) : null }) : '-'
-          const step = (action: Action, detail: string) => steps.push({ action, name: c.name, from, target, detail, notes: c.notes })
+          const target = e
+            ? targetOf({
+                command: typeof e.command === 'string' ? e.command : null,
+                args: displayArgs(Array.isArray(e.args) ? e.args.map(String) : []),
+                url: typeof e.url === 'string' ? displayUrl(e.url) : null,
+              })
+            : '-'
+          const step = (action: Action, detail: string) =>
+            steps.push({ action, name: c.name, from, target, detail, notes: c.notes })
           if (!SERVER_NAME_PATTERN.test(c.name)) {
             step('invalid', `the name is not allowed: ${SERVER_NAME_RULE}`)
             continue
@@ -132,7 +142,10 @@ export async function run(cli: CliContext, opts: { from?: string; dryRun?: boole
           }
           const own = ownSource(r.file, root)
           if (own && scope === 'user') {
-            step('refused', `${own}: the user file needs no trust, so it takes only your own entries; import it into the project instead, review it, then trust it`)
+            step(
+              'refused',
+              `${own}: the user file needs no trust, so it takes only your own entries; import it into the project instead, review it, then trust it`,
+            )
             continue
           }
           editor.set(c.name, entry)
@@ -147,7 +160,8 @@ export async function run(cli: CliContext, opts: { from?: string; dryRun?: boole
       return steps
     }
 
-    const planned = (await editTarget(cli, root, layer, (editor) => plan(editor), { dryRun: Boolean(opts.dryRun) })).value
+    const planned = (await editTarget(cli, root, layer, (editor) => plan(editor), { dryRun: Boolean(opts.dryRun) }))
+      .value
     if (local && !opts.dryRun) await writeLocalEnv(cli, root, local, secrets)
     steps.push(...planned)
     const added = planned.filter((s) => s.action === 'add').map((s) => s.name)
@@ -169,9 +183,17 @@ export async function run(cli: CliContext, opts: { from?: string; dryRun?: boole
     cli.out.err(`Imported ${summary.join(', ')}`)
     const untrusted = trusts.flatMap((t) => t.added.filter((a) => !a.own))
     if (untrusted.length) {
-      cli.out.err(`not trusted (from a file inside a repository or not yours): ${untrusted.map((a) => a.name).join(', ')}; review each (dsh-mcp get <name>), then run: dsh-mcp trust <name>`)
+      cli.out.err(
+        `not trusted (from a file inside a repository or not yours): ${untrusted.map((a) => a.name).join(', ')}; review each (dsh-mcp get <name>), then run: dsh-mcp trust <name>`,
+      )
     }
-    for (const t of trusts) await trustWritten(cli, root, t.file, t.added.filter((a) => a.own))
+    for (const t of trusts)
+      await trustWritten(
+        cli,
+        root,
+        t.file,
+        t.added.filter((a) => a.own),
+      )
   }
   return failed ? 1 : 0
 }
@@ -189,9 +211,11 @@ function ownSource(file: string, root: string): string | undefined {
   if (named === rootNamed || named.startsWith(rootNamed + path.sep)) return 'read from a file inside the project'
   const real = canonicalRoot(file)
   const rootReal = canonicalRoot(root)
-  if (real === rootReal || real.startsWith(rootReal.endsWith(path.sep) ? rootReal : rootReal + path.sep)) return 'read from a file inside the project'
+  if (real === rootReal || real.startsWith(rootReal.endsWith(path.sep) ? rootReal : rootReal + path.sep))
+    return 'read from a file inside the project'
   for (let dir = path.dirname(real); ; dir = path.dirname(dir)) {
-    if (['.git', '.hg', '.svn'].some((m) => existsSync(path.join(dir, m)))) return `read from a file inside the repository ${dir}`
+    if (['.git', '.hg', '.svn'].some((m) => existsSync(path.join(dir, m))))
+      return `read from a file inside the repository ${dir}`
     if (path.dirname(dir) === dir) break
   }
   const uid = process.getuid?.()
@@ -217,19 +241,28 @@ function sources(cli: CliContext, root: string, from: string | undefined): Sourc
     const specs = clientSources(from as Client, w)
     const found = specs.filter((s) => existsSync(s.file))
     const files = [...new Set(specs.map((s) => label(cli, root, s.file)))]
-    if (found.length === 0) throw failure(`--from ${from}: ${files.length === 1 ? `${files[0]} does not exist` : `none of ${files.join(', ')} exists`}`)
+    if (found.length === 0)
+      throw failure(
+        `--from ${from}: ${files.length === 1 ? `${files[0]} does not exist` : `none of ${files.join(', ')} exists`}`,
+      )
     return found.map((s) => readFrom(s, root))
   }
   const file = path.resolve(cli.dir, from)
   if (!existsSync(file)) {
-    if (!/[\\/.]/.test(from)) throw usage(`--from: unknown source "${from}"; expected ${CLIENTS.join(', ')} or a file path`)
+    if (!/[\\/.]/.test(from))
+      throw usage(`--from: unknown source "${from}"; expected ${CLIENTS.join(', ')} or a file path`)
     throw failure(`--from: ${from} does not exist`)
   }
   return [readFrom({ file }, root)]
 }
 
 /** The moved literal env values, as partial `env:` rows of the local (gitignored) file. */
-async function writeLocalEnv(cli: CliContext, root: string, local: ReturnType<typeof scopeLayer>, secrets: ReadonlyMap<string, Moved>): Promise<void> {
+async function writeLocalEnv(
+  cli: CliContext,
+  root: string,
+  local: ReturnType<typeof scopeLayer>,
+  secrets: ReadonlyMap<string, Moved>,
+): Promise<void> {
   const rows = [...secrets].filter(([, m]) => Object.keys(m.localEnv).length > 0)
   if (rows.length === 0) return
   await editTarget(cli, root, local, (editor) => {

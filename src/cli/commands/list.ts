@@ -59,9 +59,15 @@ function printTable(cli: CliContext, views: readonly ServerView[], listing: List
  * DoctorResult without `name`, `scope` and `file` (the row has them).
  * Returns an exit code instead when a signal interrupted the checks.
  */
-async function checksFor(cli: CliContext, listing: Listing, opts: ListOptions): Promise<Map<string, CheckResult> | number> {
+async function checksFor(
+  cli: CliContext,
+  listing: Listing,
+  opts: ListOptions,
+): Promise<Map<string, CheckResult> | number> {
   const timeoutMs = checkTimeoutMs(opts.timeout)
-  const names = opts.scope ? listing.views.filter((v) => v.scope === opts.scope && v.state !== 'shadowed').map((v) => v.name) : undefined
+  const names = opts.scope
+    ? listing.views.filter((v) => v.scope === opts.scope && v.state !== 'shadowed').map((v) => v.name)
+    : undefined
   if (names && names.length === 0) return new Map()
   const { results, signalled } = await runChecks(cli, listing.project, { ...(names ? { names } : {}), timeoutMs })
   if (signalled) return signalled

@@ -53,7 +53,8 @@ function openLog(file: string): number | undefined {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
     if (code === 'ENOENT') return undefined
-    if (code === 'ELOOP' || code === 'EMLINK') throw failure(`${file} is a symbolic link; not read (remove it: the host creates its logs itself)`)
+    if (code === 'ELOOP' || code === 'EMLINK')
+      throw failure(`${file} is a symbolic link; not read (remove it: the host creates its logs itself)`)
     throw failure(`${file} cannot be read: ${code ?? String(err)}`)
   }
   const st = fstatSync(fd)
@@ -84,9 +85,12 @@ export async function run(cli: CliContext, name: string, opts: LogsOptions = {})
   const root = canonicalRoot(project.root.root)
   const row = project.rows.find((r) => r.name === name && r.state !== 'shadowed')
   if (!row) throw unknownServer(name, [...new Set(project.rows.map((r) => r.name))], root)
-  if (row.entry && transportOf(row.entry) === 'streamable-http') throw failure(`"${name}" is an HTTP server: it has no stderr, so there is no log`)
+  if (row.entry && transportOf(row.entry) === 'streamable-http')
+    throw failure(`"${name}" is an HTTP server: it has no stderr, so there is no log`)
   const expanded = row.entry ? expandEntry(row.entry, cli.env) : undefined
-  const secrets = row.entry ? secretValues(row.entry, expanded && 'entry' in expanded ? expanded.entry : undefined, cli.env) : []
+  const secrets = row.entry
+    ? secretValues(row.entry, expanded && 'entry' in expanded ? expanded.entry : undefined, cli.env)
+    : []
   // Line by line: a PEM block's body stays hidden between its BEGIN and END lines.
   const pem: PemState = { inside: false }
   const show = (text: string) => maskPemLine(redact(text, secrets), pem)

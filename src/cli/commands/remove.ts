@@ -30,7 +30,9 @@ export async function run(cli: CliContext, name: string, opts: { scope?: WriteSc
     requireReadable(cli, view, hit?.layer.rank)
     if (!hit) throw notFound(view, name)
     if (hit.layer.scope === 'legacy') {
-      throw failure(`"${name}" is defined in ${show(hit.layer.file)}, Claude Code's file, which dsh-mcp never writes; edit it by hand, or run "dsh-mcp disable ${name}" to turn it off for you`)
+      throw failure(
+        `"${name}" is defined in ${show(hit.layer.file)}, Claude Code's file, which dsh-mcp never writes; edit it by hand, or run "dsh-mcp disable ${name}" to turn it off for you`,
+      )
     }
     target = hit.layer
   }
@@ -39,10 +41,14 @@ export async function run(cli: CliContext, name: string, opts: { scope?: WriteSc
   const after = winnerOf(load(cli), name)
   if (after?.diagnostics.some((d) => d.code === 'override-orphan')) {
     cli.out.err(`Removed "${name}" from ${show(target.file)}`)
-    cli.out.err(`note: ${show(after.file)} still holds an override for "${name}" that now overrides nothing; "dsh-mcp remove ${name} -s local" removes it`)
+    cli.out.err(
+      `note: ${show(after.file)} still holds an override for "${name}" that now overrides nothing; "dsh-mcp remove ${name} -s local" removes it`,
+    )
     return 0
   }
-  const next = after ? `; now using ${show(after.file)}${after.state === 'invalid' ? ' (invalid: see dsh-mcp validate)' : after.state === 'disabled' ? ' (disabled)' : ''}` : ''
+  const next = after
+    ? `; now using ${show(after.file)}${after.state === 'invalid' ? ' (invalid: see dsh-mcp validate)' : after.state === 'disabled' ? ' (disabled)' : ''}`
+    : ''
   cli.out.err(`Removed "${name}" from ${show(target.file)}${next}`)
   return 0
 }

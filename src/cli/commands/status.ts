@@ -79,7 +79,9 @@ export async function run(cli: CliContext, opts: StatusOptions = {}): Promise<nu
     if (opts.json) cli.out.json({ projects: [] })
     else {
       cli.out.out(`no running host has written status for ${root}`)
-      cli.out.out(`  (looked for ${read.file}; start dsh in this project with DSH_HOME=${cli.loc.dshHome}, or run "dsh-mcp doctor" to check the servers without a host)`)
+      cli.out.out(
+        `  (looked for ${read.file}; start dsh in this project with DSH_HOME=${cli.loc.dshHome}, or run "dsh-mcp doctor" to check the servers without a host)`,
+      )
     }
     return 0
   }
@@ -90,7 +92,16 @@ export async function run(cli: CliContext, opts: StatusOptions = {}): Promise<nu
     return state === v.state ? v : { ...v, state, effectiveName: null, toolCount: 0 }
   })
   if (opts.json) {
-    const project: ProjectStatusJson = { root: s.root, file: read.file, pid: s.pid, alive: host === 'running', host, updatedAt: s.updatedAt, servers, files: s.files }
+    const project: ProjectStatusJson = {
+      root: s.root,
+      file: read.file,
+      pid: s.pid,
+      alive: host === 'running',
+      host,
+      updatedAt: s.updatedAt,
+      servers,
+      files: s.files,
+    }
     cli.out.json({ projects: [project] })
     return 0
   }
@@ -104,15 +115,41 @@ export async function run(cli: CliContext, opts: StatusOptions = {}): Promise<nu
         : ' (running)'
       : host === 'stopped'
         ? p('gray', ', which has stopped: nothing is mounted now')
-        : p('yellow', s.pid === null ? ', which is not running' : ', which is no longer running: nothing is mounted now; it died without stopping cleanly, and this is what it last saw')
+        : p(
+            'yellow',
+            s.pid === null
+              ? ', which is not running'
+              : ', which is no longer running: nothing is mounted now; it died without stopping cleanly, and this is what it last saw',
+          )
   cli.out.out(`  updated ${ageText(s.updatedAt)} ${who}${life}`)
   if (servers.length === 0) cli.out.out('  no servers')
   else {
-    const tools = (v: (typeof servers)[number]) => (v.state === 'mounted' || v.state === 'dormant' ? `${v.toolCount}${v.toolSource === 'cache' ? ' (cache)' : ''}` : '-')
+    const tools = (v: (typeof servers)[number]) =>
+      v.state === 'mounted' || v.state === 'dormant'
+        ? `${v.toolCount}${v.toolSource === 'cache' ? ' (cache)' : ''}`
+        : '-'
     // Lifecycle columns only when a server is lazy (an all-eager project's table keeps its shape).
     const lazy = servers.some((v) => v.lifecycle === 'lazy')
-    const rows = servers.map((v) => [paintState(v.state, p), v.name, v.effectiveName ?? '-', v.layer ?? '-', ...(lazy ? [v.lifecycle ?? '-'] : []), tools(v), ...(lazy ? [v.lastUsedAt ? ageText(v.lastUsedAt) : '-'] : []), v.error ?? ''])
-    cli.out.table(rows, ['STATE', 'NAME', 'EFFECTIVE', 'LAYER', ...(lazy ? ['LIFECYCLE'] : []), 'TOOLS', ...(lazy ? ['LAST USE'] : []), 'ERROR'])
+    const rows = servers.map((v) => [
+      paintState(v.state, p),
+      v.name,
+      v.effectiveName ?? '-',
+      v.layer ?? '-',
+      ...(lazy ? [v.lifecycle ?? '-'] : []),
+      tools(v),
+      ...(lazy ? [v.lastUsedAt ? ageText(v.lastUsedAt) : '-'] : []),
+      v.error ?? '',
+    ])
+    cli.out.table(rows, [
+      'STATE',
+      'NAME',
+      'EFFECTIVE',
+      'LAYER',
+      ...(lazy ? ['LIFECYCLE'] : []),
+      'TOOLS',
+      ...(lazy ? ['LAST USE'] : []),
+      'ERROR',
+    ])
   }
   for (const f of s.files) {
     const kept = f.keptLastGood ? 'its last good version is still used' : 'nothing from it is used'

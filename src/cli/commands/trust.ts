@@ -36,7 +36,8 @@ interface Target {
 }
 
 export async function run(cli: CliContext, names: string[] = [], opts: TrustOptions = {}): Promise<number> {
-  if (names.length === 0 && !opts.all) throw usage('name the servers to trust, or pass --all', ['see what would run first: dsh-mcp list'])
+  if (names.length === 0 && !opts.all)
+    throw usage('name the servers to trust, or pass --all', ['see what would run first: dsh-mcp list'])
   const listing = readListing(cli)
   for (const line of listing.fileProblems) cli.out.err(line)
   const root = listing.project.root.root
@@ -46,7 +47,9 @@ export async function run(cli: CliContext, names: string[] = [], opts: TrustOpti
     const view = listing.views.find((v) => v.name === row.name && v.file === row.file && v.state !== 'shadowed')
     if (view) winners.set(row.name, { row, view })
   }
-  const picked = opts.all ? [...winners.values()].filter((w) => needsTrust(w.row) && w.row.state === 'active') : pickNamed(cli, names, winners, root, listing.display)
+  const picked = opts.all
+    ? [...winners.values()].filter((w) => needsTrust(w.row) && w.row.state === 'active')
+    : pickNamed(cli, names, winners, root, listing.display)
   const targets: Target[] = []
   for (const { row, view } of picked) {
     if (!row.entry) continue
@@ -71,16 +74,26 @@ export async function run(cli: CliContext, names: string[] = [], opts: TrustOpti
   }
   cli.out.out()
   if (!opts.yes) {
-    if (!cli.interactive) throw failure('not trusting without confirmation: no terminal to ask on; pass --yes to confirm')
+    if (!cli.interactive)
+      throw failure('not trusting without confirmation: no terminal to ask on; pass --yes to confirm')
     const { confirm } = await import('../prompt.ts')
-    if (!(await confirm(`Trust ${targets.length === 1 ? 'this server' : `these ${targets.length} servers`}?`, { input: cli.stdin, output: cli.stderr }))) {
+    if (
+      !(await confirm(`Trust ${targets.length === 1 ? 'this server' : `these ${targets.length} servers`}?`, {
+        input: cli.stdin,
+        output: cli.stderr,
+      }))
+    ) {
       cli.out.err('nothing trusted')
       return 1
     }
   }
   const { trustServers } = await import('../../trust/store.ts')
   try {
-    await trustServers(cli.loc.dshHome, root, targets.map((t) => ({ name: t.view.name, fingerprint: t.fingerprint })))
+    await trustServers(
+      cli.loc.dshHome,
+      root,
+      targets.map((t) => ({ name: t.view.name, fingerprint: t.fingerprint })),
+    )
   } catch (err) {
     throw failure((err as Error).message)
   }
@@ -88,7 +101,13 @@ export async function run(cli: CliContext, names: string[] = [], opts: TrustOpti
   return 0
 }
 
-function pickNamed(cli: CliContext, names: string[], winners: Map<string, { row: Row; view: ServerView }>, root: string, display: (file: string) => string): { row: Row; view: ServerView }[] {
+function pickNamed(
+  cli: CliContext,
+  names: string[],
+  winners: Map<string, { row: Row; view: ServerView }>,
+  root: string,
+  display: (file: string) => string,
+): { row: Row; view: ServerView }[] {
   const picked: { row: Row; view: ServerView }[] = []
   for (const name of [...new Set(names)]) {
     const w = winners.get(name)

@@ -43,9 +43,15 @@ function checkFiles(cli: CliContext, files: string[]): Diagnostic[] {
     const base = path.basename(file)
     const format = /\.json$/i.test(base) ? 'mcpServers' : 'friendly'
     // Judged like the host would: a link out of the file's project (or another user's file) is refused unread.
-    const guard = { root: projectRootOf(path.dirname(file), cli.loc).root, dshHome: cli.loc.dshHome, home: cli.loc.home, env: cli.env }
+    const guard = {
+      root: projectRootOf(path.dirname(file), cli.loc).root,
+      dshHome: cli.loc.dshHome,
+      home: cli.loc.home,
+      env: cli.env,
+    }
     const r = readConfigFile({ file, format }, { allowPartial: /^mcp\.local\.ya?ml$/i.test(base) }, guard)
-    if (r.absent) out.push({ severity: 'error', code: 'read-failed', message: 'no such file', file, line: 0, col: 0, path: '' })
+    if (r.absent)
+      out.push({ severity: 'error', code: 'read-failed', message: 'no such file', file, line: 0, col: 0, path: '' })
     else out.push(...allDiagnostics(r.parsed))
   }
   return out

@@ -6,7 +6,15 @@
  * scope, its default); Claude Desktop's `claude_desktop_config.json` is
  * user scope.
  */
-import { type Candidate, candidateFrom, candidatesOf, droppedNote, fromMcpJsonEntry, isRecord, parseJsonObject } from './common.ts'
+import {
+  type Candidate,
+  candidateFrom,
+  candidatesOf,
+  droppedNote,
+  fromMcpJsonEntry,
+  isRecord,
+  parseJsonObject,
+} from './common.ts'
 
 function entries(servers: unknown): Candidate[] | { error: string } {
   return candidatesOf(servers, (name, raw) => {

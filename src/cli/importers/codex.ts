@@ -15,7 +15,11 @@ export function importCodex(text: string): Candidate[] | { error: string } {
   } catch (err) {
     // smol-toml's message quotes the offending line: report its position only.
     const { line, column } = err as { line?: number; column?: number }
-    return parseFailure('not valid TOML', text, typeof line === 'number' && typeof column === 'number' ? { line, col: column } : undefined)
+    return parseFailure(
+      'not valid TOML',
+      text,
+      typeof line === 'number' && typeof column === 'number' ? { line, col: column } : undefined,
+    )
   }
   return candidatesOf(doc.mcp_servers, codexEntry)
 }
@@ -23,13 +27,30 @@ export function importCodex(text: string): Candidate[] | { error: string } {
 function codexEntry(name: string, raw: unknown): Candidate {
   if (!isRecord(raw)) return { name, invalid: 'the entry is not a table', notes: [] }
   const notes: string[] = []
-  const { enabled_tools, disabled_tools, tool_timeout_sec, startup_timeout_sec, startup_timeout_ms, env_vars, bearer_token_env_var, http_headers, env_http_headers, ...rest } = raw
+  const {
+    enabled_tools,
+    disabled_tools,
+    tool_timeout_sec,
+    startup_timeout_sec,
+    startup_timeout_ms,
+    env_vars,
+    bearer_token_env_var,
+    http_headers,
+    env_http_headers,
+    ...rest
+  } = raw
   const body: Record<string, unknown> = { ...rest }
-  if (enabled_tools !== undefined || disabled_tools !== undefined) body.tools = { ...(enabled_tools !== undefined ? { include: enabled_tools } : {}), ...(disabled_tools !== undefined ? { exclude: disabled_tools } : {}) }
+  if (enabled_tools !== undefined || disabled_tools !== undefined)
+    body.tools = {
+      ...(enabled_tools !== undefined ? { include: enabled_tools } : {}),
+      ...(disabled_tools !== undefined ? { exclude: disabled_tools } : {}),
+    }
   if (typeof tool_timeout_sec === 'number') body.toolCallTimeoutMs = Math.round(tool_timeout_sec * 1000)
   else if (tool_timeout_sec !== undefined) return { name, invalid: '"tool_timeout_sec" is not a number', notes }
-  if (startup_timeout_sec !== undefined || startup_timeout_ms !== undefined) notes.push('startup timeout ignored (the host\'s mountTimeoutMs applies)')
-  if (env_vars !== undefined) notes.push(`"env_vars" is not carried over: list those variables under env: (KEY: \${KEY})`)
+  if (startup_timeout_sec !== undefined || startup_timeout_ms !== undefined)
+    notes.push("startup timeout ignored (the host's mountTimeoutMs applies)")
+  if (env_vars !== undefined)
+    notes.push(`"env_vars" is not carried over: list those variables under env: (KEY: \${KEY})`)
   const headers: Record<string, unknown> = isRecord(http_headers) ? { ...http_headers } : {}
   if (isRecord(env_http_headers)) for (const [h, v] of Object.entries(env_http_headers)) headers[h] = `\${${String(v)}}`
   if (typeof bearer_token_env_var === 'string') headers.Authorization = `Bearer \${${bearer_token_env_var}}`

@@ -20,7 +20,15 @@ import { readBoundedText } from '../../files/read.ts'
 
 export { isRecord }
 
-export type SourceKind = 'claude' | 'claude-user' | 'claude-local' | 'cursor' | 'vscode' | 'gemini' | 'codex' | 'friendly'
+export type SourceKind =
+  | 'claude'
+  | 'claude-user'
+  | 'claude-local'
+  | 'cursor'
+  | 'vscode'
+  | 'gemini'
+  | 'codex'
+  | 'friendly'
 
 /** The layer a source's servers belong in (the scope the other client gave them). */
 export type SourceScope = 'project' | 'local' | 'user'
@@ -57,7 +65,12 @@ export function readSource(file: string): { text: string } | { error: string } {
 }
 
 /** `<what> at line L, column C`: a parse failure by position only (a parser's own message may quote the file, and a value may be a secret). */
-export function parseFailure(what: string, text: string, at: { offset: number } | { line: number; col: number } | undefined, reason?: string): { error: string } {
+export function parseFailure(
+  what: string,
+  text: string,
+  at: { offset: number } | { line: number; col: number } | undefined,
+  reason?: string,
+): { error: string } {
   const pos = at === undefined ? undefined : 'offset' in at ? positionAt(text, at.offset) : at
   return { error: `${what}${pos ? ` at line ${pos.line}, column ${pos.col}` : ''}${reason ? `: ${reason}` : ''}` }
 }
@@ -82,7 +95,10 @@ function mapStrings(entry: Record<string, unknown>, fn: (s: string) => string): 
   for (const k of ['command', 'cwd', 'url'] as const) if (typeof out[k] === 'string') out[k] = fn(out[k] as string)
   if (Array.isArray(out.args)) out.args = out.args.map((a) => (typeof a === 'string' ? fn(a) : a))
   for (const k of ['env', 'headers'] as const) {
-    if (isRecord(out[k])) out[k] = Object.fromEntries(Object.entries(out[k] as Record<string, unknown>).map(([key, v]) => [key, typeof v === 'string' ? fn(v) : v]))
+    if (isRecord(out[k]))
+      out[k] = Object.fromEntries(
+        Object.entries(out[k] as Record<string, unknown>).map(([key, v]) => [key, typeof v === 'string' ? fn(v) : v]),
+      )
   }
   return out
 }
@@ -110,7 +126,9 @@ export function fromMcpJsonEntry(raw: unknown): Mapped {
   for (const key of ['type', 'transport'] as const) {
     const t = out[key]
     if (t === undefined) continue
-    const agrees = (t === 'stdio' && out.command !== undefined && out.url === undefined) || ((t === 'http' || t === 'streamable-http') && out.url !== undefined && out.command === undefined)
+    const agrees =
+      (t === 'stdio' && out.command !== undefined && out.url === undefined) ||
+      ((t === 'http' || t === 'streamable-http') && out.url !== undefined && out.command === undefined)
     if (agrees) delete out[key]
   }
   return { entry: out, dropped }
@@ -118,7 +136,9 @@ export function fromMcpJsonEntry(raw: unknown): Mapped {
 
 /** A candidate from a mapped entry: its entry, or why it is invalid. */
 export function candidateFrom(name: string, mapped: Pick<Mapped, 'entry' | 'invalid'>, notes: string[]): Candidate {
-  return mapped.entry ? { name, entry: mapped.entry, notes } : { name, invalid: mapped.invalid ?? 'invalid entry', notes }
+  return mapped.entry
+    ? { name, entry: mapped.entry, notes }
+    : { name, invalid: mapped.invalid ?? 'invalid entry', notes }
 }
 
 export function droppedNote(keys: readonly string[]): string[] {
@@ -126,42 +146,55 @@ export function droppedNote(keys: readonly string[]): string[] {
 }
 
 /** Candidates from an `mcpServers`-style object with a per-entry mapper. */
-export function candidatesOf(servers: unknown, map: (name: string, raw: unknown) => Candidate): Candidate[] | { error: string } {
+export function candidatesOf(
+  servers: unknown,
+  map: (name: string, raw: unknown) => Candidate,
+): Candidate[] | { error: string } {
   if (servers === undefined) return []
   if (!isRecord(servers)) return { error: 'the server list is not an object' }
   return Object.entries(servers).map(([name, raw]) => map(name, raw))
 }
 
 /** The VS Code / Cursor variable forms → `${VAR}`; unknown forms make the entry invalid. */
-export function translateEditorVars(entry: Record<string, unknown>, notes: string[], inputs: Map<string, string | undefined> = new Map()): { entry: Record<string, unknown> } | { invalid: string } {
+export function translateEditorVars(
+  entry: Record<string, unknown>,
+  notes: string[],
+  inputs: Map<string, string | undefined> = new Map(),
+): { entry: Record<string, unknown> } | { invalid: string } {
   let bad: string | undefined
   let folder = false
   const set = new Set<string>()
   const mapped = mapStrings(entry, (s) =>
-    s.replace(/\$\{([A-Za-z]+):([^}]*)\}|\$\{(workspaceFolder|userHome|workspaceFolderBasename|pathSeparator)\}/g, (m, ns: string | undefined, arg: string | undefined, plain: string | undefined) => {
-      if (plain === 'workspaceFolder') {
-        folder = true
-        return '.'
-      }
-      if (plain === 'userHome') return `$\{HOME}`
-      if (plain === 'pathSeparator') return '/'
-      if (plain) {
-        bad ??= `uses \${${plain}}, which dsh cannot expand`
-        return m
-      }
-      if (ns === 'env') return `\${${arg}}`
-      if (ns === 'input' && arg !== undefined) {
-        const v = arg.toUpperCase().replace(/[^A-Z0-9_]/g, '_').replace(/^(\d)/, '_$1')
-        if (!set.has(v)) {
-          set.add(v)
-          const d = inputs.get(arg)
-          notes.push(`set ${v} in the environment (it was the input "${arg}"${d ? `: ${d}` : ''})`)
+    s.replace(
+      /\$\{([A-Za-z]+):([^}]*)\}|\$\{(workspaceFolder|userHome|workspaceFolderBasename|pathSeparator)\}/g,
+      (m, ns: string | undefined, arg: string | undefined, plain: string | undefined) => {
+        if (plain === 'workspaceFolder') {
+          folder = true
+          return '.'
         }
-        return `\${${v}}`
-      }
-      bad ??= `uses \${${ns}:…}, which dsh cannot expand`
-      return m
-    }),
+        if (plain === 'userHome') return `$\{HOME}`
+        if (plain === 'pathSeparator') return '/'
+        if (plain) {
+          bad ??= `uses \${${plain}}, which dsh cannot expand`
+          return m
+        }
+        if (ns === 'env') return `\${${arg}}`
+        if (ns === 'input' && arg !== undefined) {
+          const v = arg
+            .toUpperCase()
+            .replace(/[^A-Z0-9_]/g, '_')
+            .replace(/^(\d)/, '_$1')
+          if (!set.has(v)) {
+            set.add(v)
+            const d = inputs.get(arg)
+            notes.push(`set ${v} in the environment (it was the input "${arg}"${d ? `: ${d}` : ''})`)
+          }
+          return `\${${v}}`
+        }
+        bad ??= `uses \${${ns}:…}, which dsh cannot expand`
+        return m
+      },
+    ),
   )
   if (folder) notes.push(`\${workspaceFolder} became "." (servers start in the project root)`)
   return bad ? { invalid: bad } : { entry: mapped }

@@ -2,7 +2,16 @@
  * Cursor's `.cursor/mcp.json` (`mcpServers`): `${env:X}` becomes `${X}`,
  * `${workspaceFolder}` the project root, `envFile` is not carried over.
  */
-import { type Candidate, candidateFrom, candidatesOf, droppedNote, fromMcpJsonEntry, isRecord, parseJsonObject, translateEditorVars } from './common.ts'
+import {
+  type Candidate,
+  candidateFrom,
+  candidatesOf,
+  droppedNote,
+  fromMcpJsonEntry,
+  isRecord,
+  parseJsonObject,
+  translateEditorVars,
+} from './common.ts'
 
 export function importCursor(text: string): Candidate[] | { error: string } {
   const doc = parseJsonObject(text)

@@ -4,7 +4,15 @@
  * (ms) `toolCallTimeoutMs`; `$VAR` in env values becomes `${VAR}`; `trust`
  * and other Gemini-only keys are dropped with a note.
  */
-import { type Candidate, candidateFrom, candidatesOf, droppedNote, fromMcpJsonEntry, isRecord, parseJsonObject } from './common.ts'
+import {
+  type Candidate,
+  candidateFrom,
+  candidatesOf,
+  droppedNote,
+  fromMcpJsonEntry,
+  isRecord,
+  parseJsonObject,
+} from './common.ts'
 import { stripJsonc } from './vscode.ts'
 
 export function importGemini(text: string): Candidate[] | { error: string } {
@@ -20,15 +28,31 @@ function geminiEntry(name: string, raw: unknown): Candidate {
   const body: Record<string, unknown> = { ...rest }
   if (httpUrl !== undefined) body.url = httpUrl
   else if (url !== undefined) {
-    if (rest.type !== 'http') notes.push('Gemini\'s "url" is an SSE endpoint; imported as streamable-http: check the server serves that at the same URL')
+    if (rest.type !== 'http')
+      notes.push(
+        'Gemini\'s "url" is an SSE endpoint; imported as streamable-http: check the server serves that at the same URL',
+      )
     body.url = url
     if (rest.type === 'http') delete body.type
   }
-  if (includeTools !== undefined || excludeTools !== undefined) body.tools = { ...(includeTools !== undefined ? { include: includeTools } : {}), ...(excludeTools !== undefined ? { exclude: excludeTools } : {}) }
+  if (includeTools !== undefined || excludeTools !== undefined)
+    body.tools = {
+      ...(includeTools !== undefined ? { include: includeTools } : {}),
+      ...(excludeTools !== undefined ? { exclude: excludeTools } : {}),
+    }
   if (timeout !== undefined) body.toolCallTimeoutMs = timeout
   if (trust !== undefined) notes.push('"trust" is not carried over: dsh asks for trust itself (dsh-mcp trust)')
   if (isRecord(body.env)) {
-    body.env = Object.fromEntries(Object.entries(body.env).map(([k, v]) => [k, typeof v === 'string' ? v.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, (m, n: string, off: number, s: string) => (s[off - 1] === '$' ? m : `\${${n}}`)) : v]))
+    body.env = Object.fromEntries(
+      Object.entries(body.env).map(([k, v]) => [
+        k,
+        typeof v === 'string'
+          ? v.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, (m, n: string, off: number, s: string) =>
+              s[off - 1] === '$' ? m : `\${${n}}`,
+            )
+          : v,
+      ]),
+    )
   }
   const m = fromMcpJsonEntry(body)
   notes.push(...droppedNote(m.dropped))

@@ -32,7 +32,8 @@ export interface Moved {
 const SCHEME = /^(Bearer|Basic|Token|Bot)\s+(\S.*)$/i
 
 /** A flag whose value is a credential (`--api-key`, `--token`, `--password`, `--secret`, `--auth`, …). */
-const SECRET_FLAG = /^--?((?:[a-z0-9]+[-_])*(?:api[-_]?key|key|token|secret|password|passwd|pass|auth|bearer|credentials?|pat))$/i
+const SECRET_FLAG =
+  /^--?((?:[a-z0-9]+[-_])*(?:api[-_]?key|key|token|secret|password|passwd|pass|auth|bearer|credentials?|pat))$/i
 
 function literal(v: unknown): v is string {
   return typeof v === 'string' && !v.includes('${') && v.length >= MIN_SECRET_LENGTH
@@ -113,7 +114,9 @@ export function movedNotes(moved: Moved, localFile: string | undefined): string[
     )
   }
   if (moved.exportVars.length) {
-    notes.push(`warning: headers or secret flags held literal values: the entry reads ${moved.exportVars.map((v) => `\${${v}}`).join(', ')}; export ${moved.exportVars.join(', ')} before starting dsh (copy the value from the source file; it was not written)`)
+    notes.push(
+      `warning: headers or secret flags held literal values: the entry reads ${moved.exportVars.map((v) => `\${${v}}`).join(', ')}; export ${moved.exportVars.join(', ')} before starting dsh (copy the value from the source file; it was not written)`,
+    )
   }
   return notes
 }

@@ -23,7 +23,19 @@ import { parse as parseYaml } from 'yaml'
 import { yamlMessage } from '../../config/yaml-doc.ts'
 import { importClaude, importClaudeProject } from './claude.ts'
 import { importCodex } from './codex.ts'
-import { type Candidate, candidateFrom, candidatesOf, droppedNote, fromMcpJsonEntry, isRecord, parseFailure, readSource, type SourceKind, type SourceResult, type SourceScope } from './common.ts'
+import {
+  type Candidate,
+  candidateFrom,
+  candidatesOf,
+  droppedNote,
+  fromMcpJsonEntry,
+  isRecord,
+  parseFailure,
+  readSource,
+  type SourceKind,
+  type SourceResult,
+  type SourceScope,
+} from './common.ts'
 import { importCursor } from './cursor.ts'
 import { importGemini } from './gemini.ts'
 import { importVscode, stripJsonc } from './vscode.ts'
@@ -80,7 +92,13 @@ export function clientSources(client: Client, w: Where): SourceSpec[] {
         { kind: 'gemini', file: path.join(home, '.gemini', 'settings.json'), scope: 'user' },
       ])
     case 'codex':
-      return [{ kind: 'codex', file: path.join(env.CODEX_HOME ? path.resolve(env.CODEX_HOME) : path.join(home, '.codex'), 'config.toml'), scope: 'user' }]
+      return [
+        {
+          kind: 'codex',
+          file: path.join(env.CODEX_HOME ? path.resolve(env.CODEX_HOME) : path.join(home, '.codex'), 'config.toml'),
+          scope: 'user',
+        },
+      ]
   }
 }
 
@@ -113,7 +131,13 @@ function sniff(file: string, text: string): SourceKind {
   }
   if (!isRecord(value)) return 'claude'
   if (isRecord(value.servers)) return 'vscode'
-  if (isRecord(value.mcpServers) && Object.values(value.mcpServers).some((e) => isRecord(e) && ('httpUrl' in e || 'includeTools' in e || 'excludeTools' in e))) return 'gemini'
+  if (
+    isRecord(value.mcpServers) &&
+    Object.values(value.mcpServers).some(
+      (e) => isRecord(e) && ('httpUrl' in e || 'includeTools' in e || 'excludeTools' in e),
+    )
+  )
+    return 'gemini'
   return 'claude'
 }
 
@@ -155,7 +179,10 @@ function importers(root: string): Record<SourceKind, (text: string) => Candidate
 const LIST = /"mcpServers"\s*:|"servers"\s*:|^\s*servers\s*:|^\s*\[mcp_servers\b/m
 
 /** Read one source: a client's (`spec.kind` set) or a given file (`kind` sniffed, project scope). */
-export function readFrom(spec: { kind?: SourceKind; file: string; scope?: SourceScope; part?: string }, root: string): SourceResult {
+export function readFrom(
+  spec: { kind?: SourceKind; file: string; scope?: SourceScope; part?: string },
+  root: string,
+): SourceResult {
   const { file } = spec
   const scope = spec.scope ?? 'project'
   const part = spec.part !== undefined ? { part: spec.part } : {}
@@ -165,7 +192,14 @@ export function readFrom(spec: { kind?: SourceKind; file: string; scope?: Source
   const result = importers(root)[k](src.text)
   if (!Array.isArray(result)) return { kind: k, file, scope, ...part, candidates: [], error: result.error }
   if (spec.kind === undefined && result.length === 0 && !LIST.test(src.text)) {
-    return { kind: k, file, scope, ...part, candidates: [], error: 'no server list found (expected "mcpServers", "servers:" or [mcp_servers.<name>])' }
+    return {
+      kind: k,
+      file,
+      scope,
+      ...part,
+      candidates: [],
+      error: 'no server list found (expected "mcpServers", "servers:" or [mcp_servers.<name>])',
+    }
   }
   return { kind: k, file, scope, ...part, candidates: result }
 }

@@ -39,7 +39,9 @@ export function importVscode(text: string): Candidate[] | { error: string } {
   if ('error' in doc) return doc
   const inputs = new Map<string, string | undefined>()
   if (Array.isArray(doc.value.inputs)) {
-    for (const i of doc.value.inputs) if (isRecord(i) && typeof i.id === 'string') inputs.set(i.id, typeof i.description === 'string' ? i.description : undefined)
+    for (const i of doc.value.inputs)
+      if (isRecord(i) && typeof i.id === 'string')
+        inputs.set(i.id, typeof i.description === 'string' ? i.description : undefined)
   }
   return candidatesOf(doc.value.servers, (name, raw) => editorEntry(name, raw, inputs))
 }

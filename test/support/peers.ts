@@ -1,0 +1,87 @@
+/**
+ * The real peer CLIs (Claude Code, Codex, Gemini CLI), installed once into the shared cache at pinned
+ * versions, for the interop tests and `npm run bench:peers`.
+ *
+ * Contract:
+ * - `ensurePeers()` resolves each CLI's executable, installing `PEER_VERSIONS` with npm into
+ *   `${CACHE_ROOT}/peers-<versions>` on first use (one install across concurrent processes). It never
+ *   throws for an unreachable registry: it resolves `{ skip: reason }` so a caller can skip visibly.
+ * - `peerEnv(home)` is the private environment every peer run gets: its own HOME (their config scopes
+ *   live there), no inherited model keys or telemetry, Node 22 first on PATH.
+ */
+import { existsSync } from 'node:fs'
+import { writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
+import { ensureCached, installEnv, NODE22 } from './dsh-cli.ts'
+
+const exec = promisify(execFile)
+
+/** The versions the interop tests and the peers bench were written against. */
+export const PEER_VERSIONS = {
+  claude: { pkg: '@anthropic-ai/claude-code', version: '2.1.332' },
+  codex: { pkg: '@openai/codex', version: '0.171.0' },
+  gemini: { pkg: '@google/gemini-cli', version: '0.61.0' },
+} as const
+
+export type PeerName = keyof typeof PEER_VERSIONS
+export type PeerBins = Record<PeerName, string>
+
+const SYSTEM_PATH = ['/usr/local/bin', '/usr/bin', '/bin']
+
+/** The cache key: changes whenever a pinned version does. */
+function cacheKey(): string {
+  return `peers-${Object.values(PEER_VERSIONS)
+    .map((p) => p.version)
+    .join('-')}`
+}
+
+/** Each peer's executable inside an install dir (npm's `.bin` links). */
+function binsIn(dir: string): PeerBins {
+  const bin = (name: string) => join(dir, 'node_modules', '.bin', name)
+  return { claude: bin('claude'), codex: bin('codex'), gemini: bin('gemini') }
+}
+
+/** Install (once) and return the three CLIs, or why they cannot be had here. */
+export async function ensurePeers(): Promise<PeerBins | { skip: string }> {
+  try {
+    const { dir } = await ensureCached(cacheKey(), async (staging) => {
+      await writeFile(join(staging, 'package.json'), '{ "private": true }\n')
+      const specs = Object.values(PEER_VERSIONS).map((p) => `${p.pkg}@${p.version}`)
+      const env = {
+        ...(process.env as Record<string, string>),
+        ...installEnv(),
+        PATH: `${dirname(NODE22)}:${process.env.PATH ?? ''}`,
+      }
+      await exec('npm', ['install', '-E', '--no-audit', '--no-fund', '--no-save', ...specs], {
+        cwd: staging,
+        env,
+        timeout: 900_000,
+        maxBuffer: 16 * 1024 * 1024,
+      })
+      for (const [name, bin] of Object.entries(binsIn(staging))) {
+        if (!existsSync(bin)) throw new Error(`${name}: no executable at ${bin} after the install`)
+      }
+    })
+    return binsIn(dir)
+  } catch (error) {
+    const first = String((error as Error).message ?? error).split('\n')[0]
+    return { skip: `the peer CLIs could not be installed from the registry: ${first}` }
+  }
+}
+
+/** A private environment for one peer run: HOME of its own, Node 22 first, nothing inherited. */
+export function peerEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    HOME: home,
+    PATH: [dirname(NODE22), ...SYSTEM_PATH].join(':'),
+    XDG_CONFIG_HOME: join(home, '.config'),
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_TELEMETRY: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    GEMINI_CLI_NO_RELAUNCH: '1',
+    NO_COLOR: '1',
+    ...extra,
+  }
+}

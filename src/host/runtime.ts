@@ -195,7 +195,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
   }
   return {
     service: { snapshot: reports.snapshot, reload, whenIdle: settle.whenIdle },
-    web: { view: (cwd) => reports.web(cwd === undefined ? null : rootOfDir(cwd)), onChange: reports.onWrite },
+    web: { view: () => reports.web(null), onChange: reports.onWrite },
     dispose: () =>
       shutdown({
         state,

@@ -11,6 +11,7 @@
  * view of the project it is tracked under (`rootOf`); an agent not tracked
  * (disposed, being disposed, or never joined) sees none of our tools; a call
  * with no agent gets the global view (the user layer outside any project).
+ * The refusal reads like the host's own (`unknown tool "<name>"`).
  * Tools not ours are left alone. The guard reads memory only and never
  * throws (a failing check denies). Returns its disposer; a host without
  * `tools.guard` gets a no-op (the restrictions alone then).
@@ -31,7 +32,8 @@ export function guardExecution(
 ): () => void {
   const tools = ctx.tools as unknown as { guard?: (guard: Guard) => () => void }
   if (typeof tools.guard !== 'function') return () => {}
-  const refuse = (name: string) => `tool "${name}" is not available to this agent (dsh-project-mcp)`
+  // The host's own words for a tool an agent does not see: the refusal tells the model nothing more.
+  const refuse = (name: string) => `unknown tool "${name}"`
   return tools.guard((exec) => {
     const name = exec.name
     if (typeof name !== 'string' || !name.startsWith('mcp__')) return undefined

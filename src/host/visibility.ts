@@ -238,6 +238,10 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
    */
   const freeze = (): boolean => {
     if (agents.size === 0 || running) return false
+    // What each agent is held to must be registered now: a server re-syncing unregisters all its tools first, and an
+    // allow naming one of them fails (each failure a full pass per change: the square again). One listing per freeze.
+    cache = undefined
+    registered()
     const lifts = new Map<Agent, () => void>()
     let failed = false
     // Queued like a pass's updates: each restrict re-enters `tools/change`, which drains the rest first, so a

@@ -41,7 +41,7 @@ import { suggest, transportOf } from '../config/entry.ts'
 import { unpinnedRunner } from '../config/runners.ts'
 import { contributors, type LayerInput, type Row, type Scope } from '../config/layers.ts'
 import { type Verdict, type VerdictView, verdictOf, verdictView } from '../plan/verdict.ts'
-import { type ListState, listState, STATE_TONE, TONE_COLOR } from '../plan/states.ts'
+import { type ListState, listState, stateColor } from '../plan/states.ts'
 import { displayArgs, displayUrl } from '../config/redact.ts'
 import { redactShapesIn } from '../config/redact-shapes.ts'
 import { templateVariables } from '../config/expand.ts'
@@ -183,7 +183,8 @@ function presentRow(
     ...(opts.storeProblem ? { storeProblem: opts.storeProblem } : {}),
   })
   const state = listState(verdict.tag)
-  issues.push(...verdictIssue(verdict, row))
+  const own = verdictIssue(verdict, row)
+  issues.push(...own)
   const t = e ? transportOf(e) : undefined
   const view: ServerView = {
     name: row.name,
@@ -219,7 +220,17 @@ function presentRow(
   }
   const check = row.state !== 'shadowed' ? opts.checks?.get(row.name) : undefined
   if (check) view.check = check
+  verdictLines.set(view, own)
   return view
+}
+
+/** Per view, the issue lines its verdict added (`verdictIssue`): the trust review leaves them out by identity, not by wording. */
+const verdictLines = new WeakMap<ServerView, readonly string[]>()
+
+/** `v.issues` without the lines its verdict added (the trust review says "will be allowed to run" itself). */
+export function issuesBesideVerdict(v: ServerView): string[] {
+  const own = verdictLines.get(v) ?? []
+  return v.issues.filter((i) => !own.includes(i))
 }
 
 /**
@@ -281,7 +292,7 @@ export function tableOf(
   const rows = views.map((v) => [
     v.name,
     v.scope,
-    paint(TONE_COLOR[STATE_TONE[v.state]], v.state),
+    paint(stateColor(v.state), v.state),
     v.transport ?? '-',
     targetOf(v),
     v.effectiveName ?? '-',

@@ -86,3 +86,8 @@ export const STATE_TONE: Readonly<Record<ServerState | ListState | DoctorState |
 
 /** The CLI's colour of a tone. */
 export const TONE_COLOR = { ok: 'green', warn: 'yellow', error: 'red', idle: 'gray' } as const
+
+/** The CLI colour of a state word (list, status, doctor). */
+export function stateColor(state: keyof typeof STATE_TONE): (typeof TONE_COLOR)[Tone] {
+  return TONE_COLOR[STATE_TONE[state]]
+}

@@ -10,6 +10,8 @@
  *   session's project first and then every known project, each server's
  *   state, lifecycle, tool count, last error (redacted by the host) and,
  *   when it does not run, why and the exact command to run (copy button);
+ *   a row's state word and its tone come from the host (src/plan/states.ts,
+ *   the one vocabulary), never decided here;
  * - `conversation.session.header.actions` "project-mcp-chip": nothing when
  *   every server of the session's project runs; else a warning dot with the
  *   count, its tooltip naming which and why.

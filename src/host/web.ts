@@ -15,8 +15,9 @@
  * streams are bounded ({@link STREAM_LIMITS}: beyond the count 503; a stream
  * that does not drain gets only the latest view once it does, and is closed
  * when it misses too many changes or has too many bytes queued).
- * A view holds names, layers, states, lifecycles, tool counts, redacted mount
- * errors and the words and fix command of explain.ts — never an env or header
+ * A view holds names, layers, states (plan/states.ts, with their tone),
+ * verdicts (plan/verdict.ts `VerdictView`), lifecycles, tool counts, redacted
+ * mount errors and the words and fix command of explain.ts — never an env or header
  * value, a command line, or a file's contents. Serving it reads the runtime's
  * memory only: it never loads a project, starts, wakes or retries a server.
  * Other methods answer 405. Both routes are removed with the plugin.
@@ -26,8 +27,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { jsonTerminalSafe } from '../config/terminal-safe.ts'
 import type { Placement } from '../plan/desired.ts'
+import { type ServerState, STATE_TONE, type Tone } from '../plan/states.ts'
+import type { VerdictView } from '../plan/verdict.ts'
 import { explain, explainFile, type WhyKind } from './explain.ts'
-import type { ServerState } from '../status/format.ts'
 import type { FileProblem, ServerSnapshot } from './status.ts'
 import { matchProject, normalCwd, trustedRequest } from './web-guard.ts'
 
@@ -38,6 +40,10 @@ export interface WebServerRow {
   name: string
   layer: string
   state: ServerState
+  /** The state's tone (plan/states.ts `STATE_TONE`, the one mapping the CLI paints with too). */
+  tone: Tone
+  /** The row's verdict (plan/verdict.ts): tag, kind and structured fields — never a value. */
+  verdict: VerdictView
   /** `eager`: started with its project; `lazy`: started by its first tool call (`dormant` until then). */
   lifecycle: 'eager' | 'lazy'
   toolCount: number
@@ -105,9 +111,11 @@ export function webProject(
         name: p.name,
         layer: p.layer,
         state: s.state,
+        tone: STATE_TONE[s.state],
+        verdict: p.verdict,
         lifecycle: s.lifecycle,
         toolCount: s.toolCount,
-        lastError: p.want === 'mount' ? s.lastError : null,
+        lastError: p.verdict.tag === 'runs' ? s.lastError : null,
         kind: why?.kind ?? null,
         words: why?.words ?? null,
         fix: why?.fix ?? null,

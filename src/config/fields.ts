@@ -66,7 +66,7 @@ export interface FieldSpec {
   official?: 'mapped' | 'copied'
   /** `get`/`list`: `own` (a ServerView property of its own), `setting` (`settings`, a detail row), or hidden. */
   view: 'own' | 'setting' | false
-  /** The detail row's label (`setting` fields). */
+  /** The detail row's label (`setting` fields; at most 11 characters, the width of get's label column). */
   label?: string
   /** `export`: each target's spelling; `implicit` is carried by the export itself (type, enabled rows only). */
   export: Partial<Record<ExportTarget, string>> | 'implicit'
@@ -196,7 +196,7 @@ export const FIELDS = {
     mount: 'official',
     official: 'copied',
     view: 'setting',
-    label: 'call timeout',
+    label: 'tool calls',
     export: {},
     import: { codex: [{ key: 'tool_timeout_sec', scale: 1000 }], gemini: [{ key: 'timeout' }] },
     flag: { flags: '--timeout <ms>', help: 'tool call timeout in milliseconds' },
@@ -211,7 +211,7 @@ export const FIELDS = {
     cacheKey: false,
     mount: 'host',
     view: 'setting',
-    label: 'startup bound',
+    label: 'startup',
     export: {},
     import: { codex: [{ key: 'startup_timeout_sec', scale: 1000 }, { key: 'startup_timeout_ms' }] },
     flag: {
@@ -229,7 +229,7 @@ export const FIELDS = {
     mount: 'official',
     official: 'copied',
     view: 'setting',
-    label: 'fail on start',
+    label: 'start error',
     export: {},
   },
   maxInstructionBytes: {
@@ -242,7 +242,7 @@ export const FIELDS = {
     mount: 'official',
     official: 'copied',
     view: 'setting',
-    label: 'instructions',
+    label: 'max instr.',
     export: {},
   },
   oauth: {

@@ -7,7 +7,8 @@
  * judged by `verdictOf` (plan/verdict.ts, the one judgement): a `runs` row is
  * mounted with the verdict's official config; any other is placed with the
  * verdict's reason (never an env or header value) and the verdict itself. A mount's key covers its
- * written name and its resolved official config, so equal keys share one
+ * written name, its resolved official config and the fields the table hands
+ * the mount beside it (`MountSpec.settings`), so equal keys share one
  * mount and tuning keys (`tools`, `description`, `lifecycle`, `idleTimeoutMs`)
  * never change a key.
  * `desiredState` is `assemblePlan` over `judgeView` of every view: each view
@@ -22,7 +23,8 @@ import { type LayerInput, mergeLayers, type Row, type Scope } from '../config/la
 import type { OfficialConfig } from '../config/official.ts'
 import { secretValues } from '../config/redact.ts'
 import type { TrustState } from '../trust/state.ts'
-import type { Lifecycle } from '../config/schema.ts'
+import type { Entry, Lifecycle } from '../config/schema.ts'
+import { fieldsWhere, type HostField } from '../config/fields.ts'
 import type { ToolFilter } from './filter.ts'
 import { type FileRefusal, type VerdictView, verdictOf, verdictView } from './verdict.ts'
 
@@ -30,6 +32,17 @@ export { redact } from '../config/redact.ts'
 
 /** The trust gate's seam: asked for every active row that needs trust (a repository contribution). */
 export type TrustFn = (root: string, row: Row) => TrustState
+
+/** What a mount reads beside its official config: the table's `mount: 'host'` fields. */
+export type HostSettings = Partial<Pick<Entry, HostField>>
+
+/** The written `mount: 'host'` fields of an entry (part of the mount key: a change remounts). */
+export function hostSettings(entry: Entry): HostSettings {
+  const out: Record<string, unknown> = {}
+  for (const key of fieldsWhere((f) => f.mount === 'host'))
+    if (entry[key] !== undefined) out[key] = (entry as Record<string, unknown>)[key]
+  return out as HostSettings
+}
 
 export type Want = 'mount' | 'shadowed' | 'disabled' | 'invalid' | 'untrusted' | 'skipped'
 
@@ -46,6 +59,8 @@ export interface MountSpec {
   secrets: string[]
   /** Key of its tool-metadata cache (config/fingerprint.ts `cacheFingerprint`). */
   cacheKey: string
+  /** The fields the table hands the mount beside its official config (fields.ts `mount: 'host'`), as written. */
+  settings?: HostSettings
 }
 
 /** One row of one view (a project, or the global view), judged. */
@@ -164,7 +179,8 @@ function judgeRow(row: Row, root: string | null, input: ViewInput, mounts: Map<s
     return { ...base, want, reason: v.reason }
   }
   const origin = row.scope === 'user' ? input.dshHome : (root as string)
-  const key = mountKey(v.config)
+  const settings = hostSettings(v.entry)
+  const key = mountKey({ ...v.config, ...settings })
   if (!mounts.has(key)) {
     mounts.set(key, {
       key,
@@ -175,6 +191,7 @@ function judgeRow(row: Row, root: string | null, input: ViewInput, mounts: Map<s
       config: v.config,
       secrets: secretValues(row.entry!, v.entry, input.env),
       cacheKey: cacheFingerprint(row.entry!, origin),
+      ...(Object.keys(settings).length > 0 ? { settings } : {}),
     })
   }
   return { ...base, want: 'mount', key }

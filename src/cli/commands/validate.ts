@@ -50,7 +50,11 @@ function checkFiles(cli: CliContext, files: string[]): Diagnostic[] {
       home: cli.loc.home,
       env: cli.env,
     }
-    const r = readConfigFile({ file, format }, { allowPartial: /^mcp\.local\.ya?ml$/i.test(base), userFile: file === userLayerFile(cli.loc.dshHome).file }, guard)
+    const r = readConfigFile(
+      { file, format },
+      { allowPartial: /^mcp\.local\.ya?ml$/i.test(base), userFile: file === userLayerFile(cli.loc.dshHome).file },
+      guard,
+    )
     if (r.absent)
       out.push({ severity: 'error', code: 'read-failed', message: 'no such file', file, line: 0, col: 0, path: '' })
     else out.push(...allDiagnostics(r.parsed))

@@ -11,10 +11,16 @@
  * once), and a fresh tree marker per mount (launch/tree.ts: what the
  * hang-kill looks for), and `unset`: the names of `opts.projectEnv` (what
  * the host took from the repository's `.env`) the entry's own `env` does not
- * set. The launcher runs on this process's node (launch/where.ts).
+ * set, and `checkouts`: the project checkouts a bare command must not
+ * resolve into (launch/resolve.ts) — the server's own project root, and for
+ * a user-layer server every known project root (`opts.checkouts`) but one
+ * that holds the user's home or `$DSH_HOME` (a home directory is no
+ * checkout). The launcher runs on this process's node (launch/where.ts).
  *
  * @module
  */
+import { homedir } from 'node:os'
+import path from 'node:path'
 import * as mcpClient from '@deepseek-ai/dsh-mcp-client'
 import type { OfficialConfig } from '../config/official.ts'
 import { clientCapturesStderr, launchedConfig, serverLogFile } from '../launch/spec.ts'
@@ -28,6 +34,18 @@ export interface LaunchOptions {
   logMaxBytes?: number
   /** Names the host took from the repository's `.env` (project-env.ts): unset for the server unless its entry sets them. */
   projectEnv?: readonly string[]
+  /** The project roots agents run in: no bare command may resolve into one. */
+  checkouts?: readonly string[]
+}
+
+/** A root that contains the home directory or `$DSH_HOME` is no checkout to refuse (it would refuse `~/.local/bin`). */
+function checkoutsOf(spec: MountSpec, opts: LaunchOptions): string[] {
+  const roots = spec.layer === 'user' ? [...(opts.checkouts ?? [])] : [spec.origin, ...(opts.checkouts ?? [])]
+  const holds = (root: string, dir: string) => {
+    const rel = path.relative(root, dir)
+    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))
+  }
+  return [...new Set(roots)].filter((r) => path.isAbsolute(r) && !holds(r, homedir()) && !holds(r, opts.dshHome))
 }
 
 let captured: boolean | undefined
@@ -49,6 +67,7 @@ export function mountedConfig(spec: MountSpec, effectiveName: string, opts: Laun
     forward: stderrCapturedByClient(),
     ...(opts.logMaxBytes ? { maxBytes: opts.logMaxBytes } : {}),
     ...(unset.length > 0 ? { unset } : {}),
+    checkouts: checkoutsOf(spec, opts),
   }
   // Blank them for the launcher's own start too (NODE_OPTIONS, LD_PRELOAD act on the node that runs it); it then removes them.
   const blanked =

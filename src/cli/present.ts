@@ -28,6 +28,7 @@
  *
  * @module
  */
+import { homedir } from 'node:os'
 import path from 'node:path'
 import { formatDiagnostic } from '../config/diagnostics.ts'
 import { isCodeEnv } from '../config/code-env.ts'
@@ -47,6 +48,8 @@ import { loadProject, type ProjectView } from '../files/project.ts'
 import { type CacheRecord, cacheReader } from '../lazy/cache.ts'
 import { type CliError, failure } from './errors.ts'
 import type { CliContext } from './program.ts'
+import { type LaunchView, type LaunchViewOptions, launchView } from './launch-view.ts'
+import { checkoutRoots } from '../launch/resolve.ts'
 
 export type ListState = RowState | 'untrusted'
 
@@ -93,6 +96,8 @@ export interface ServerView {
   /** The row's one verdict (plan/verdict.ts) under the CLI's environment. */
   verdict: VerdictView
   check?: CheckResult
+  /** A stdio row: the directory it really starts in and the file its command resolves to (launch-view.ts). */
+  runs?: LaunchView
 }
 
 export interface PresentOptions {
@@ -215,9 +220,20 @@ function presentRow(
     trust,
     verdict: verdictView(verdict),
   }
+  const runs = e ? launchView(e, runsOptions(row, root, opts)) : undefined
+  if (runs) view.runs = runs
   const check = row.state !== 'shadowed' ? opts.checks?.get(row.name) : undefined
   if (check) view.check = check
   return view
+}
+
+/** Where a row's `cwd` resolves from, what expands it, and the checkout its command must not resolve into. */
+function runsOptions(row: Row, root: string, opts: PresentOptions): LaunchViewOptions {
+  return {
+    base: row.scope === 'user' ? path.dirname(row.file) : root,
+    env: opts.env,
+    checkouts: checkoutRoots([root], [opts.env.HOME ?? homedir(), opts.dshHome]),
+  }
 }
 
 /** The `list` issue line of a `needs-trust` verdict (`trust` filters the ones that say "run dsh-mcp trust"). */
@@ -381,8 +397,8 @@ export function detailLines(v: ServerView, root: string, display: (file: string)
   field('transport', v.transport ?? '-')
   if (v.command !== null) {
     field('command', targetOf(v))
-    const base = v.scope === 'user' ? path.dirname(v.file) : root
-    field('cwd', path.resolve(base, v.cwd ?? '.'))
+    if (v.runs) field('runs', v.runs.command)
+    field('cwd', v.runs?.cwd ?? path.resolve(v.scope === 'user' ? path.dirname(v.file) : root, v.cwd ?? '.'))
   }
   if (v.url !== null) field('url', v.url)
   // The variables a key's value is built from are named (they say what of yours the server is sent); values never print.

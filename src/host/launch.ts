@@ -20,9 +20,9 @@
  * @module
  */
 import { homedir } from 'node:os'
-import path from 'node:path'
 import * as mcpClient from '@deepseek-ai/dsh-mcp-client'
 import type { OfficialConfig } from '../config/official.ts'
+import { checkoutRoots } from '../launch/resolve.ts'
 import { clientCapturesStderr, launchedConfig, serverLogFile } from '../launch/spec.ts'
 import { newTreeMarker } from '../launch/tree.ts'
 import { launcher } from '../launch/where.ts'
@@ -38,14 +38,10 @@ export interface LaunchOptions {
   checkouts?: readonly string[]
 }
 
-/** A root that contains the home directory or `$DSH_HOME` is no checkout to refuse (it would refuse `~/.local/bin`). */
+/** The checkouts no bare command may resolve into: the server's own project, and every root agents run in. */
 function checkoutsOf(spec: MountSpec, opts: LaunchOptions): string[] {
   const roots = spec.layer === 'user' ? [...(opts.checkouts ?? [])] : [spec.origin, ...(opts.checkouts ?? [])]
-  const holds = (root: string, dir: string) => {
-    const rel = path.relative(root, dir)
-    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))
-  }
-  return [...new Set(roots)].filter((r) => path.isAbsolute(r) && !holds(r, homedir()) && !holds(r, opts.dshHome))
+  return checkoutRoots(roots, [homedir(), opts.dshHome])
 }
 
 let captured: boolean | undefined

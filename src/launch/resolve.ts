@@ -17,6 +17,9 @@
  *   `{ code: 'EINSIDE', path, checkout }` — never run as if it were the
  *   system's command (the review shows it as refused too). A command written
  *   as a path is the file the entry names, and the review shows it.
+ * - `checkoutRoots(roots, homes)` keeps the absolute roots that hold none
+ *   of `homes` (the user's home, `$DSH_HOME`): a home directory is no
+ *   checkout (refusing into it would refuse `~/.local/bin`).
  * Returns `{ path }` (absolute for a bare name), or `{ code: 'ENOENT' }`
  * (nothing found) / `{ code: 'EACCES' }` (found, not executable) — the
  * errno a spawn would give. On Windows the command is returned unchanged
@@ -42,13 +45,21 @@ function real(p: string): string {
   }
 }
 
+function holds(root: string, dir: string): boolean {
+  const rel = path.relative(root, dir)
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))
+}
+
+export function checkoutRoots(roots: Iterable<string>, homes: readonly string[]): string[] {
+  return [...new Set(roots)].filter((r) => path.isAbsolute(r) && !homes.some((h) => holds(r, h)))
+}
+
 /** The checkout `file` lies in (after links), if any. */
 export function insideCheckout(file: string, checkouts: readonly string[]): string | undefined {
   const f = real(file)
   for (const c of checkouts) {
     if (!path.isAbsolute(c)) continue
-    const rel = path.relative(real(c), f)
-    if (rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))) return c
+    if (holds(real(c), f)) return c
   }
   return undefined
 }

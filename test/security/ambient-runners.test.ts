@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the planted bin.js is source text with a template literal
 /**
  * Ambient files (issue 24, item 3): a file a commit adds to the checkout
  * never changes what a trusted package-runner server runs. On a real host:

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: entries hold literal ${VAR} templates
 /**
  * Review truthfulness (issue 24, item 4): what the review shows is what runs.
  * - A bare `command` that resolves into the project checkout through an

@@ -16,7 +16,7 @@
  *   (launch/resolve.ts: absolute PATH entries only, the entry's own `PATH`
  *   when it sets one), shown as `name → /abs/path`; one that resolves
  *   inside a project checkout (`checkouts`) is shown as refused, with the
- *   file and why; one not found says so.
+ *   file and why (`refused`: the line `list` shows); one not found says so.
  * Never throws; values other than paths and variable names never print.
  *
  * @module
@@ -30,6 +30,8 @@ import { resolveCommand } from '../launch/resolve.ts'
 export interface LaunchView {
   cwd: string
   command: string
+  /** Set when the command resolves into a checkout: why the launcher refuses it (one `list` issue). */
+  refused?: string
 }
 
 export interface LaunchViewOptions {
@@ -75,9 +77,10 @@ export function launchView(e: Pick<Entry, 'command' | 'cwd' | 'env'>, opts: Laun
     const PATH = ownPath && 'value' in ownPath ? ownPath.value : opts.env.PATH
     const r = resolveCommand(cmd.value, { PATH }, dir, opts.checkouts)
     if (!('code' in r)) command = `${cmd.value} → ${r.path}`
-    else if (r.code === 'EINSIDE')
+    else if (r.code === 'EINSIDE') {
       command = `${cmd.value} → ${r.path}: REFUSED, inside the project checkout (a PATH entry points into the repository)`
-    else
+      return { cwd, command, refused: `${cmd.value} resolves into the checkout (${r.path}): refused at start` }
+    } else
       command = `${cmd.value}: ${r.code === 'EACCES' ? 'found on PATH here, not executable' : 'not found on PATH here'}`
   }
   return { cwd, command }

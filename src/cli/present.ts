@@ -222,6 +222,7 @@ function presentRow(
   }
   const runs = e ? launchView(e, runsOptions(row, root, opts)) : undefined
   if (runs) view.runs = runs
+  if (runs?.refused) issues.push(runs.refused)
   const check = row.state !== 'shadowed' ? opts.checks?.get(row.name) : undefined
   if (check) view.check = check
   return view

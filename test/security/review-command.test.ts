@@ -7,7 +7,7 @@
  *   never runs on a real host: the planted file's marker stays absent, the
  *   row is not mounted, the server log says why. The same for a user-layer
  *   server run for an agent of that project (the host started in it).
- * - `dsh-mcp get` (the review's block) shows the file a bare command
+ * - `dsh-mcp get` (the review's block; `list` as an issue) shows the file a bare command
  *   resolves to, "REFUSED … inside the project checkout" for a planted one,
  *   and a `cwd` written with `${VAR}` / `${VAR:-/etc}` as the directory it
  *   expands to, or "depends on $VAR" when it is unset there — never as
@@ -123,5 +123,7 @@ test('get: the review shows the resolved command (refused into the checkout) and
   assert.doesNotMatch(etc, new RegExp(`${s.project.path}/\\$\\{`))
   assert.match(await get('expanded'), new RegExp(`cwd: +${outside.path} `))
   assert.match(await get('unset'), /cwd: +depends on \$CWD_UNSET \(unset here\): "\$\{CWD_UNSET\}\/sub"/)
+  const list = await runCli(['list'], { cwd: s.project.path, dshHome: s.dshHome, home: s.home, env })
+  assert.match(list.stdout, /npx resolves into the checkout \(.*node_modules\/\.bin\/npx\): refused at start/)
   assert.equal(existsSync(marker), false, 'the review ran the planted file')
 })

@@ -35,34 +35,31 @@
  * The entry's own `env` is the host's env here (it was reviewed): a name it
  * sets is never overridden. Never throws.
  *
- * The launcher imports this before it starts a server: node builtins only.
+ * The launcher imports this before it starts a server: node builtins and
+ * the import-free config/runners.ts only.
  *
  * @module
  */
 import { existsSync } from 'node:fs'
 import path from 'node:path'
+import { runnerOf } from '../config/runners.ts'
 
 export type Neutral = { args: string[]; env: Record<string, string> } | { refuse: string }
 
 const NO_RC = '.yarnrc.dsh-mcp-none.yml'
 
-function base(command: string): string {
-  return (command.split(/[\\/]/).pop() ?? command).toLowerCase().replace(/\.(cmd|exe|bat|ps1)$/, '')
-}
-
-/** The runner family of a command line, or undefined. */
+/** The runner family of a command line, or undefined (config/runners.ts names the runners). */
 export function runnerFamily(
   command: string,
   args: readonly string[],
 ): 'npm' | 'pnpm' | 'yarn' | 'bun' | 'uv' | 'pip' | undefined {
-  const b = base(command)
-  if (b === 'npx' || (b === 'npm' && (args[0] === 'exec' || args[0] === 'x'))) return 'npm'
-  if (b === 'pnpx' || (b === 'pnpm' && args[0] === 'dlx')) return 'pnpm'
-  if (b === 'yarn' && args[0] === 'dlx') return 'yarn'
-  if (b === 'bunx' || (b === 'bun' && args[0] === 'x')) return 'bun'
-  if (b === 'uvx' || (b === 'uv' && args[0] === 'tool' && args[1] === 'run')) return 'uv'
-  if (b === 'pipx' && args[0] === 'run') return 'pip'
-  return undefined
+  const r = runnerOf(command, args)?.runner.split(' ')[0]
+  if (r === 'npx' || r === 'npm') return 'npm'
+  if (r === 'pnpx' || r === 'pnpm') return 'pnpm'
+  if (r === 'bunx' || r === 'bun') return 'bun'
+  if (r === 'uvx' || r === 'uv') return 'uv'
+  if (r === 'pipx') return 'pip'
+  return r === 'yarn' ? 'yarn' : undefined
 }
 
 const FILES = { pnpm: ['.npmrc', 'pnpm-workspace.yaml', '.pnpmfile.cjs'], bun: ['bunfig.toml', '.npmrc'] } as const
@@ -101,9 +98,8 @@ export function neutralRunner(
     if (env[name] === undefined) set[name] = value
   }
   if (family === 'npm') {
-    const b = base(command)
     // npm takes a config flag anywhere before the package; after `exec`/`x` it is still npm's.
-    const at = b === 'npx' ? 0 : 1
+    const at = runnerOf(command, args)?.start ?? 0
     return { args: [...args.slice(0, at), `--prefix=${opts.home}`, ...args.slice(at)], env: set }
   }
   if (family === 'yarn') {
@@ -117,7 +113,7 @@ export function neutralRunner(
         const file = path.join(dir, name)
         if (exists(file))
           return {
-            refuse: `${base(command)} reads ${file} (project config a commit can change) and has no switch to ignore it: refused; move the server's cwd out of the checkout or remove the file`,
+            refuse: `${runnerOf(command, args)?.runner ?? command} reads ${file} (project config a commit can change) and has no switch to ignore it: refused; move the server's cwd out of the checkout or remove the file`,
           }
       }
   }

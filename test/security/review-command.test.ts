@@ -48,7 +48,7 @@ function plant(root: string, file: string, marker: string): void {
 }
 
 test('host: a bare command resolving into the checkout through an absolute PATH entry never runs', async () => {
-  const w = await startWorld({ trust: 'all', debounceMs: 30, mountTimeoutMs: 5000 })
+  const w = await startWorld({ trust: 'all', debounceMs: 30, mountTimeoutMs: 60_000 })
   worlds.push(w)
   for (const v of VARIANTS) {
     const marker = rig.marker('planted')
@@ -81,7 +81,7 @@ test('host: a user-layer server never resolves into the checkout of the project 
   const w = await startWorld({
     trust: 'all',
     debounceMs: 30,
-    mountTimeoutMs: 5000,
+    mountTimeoutMs: 60_000,
     cwd: p.path,
     userFile: friendly({
       u: { command: 'npx', args: ['-y', 'pkg@1.2.3'], env: { PATH: `${p.path}/node_modules/.bin:/usr/bin:/bin` } },

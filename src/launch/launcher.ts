@@ -8,7 +8,7 @@
  *   with the rest, in the same cwd — a bare name found in the absolute PATH
  *   entries only (resolve.ts; none found: nothing starts, exit 127, or 126
  *   when not executable, 126 when it resolves inside a project checkout
- *   (`spec.checkouts`), one log line says why; a package runner with its
+ *   (`spec.checkouts`; absent, the cwd when it is a project root), one log line says why; a package runner with its
  *   project config neutralised or refused, ambient.ts) — with no shell, stdin and stdout passed
  *   straight through (the child inherits the very pipes; nothing is copied),
  *   and stderr piped into the server's log (log-writer.ts, loaded and the
@@ -32,11 +32,12 @@
  * @module
  */
 import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { constants, homedir } from 'node:os'
 import path from 'node:path'
 import { neutralRunner } from './ambient.ts'
 import type { ServerLog, ServerLogOptions } from './log-writer.ts'
-import { resolveCommand } from './resolve.ts'
+import { checkoutRoots, resolveCommand } from './resolve.ts'
 import { LAUNCH_ENV, type LaunchSpec, readLaunchSpec } from './spec.ts'
 import { endTree, newTreeMarker, TREE_ENV } from './tree.ts'
 
@@ -75,7 +76,11 @@ async function refuse(why: string, code: number): Promise<never> {
 }
 
 // A bare name is looked up in the absolute PATH entries only, never into a checkout (resolve.ts).
-const checkouts = spec.checkouts ?? []
+// No list given (doctor's probes): the server's cwd, when it is a project root (`.dsh/` or `.git` there), and no home.
+const here = process.cwd()
+const checkouts =
+  spec.checkouts ??
+  (existsSync(path.join(here, '.dsh')) || existsSync(path.join(here, '.git')) ? checkoutRoots([here], [homedir()]) : [])
 const resolved = resolveCommand(command, process.env, process.cwd(), checkouts)
 if ('code' in resolved) {
   // Nothing is started (a spawn of the bare name would search every PATH entry): say so in the log.

@@ -7,6 +7,8 @@
  *   never runs on a real host: the planted file's marker stays absent, the
  *   row is not mounted, the server log says why. The same for a user-layer
  *   server run for an agent of that project (the host started in it).
+ * - `doctor` and `list --check` never run it either (the probe goes
+ *   through the launcher, which refuses into a project-root cwd).
  * - `dsh-mcp get` (the review's block; `list` as an issue) shows the file a bare command
  *   resolves to, "REFUSED … inside the project checkout" for a planted one,
  *   and a `cwd` written with `${VAR}` / `${VAR:-/etc}` as the directory it
@@ -127,3 +129,22 @@ test('get: the review shows the resolved command (refused into the checkout) and
   assert.match(list.stdout, /npx resolves into the checkout \(.*node_modules\/\.bin\/npx\): refused at start/)
   assert.equal(existsSync(marker), false, 'the review ran the planted file')
 })
+
+for (const command of [['doctor'], ['list', '--check']]) {
+  test(`${command.join(' ')}: a probe never runs a bare command that resolves into the checkout`, async () => {
+    const marker = rig.marker('probe-planted')
+    const s = sandbox({
+      planted: { command: 'npx', args: ['-y', 'pkg@1.2.3'], env: { PATH: '${PWD_BIN}:/usr/bin:/bin' } },
+    })
+    s.project.write('node_modules/.bin/npx', script(marker))
+    chmodSync(s.project.join('node_modules/.bin/npx'), 0o755)
+    const r = await runCli([...command, '--timeout', '20000'], {
+      cwd: s.project.path,
+      dshHome: s.dshHome,
+      home: s.home,
+      env: { DSH_MCP_TRUST_ALL: '1', PWD_BIN: `${s.project.path}/node_modules/.bin` },
+    })
+    assert.equal(r.code, 1, `${r.stdout}${r.stderr}`)
+    assert.equal(existsSync(marker), false, `${command.join(' ')} ran the checkout's npx`)
+  })
+}

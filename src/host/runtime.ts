@@ -93,7 +93,11 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     log,
   )
   // Lazy servers (src/lazy): cached tools while stopped, started by their first call, released when idle.
-  const { servers: lazy, recorder } = startLazy(ctx, {
+  const {
+    servers: lazy,
+    recorder,
+    cacheSecret,
+  } = startLazy(ctx, {
     mounts,
     dshHome: loc.dshHome,
     log,
@@ -134,6 +138,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     state,
     options,
     dshHome: loc.dshHome,
+    cacheSecret,
     gate,
     projects,
     mounts,

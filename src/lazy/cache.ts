@@ -3,7 +3,8 @@
  * in `$DSH_HOME/mcp-cache/<cacheKey>.json`.
  *
  * Contract: one file per cache key (config/fingerprint.ts `cacheFingerprint`:
- * launch config and env/header *names*, never a value). A record holds the
+ * a keyed hash of name, origin and the full effective launch with values,
+ * under the per-user secret of secret.ts — one entry per effective server). A record holds the
  * effective server name it was recorded under and, per tool, exactly what the
  * official client registered: the public name, the raw name where the public
  * one shows it, the description, the input schema and the output schema.
@@ -25,7 +26,8 @@ import * as z from 'zod/mini'
 import { ensureHomeDir, PRIVATE_DIRS, writePrivateFile } from '../files/private-dir.ts'
 import { publicToolName, rawNameOf } from '../plan/tool-names.ts'
 
-export const CACHE_VERSION = 1
+/** 2: keys name one effective server (name, origin, launch with values) under the per-user secret. */
+export const CACHE_VERSION = 2
 /** A cache file larger than this is ignored (a tool list is kilobytes). */
 const MAX_CACHE_BYTES = 8 * 1024 * 1024
 

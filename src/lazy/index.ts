@@ -7,6 +7,9 @@
  * may call a tool of a starting or stopping server when its plan view and
  * filters admit it (`visibleFor` the agent's project; no agent: allowed, as
  * for any registered tool). `onChange` runs on every lazy state change.
+ * It reads (creating when absent) the per-user cache secret (secret.ts) and
+ * returns it for the plan's cache keys; without one (an unusable directory,
+ * logged) no cache key exists and every lazy server starts as an eager one.
  *
  * @module
  */
@@ -16,6 +19,7 @@ import type { Log } from '../host/log.ts'
 import type { MountTable } from '../host/mounts.ts'
 import { denySet, ownership, type Visible } from '../plan/visibility.ts'
 import { createRecorder, type Recorder } from './record.ts'
+import { ensureCacheSecret } from './secret.ts'
 import { createLazyServers, type LazyServers } from './servers.ts'
 import { wakeOnCall } from './wake.ts'
 
@@ -34,7 +38,16 @@ export interface LazyDeps {
   onChange(): void
 }
 
-export function startLazy(ctx: Context, deps: LazyDeps): { servers: LazyServers; recorder: Recorder } {
+export function startLazy(
+  ctx: Context,
+  deps: LazyDeps,
+): { servers: LazyServers; recorder: Recorder; cacheSecret: Uint8Array | undefined } {
+  let cacheSecret: Uint8Array | undefined
+  try {
+    cacheSecret = ensureCacheSecret(deps.dshHome)
+  } catch (err) {
+    deps.log.warn('no tool-metadata cache (lazy servers start at once): %s', (err as Error).message)
+  }
   const recorder = createRecorder({
     ctx,
     mounts: deps.mounts,
@@ -58,5 +71,5 @@ export function startLazy(ctx: Context, deps: LazyDeps): { servers: LazyServers;
       !agent ||
       denySet([name], ownership(new Map([[server, key]])), deps.visibleFor(deps.rootOf(agent) ?? null)).length === 0,
   })
-  return { servers, recorder }
+  return { servers, recorder, cacheSecret }
 }

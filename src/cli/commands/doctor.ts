@@ -153,8 +153,11 @@ function lifecycleLine(r: DoctorResult, rows: readonly Row[], root: string, cli:
     gateOff: true,
     trust: () => 'trusted',
   })
+  // A row its trust does not admit is offered no cache by the host: none is shown for it either.
   const record =
-    secret && v.tag === 'runs' ? readCache(dshHome, cacheKeyOf(row, canonical, dshHome, v.config, secret)) : undefined
+    secret && v.tag === 'runs' && r.state !== 'untrusted'
+      ? readCache(dshHome, cacheKeyOf(row, canonical, dshHome, v.config, secret))
+      : undefined
   if (!e.lifecycle && !record) return undefined
   const cached = record?.tools.map((t) => t.raw ?? t.name) ?? []
   const same =

@@ -8,6 +8,7 @@
  * effective server name it was recorded under and, per tool, exactly what the
  * official client registered: the public name, the raw name where the public
  * one shows it, the description, the input schema and the output schema.
+ * A hard-linked file is no cache either.
  * `writeCache` replaces the file atomically, mode 0600, in a 0700 directory
  * (files/private-dir.ts: no symbolic link is followed) and returns whether it
  * succeeded; `readCache` returns `undefined` for a missing, unreadable,
@@ -92,7 +93,8 @@ export function readCache(dshHome: string, key: string): CacheRecord | undefined
   try {
     fd = openSync(cachePath(dshHome, key), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0))
     const st = fstatSync(fd)
-    if (!st.isFile() || st.size > MAX_CACHE_BYTES) return undefined
+    // A hard-linked record could be written through its other name (a repository file): no cache.
+    if (!st.isFile() || st.nlink > 1 || st.size > MAX_CACHE_BYTES) return undefined
     const buf = Buffer.alloc(st.size)
     let off = 0
     while (off < buf.length) {

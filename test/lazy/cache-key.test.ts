@@ -16,6 +16,7 @@ import type { Row } from '../../src/config/layers.ts'
 import { credentialsAsHeader, toOfficialConfig } from '../../src/config/official.ts'
 import { EntrySchema } from '../../src/config/schema.ts'
 import { cacheKeyOf } from '../../src/plan/desired.ts'
+import { CACHE_VERSION, type CacheRecord, readCache, writeCache } from '../../src/lazy/cache.ts'
 import { cacheSecretPath, ensureCacheSecret, readCacheSecret } from '../../src/lazy/secret.ts'
 import { cleanupAll, makeTempDir } from '../support/tmp.ts'
 
@@ -151,4 +152,14 @@ test('a linked, hard-linked, loose, foreign-content or missing secret is no secr
   const dirLink = makeTempDir().path
   symlinkSync(makeTempDir().path, path.join(dirLink, 'mcp-cache'))
   assert.throws(() => ensureCacheSecret(dirLink), /symbolic link/, 'the directory is never a link')
+})
+
+test('a hard-linked cache record is no cache (its other name could be a repository file)', () => {
+  const home = makeTempDir().path
+  const key = 'a'.repeat(64)
+  const rec: CacheRecord = { version: CACHE_VERSION, key, server: 's', recordedAt: 'now', tools: [] }
+  assert.ok(writeCache(home, rec))
+  assert.deepEqual(readCache(home, key), rec)
+  linkSync(path.join(home, 'mcp-cache', `${key}.json`), path.join(makeTempDir().path, 'repo-file.json'))
+  assert.equal(readCache(home, key), undefined)
 })

@@ -10,16 +10,13 @@
  * 4. a config file swapped between the open and the guard's check (a link
  *    out of the project opened, a plain file judged): refused, the
  *    outside file's canary bytes are never returned;
- * 5. the pinned reader of private files: a link is refused at the open,
- *    another file than the one checked is refused.
+ * The pinned reader's own cases: test/files/pinned-read.test.ts.
  */
 import assert from 'node:assert/strict'
 import { existsSync, linkSync, lstatSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import path from 'node:path'
 import { test } from 'node:test'
 import { readBoundedText } from '../../src/files/read.ts'
 import { fileRefusal } from '../../src/files/guard.ts'
-import { readPinned } from '../../src/files/pinned-read.ts'
 import { ensureHomeDir } from '../../src/files/private-dir.ts'
 import { statusFilePath } from '../../src/status/path.ts'
 import { canonicalRoot } from '../../src/trust/store.ts'
@@ -116,19 +113,4 @@ test('a config file swapped between the open and the check is refused; the outsi
   })
   assert.ok(!('text' in read && read.text.includes('CANARY_OUTSIDE_BYTES')), 'the swapped-out link was read')
   assert.ok('failure' in read && /replaced while being read/.test(read.failure.message), JSON.stringify(read))
-})
-
-test('the pinned reader: a link is refused at the open; another file than the checked one is refused', () => {
-  const dir = makeTempDir('dsh-mcp-pinned-')
-  const a = dir.write('a.json', '{"a":1}\n')
-  const b = dir.write('b.json', '{"b":1}\n')
-  const checked = lstatSync(a)
-  assert.deepEqual(readPinned(a, { max: 100, checked }), { text: '{"a":1}\n' })
-  const link = path.join(dir.path, 'link.json')
-  symlinkSync(a, link)
-  assert.match(String((readPinned(link, { max: 100 }) as { problem: string }).problem), /symbolic link/)
-  renameSync(b, a)
-  assert.match(String((readPinned(a, { max: 100, checked }) as { problem: string }).problem), /replaced/)
-  linkSync(a, path.join(dir.path, 'second-name.json'))
-  assert.match(String((readPinned(a, { max: 100 }) as { problem: string }).problem), /2 hard links/)
 })

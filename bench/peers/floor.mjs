@@ -1,0 +1,28 @@
+// The floor of a health check: N raw spawns of the configured servers, each with a minimal MCP SDK
+// client doing initialize + tools/list, all in parallel, then close. Usage:
+//   node floor.mjs <servers.json> <timeoutMs>
+// servers.json: [{ name, command, args, env }]. Prints "<name> ok <tools>" or "<name> failed" per server.
+import { readFileSync } from 'node:fs'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+
+const servers = JSON.parse(readFileSync(process.argv[2], 'utf8'))
+const timeoutMs = Number(process.argv[3] ?? 10_000)
+
+async function one(s) {
+  const transport = new StdioClientTransport({ command: s.command, args: s.args, env: s.env, stderr: 'ignore' })
+  const client = new Client({ name: 'floor', version: '1' }, { capabilities: {} })
+  try {
+    await client.connect(transport, { timeout: timeoutMs })
+    const { tools } = await client.listTools(undefined, { timeout: timeoutMs })
+    return `${s.name} ok ${tools.length}`
+  } catch {
+    return `${s.name} failed`
+  } finally {
+    await client.close().catch(() => {})
+  }
+}
+
+const lines = await Promise.all(servers.map(one))
+process.stdout.write(`${lines.join('\n')}\n`)
+process.exit(0)

@@ -28,6 +28,7 @@ import { statSync } from 'node:fs'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js'
 import type { OfficialConfig } from '../config/official.ts'
 import { displayUrl } from '../config/redact.ts'
 import { resolveCommand } from '../launch/resolve.ts'
@@ -53,6 +54,13 @@ export type ProbeOutcome = Omit<DoctorResult, 'name' | 'scope' | 'file' | 'toolC
 }
 
 const CLIENT_INFO = { name: 'dsh-mcp-doctor', version: '1' }
+/**
+ * A probe never calls a tool, so it never validates a tool's output: the SDK's default (an Ajv
+ * instance per client, every tool's `outputSchema` compiled on `tools/list`) is CPU spent for nothing.
+ */
+const NO_OUTPUT_VALIDATION: jsonSchemaValidator = {
+  getValidator: () => (input) => ({ valid: true, data: input as never, errorMessage: undefined }),
+}
 const MAX_PAGES = 100
 /** Stdio probes started and not yet ended. */
 const live = new Set<GroupStdioTransport>()
@@ -165,7 +173,7 @@ export async function probe(config: OfficialConfig, opts: ProbeOptions): Promise
   )
   deadline.catch(() => {})
 
-  const client = new Client(CLIENT_INFO, { capabilities: {} })
+  const client = new Client(CLIENT_INFO, { capabilities: {}, jsonSchemaValidator: NO_OUTPUT_VALIDATION })
   client.onerror = (err) => {
     if (config.transport === 'stdio' && isNoise(err)) noise++
   }

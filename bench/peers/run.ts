@@ -40,6 +40,8 @@ import { realServers, writeHome } from './config.ts'
 
 const ROUNDS = Number(process.env.BENCH_PEERS_ROUNDS ?? 9)
 const SCENARIOS = (process.env.BENCH_PEERS_SCENARIOS ?? '1,5,10,hang').split(',')
+/** Only these cases (e.g. `check,floor`); all when unset. `--version` runs with the full set only. */
+const ONLY = process.env.BENCH_PEERS_CASES?.split(',')
 const FLOOR = fileURLToPath(new URL('./floor.mjs', import.meta.url))
 const OUT = fileURLToPath(new URL('../peers-results.json', import.meta.url))
 /** Our probe timeout (doctor's default) — also the floor's. */
@@ -136,7 +138,9 @@ function versionCases(): Case[] {
   ]
 }
 
-const cases = [...SCENARIOS.flatMap(scenarioCases), ...versionCases()]
+const cases = ONLY
+  ? SCENARIOS.flatMap(scenarioCases).filter((c) => ONLY.includes(c.name))
+  : [...SCENARIOS.flatMap(scenarioCases), ...versionCases()]
 const times = new Map<Case, number[]>(cases.map((c) => [c, []]))
 const notes: string[] = []
 for (let round = -1; round < ROUNDS; round++) {

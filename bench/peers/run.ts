@@ -59,7 +59,7 @@ const scripts = installedServers as RealServers
 const node = NODE22
 const bin = snapshotCli()
 
-type CaseName = 'list' | 'check' | 'doctor' | 'claude' | 'gemini' | 'codex' | 'floor'
+type CaseName = 'list' | 'check' | 'doctor' | 'claude' | 'gemini' | 'codex' | 'floor' | 'floor-setsid'
 interface Case {
   scenario: string
   name: CaseName | string
@@ -123,6 +123,13 @@ function scenarioCases(label: string): Case[] {
       connected: count(/ ok /g),
       expect,
     },
+    {
+      scenario: label,
+      name: 'floor-setsid',
+      run: () => timeRun(node, [FLOOR, floor, String(TIMEOUT_MS), 'setsid'], opts),
+      connected: count(/ ok /g),
+      expect,
+    },
   ]
 }
 
@@ -175,12 +182,14 @@ lines.push(
 lines.push(`Node ${process.version}, ${ROUNDS} interleaved rounds (medians), one warm-up round`)
 lines.push('')
 lines.push(
-  '| servers | `dsh-mcp list --check` | `dsh-mcp doctor` | `claude mcp list` | `gemini mcp list` | floor (raw SDK) | `codex mcp list` (no check) | `dsh-mcp list` (no check) |',
+  '| servers | `dsh-mcp list --check` | `dsh-mcp doctor` | `claude mcp list` | `gemini mcp list` | floor (raw SDK) | floor, own sessions | `codex mcp list` (no check) | `dsh-mcp list` (no check) |',
 )
-lines.push('|---|---|---|---|---|---|---|---|')
+lines.push('|---|---|---|---|---|---|---|---|---|')
 for (const sc of SCENARIOS) {
   const label = sc === 'hang' ? '5, one never answers' : sc
-  const cols = ['check', 'doctor', 'claude', 'gemini', 'floor', 'codex', 'list'].map((k) => s(p50(sc, k)))
+  const cols = ['check', 'doctor', 'claude', 'gemini', 'floor', 'floor-setsid', 'codex', 'list'].map((k) =>
+    s(p50(sc, k)),
+  )
   lines.push(`| ${label} | ${cols.join(' | ')} |`)
 }
 lines.push('')
@@ -199,6 +208,7 @@ const goal = (what: string, value: number, target: number) =>
 for (const sc of SCENARIOS.filter((x) => x === '5' || x === '10')) {
   goal(`list --check, N=${sc}, over claude mcp list`, ratio(p50(sc, 'check'), p50(sc, 'claude')), 0.6)
   goal(`list --check, N=${sc}, over the raw floor`, ratio(p50(sc, 'check'), p50(sc, 'floor')), 1.2)
+  goal(`list --check, N=${sc}, over the floor in own sessions`, ratio(p50(sc, 'check'), p50(sc, 'floor-setsid')), 1.2)
 }
 if (SCENARIOS.includes('hang') && SCENARIOS.includes('5')) {
   const extra = p50('hang', 'check') - p50('5', 'check')

@@ -1,5 +1,5 @@
 /**
- * Row 10 — the launcher's cost, per stdio server, and one probe's phases.
+ * Row 11 — the launcher's cost, per stdio server, and one probe's phases.
  *
  * (a) Host: the same server (the real `@modelcontextprotocol/server-memory` when the peers cache
  *     has it — test/support/peers.ts — else the SDK stdio fixture) connected with the MCP SDK's
@@ -51,7 +51,7 @@ function childOf(pid: number): number | undefined {
   }
 }
 
-await runRow('10', 'Launcher cost', async (r) => {
+await runRow('11', 'Launcher cost', async (r) => {
   const servers = await ensureRealServers()
   const data = makeTempDir('dsh-mcp-bench-launcher-')
   const server: StdioConfig =

@@ -5,7 +5,9 @@
  *     CLI's target Node (the system Node 20 when there is one) and on the
  *     bench's Node 22, interleaved (each round runs every case on both Nodes,
  *     the order reversed every other round), medians.
- *     Target ≤ 2.0× on each. Every run gets a clean environment — PATH and
+ *     The old ≤ 2.0× target is retired (issue 28): the bound is ≤ 2.6× on
+ *     Node 22, a regression bound (Node 20 is shown as a contrast); the
+ *     effort goes into the ratio to `codex mcp list` (`npm run bench:peers`). Every run gets a clean environment — PATH and
  *     HOME only (the config under HOME's `.dsh`), nothing inherited that
  *     alters start-up (`NODE_OPTIONS`, `NODE_EXTRA_CA_CERTS`, …; the row notes
  *     which it dropped). The CLI keeps a V8 code cache per command under
@@ -41,6 +43,8 @@ import { fmt, median, ratio, sum } from '../support/stats.ts'
 
 const SLOW_SERVER = fileURLToPath(new URL('../support/slow-server.mjs', import.meta.url))
 const LIST_ROUNDS = 15
+/** The regression bound of `list` over `node -e 0` holds on Node 22. */
+const node22 = (n: NodeBinary) => n.version.startsWith('v22.')
 const DOCTOR_SERVERS = 8
 const INIT_DELAY_MS = 300
 
@@ -108,8 +112,8 @@ await runRow('6', 'CLI', async (r) => {
       ours: fmt(median(m.list), 'ms'),
       baseline: `${fmt(bareP50, 'ms')} node -e 0`,
       ratio: `${fmt(listRatio)}×`,
-      target: '≤ 2.0×',
-      met: Number.isFinite(listRatio) ? listRatio <= 2.0 : null,
+      target: node22(n) ? '≤ 2.6× (regression bound)' : '(contrast)',
+      met: node22(n) && Number.isFinite(listRatio) ? listRatio <= 2.6 : null,
       raw: { ...m, node: n },
     })
     for (const [k, what] of [

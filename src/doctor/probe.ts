@@ -3,21 +3,20 @@
  * `initialize`, then `tools/list` (every page), bounded by a deadline.
  *
  * Contract:
- * - The launch mirrors the host: the same SDK transports, the
+ * - The launch mirrors the host: the same SDK client, the
  *   command/args/cwd/url/headers of `toOfficialConfig`, the env of
- *   `childEnv`, and a stdio server started through the host's launcher
- *   (launch/launcher.ts: its own process group, a tree marker, a bare
- *   command found in the absolute PATH entries only — checked here first,
- *   so a missing one is "command not found" before anything starts). The
- *   launcher writes no log for a probe: it forwards the redacted stderr
- *   lines, so a failure can show its tail. Its exit code 128+N reads as
- *   "killed by signal N".
+ *   `childEnv`, a bare command found in the absolute PATH entries only
+ *   (launch/resolve.ts — checked first, so a missing one is "command not
+ *   found" before anything starts). A stdio server is started directly by
+ *   this process (spawn.ts: no launcher process in between) in its own
+ *   process group, its tree carrying a fresh marker (launch/tree.ts), its
+ *   stderr redacted in process, so a failure can show its tail.
  * - `probe` never throws and never leaves a process behind: when it
- *   resolves, the launcher has exited and every process of the server's
- *   tree (its group, and whatever carries its marker: launch/tree.ts) is
- *   gone — stdin closed, then SIGTERM, then SIGKILL — on success, failure,
- *   timeout and abort alike. `killLiveChildren` is the synchronous last
- *   resort for a second Ctrl-C (the launchers and every marked process).
+ *   resolves, every process of the server's tree (its group, and whatever
+ *   carries its marker) is gone — stdin closed, then SIGTERM, then SIGKILL —
+ *   on success, failure, timeout and abort alike. `killLiveChildren` is the
+ *   synchronous last resort for a second Ctrl-C (every live probe's group
+ *   and marked processes).
  * - Aborting `signal` ends the probe early with state `skipped` ("interrupted").
  * - `error`, `hint` and `stderrTail` are redacted with `secrets`, before any
  *   cut to a display length; a URL is quoted in its display form
@@ -25,21 +24,18 @@
  *
  * @module
  */
-import type { ChildProcess } from 'node:child_process'
 import { statSync } from 'node:fs'
-import { constants } from 'node:os'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js'
 import type { OfficialConfig } from '../config/official.ts'
 import { displayUrl } from '../config/redact.ts'
-import { resolveCommand } from '../launch/resolve.ts'
-import { LAUNCH_ENV, type LaunchSpec } from '../launch/spec.ts'
-import { killTreeNow, newTreeMarker, TREE_ENV } from '../launch/tree.ts'
-import { launcher } from '../launch/where.ts'
+import { prepareLaunch } from '../launch/prepare.ts'
+import { newTreeMarker } from '../launch/tree.ts'
 import { childEnv, redact } from './env.ts'
 import { explain, type Phase } from './hints.ts'
+import { exited, exitWithin, GroupStdioTransport } from './spawn.ts'
 import { TextTail } from './tail.ts'
 import type { DoctorResult, DoctorState } from './types.ts'
 
@@ -58,78 +54,25 @@ export type ProbeOutcome = Omit<DoctorResult, 'name' | 'scope' | 'file' | 'toolC
 }
 
 const CLIENT_INFO = { name: 'dsh-mcp-doctor', version: '1' }
-const MAX_PAGES = 100
-/** Launchers a probe started and not yet reaped → their tree's marker. */
-const live = new Map<ChildProcess, string>()
-
-/** SIGKILL every launcher a probe started that is still alive, and every process of its tree; returns how many launchers. */
-export function killLiveChildren(): number {
-  let n = 0
-  for (const [child, marker] of live) {
-    try {
-      if (child.kill('SIGKILL')) n++
-    } catch {
-      // already exited: nothing to kill
-    }
-    killTreeNow({ marker })
-  }
-  return n
+/**
+ * A probe never calls a tool, so it never validates a tool's output: the SDK's default (an Ajv
+ * instance per client, every tool's `outputSchema` compiled on `tools/list`) is CPU spent for nothing.
+ */
+const NO_OUTPUT_VALIDATION: jsonSchemaValidator = {
+  getValidator: () => (input) => ({ valid: true, data: input as never, errorMessage: undefined }),
 }
+const MAX_PAGES = 100
+/** Stdio probes started and not yet ended. */
+const live = new Set<GroupStdioTransport>()
 
-/** The launcher's 128+N exit (its server killed by signal N) read back as that signal. */
-function serverExit(child: ChildProcess): { code: number | null; signal: string | null } {
-  const code = child.exitCode
-  if (child.signalCode === null && code !== null && code > 128) {
-    const name = Object.entries(constants.signals).find(([, n]) => n === code - 128)?.[0]
-    if (name) return { code: null, signal: name }
-  }
-  return { code, signal: child.signalCode }
+/** SIGKILL the tree of every stdio probe still running; returns how many. */
+export function killLiveChildren(): number {
+  for (const t of live) t.killNow()
+  return live.size
 }
 
 /** A timer that never keeps the process alive on its own. */
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref())
-
-function exited(child: ChildProcess): boolean {
-  return child.exitCode !== null || child.signalCode !== null
-}
-
-function waitExit(child: ChildProcess, ms: number): Promise<boolean> {
-  if (exited(child)) return Promise.resolve(true)
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => done(false), ms)
-    const onExit = () => done(true)
-    function done(v: boolean) {
-      clearTimeout(timer)
-      child.off('exit', onExit)
-      resolve(v)
-    }
-    child.once('exit', onExit)
-  })
-}
-
-/**
- * Close stdin, wait `graceMs`, SIGTERM, wait, SIGKILL: the MCP stdio shutdown sequence, told to the
- * launcher (which ends its server's tree: SIGTERM, SIGKILL after 1 s); then whatever still carries the
- * tree's marker is killed.
- */
-async function reap(child: ChildProcess, marker: string, graceMs: number): Promise<void> {
-  try {
-    child.stdin?.end()
-  } catch {
-    // stdin already closed or destroyed: the signals below still end it
-  }
-  if (!(await waitExit(child, graceMs))) {
-    child.kill('SIGTERM')
-    if (!(await waitExit(child, 3000))) {
-      child.kill('SIGKILL')
-      await waitExit(child, 2000)
-    }
-  }
-  killTreeNow({ marker })
-  // A grandchild may hold the pipes open; the pipes are ours to drop.
-  for (const s of [child.stdin, child.stdout, child.stderr]) s?.destroy()
-  live.delete(child)
-}
 
 function cwdProblem(cwd: string | undefined): string | undefined {
   if (cwd === undefined) return undefined
@@ -157,9 +100,8 @@ export async function probe(config: OfficialConfig, opts: ProbeOptions): Promise
   })
   if (opts.signal?.aborted) return { ...failedEarly('interrupted', null), state: 'skipped' }
 
-  let transport: StdioClientTransport | StreamableHTTPClientTransport | SSEClientTransport
-  let child: ChildProcess | undefined
-  const marker = newTreeMarker()
+  let transport: GroupStdioTransport | StreamableHTTPClientTransport | SSEClientTransport
+  let stdio: GroupStdioTransport | undefined
   let phase: Phase = 'initialize'
   let noise = 0
   const tail = new TextTail({ secrets: opts.secrets })
@@ -168,9 +110,17 @@ export async function probe(config: OfficialConfig, opts: ProbeOptions): Promise
     if (bad) return failedEarly(bad, 'fix "cwd" (relative to the project root)')
     phase = 'spawn'
     const env = childEnv(opts.env, config.env)
-    const found = resolveCommand(config.command, { PATH: process.env.PATH, ...env }, config.cwd)
-    if ('code' in found) {
-      const error = Object.assign(new Error(found.code), { code: found.code })
+    // The same decision as the host's launcher: what the command resolves to, never into a checkout, and a
+    // package runner's project config neutralised or refused (launch/prepare.ts).
+    const cwd = config.cwd ?? process.cwd()
+    const found = prepareLaunch(config.command, config.args ?? [], { PATH: process.env.PATH, ...env }, cwd)
+    if ('refuse' in found && (found.errno === 'EINSIDE' || found.errno === 'ambient'))
+      return failedEarly(
+        redact(found.refuse, opts.secrets),
+        'the project checkout decides what this command runs: fix PATH or write the path',
+      )
+    if ('refuse' in found) {
+      const error = Object.assign(new Error(found.errno), { code: found.errno })
       const e = explain({
         transport: 'stdio',
         phase,
@@ -184,24 +134,20 @@ export async function probe(config: OfficialConfig, opts: ProbeOptions): Promise
       })
       return failedEarly(e.error, e.hint)
     }
-    const spec: LaunchSpec = { secrets: [...opts.secrets], forward: true }
-    const l = launcher()
-    const stdio = new StdioClientTransport({
-      command: l.node,
-      args: [l.script, config.command, ...(config.args ?? [])],
-      env: { ...env, [LAUNCH_ENV]: JSON.stringify(spec), [TREE_ENV]: marker },
-      ...(config.cwd ? { cwd: config.cwd } : {}),
-      stderr: 'pipe',
+    stdio = new GroupStdioTransport({
+      file: found.file,
+      argv0: config.command,
+      args: found.args,
+      env: { ...env, ...found.env },
+      cwd: config.cwd,
+      marker: newTreeMarker(),
+      secrets: opts.secrets,
+      onStderrLine: (line) => tail.push(`${line}\n`),
+      onSpawn: () => {
+        phase = 'initialize'
+      },
     })
-    stdio.stderr?.on('data', (chunk: Buffer) => tail.push(chunk))
-    const start = stdio.start.bind(stdio)
-    stdio.start = async () => {
-      await start()
-      // The SDK keeps its ChildProcess private; doctor needs its exit status and the means to reap it.
-      child = (stdio as unknown as { _process?: ChildProcess })._process
-      if (child) live.set(child, marker)
-      phase = 'initialize'
-    }
+    live.add(stdio)
     transport = stdio
   } else {
     let url: URL
@@ -235,7 +181,7 @@ export async function probe(config: OfficialConfig, opts: ProbeOptions): Promise
   )
   deadline.catch(() => {})
 
-  const client = new Client(CLIENT_INFO, { capabilities: {} })
+  const client = new Client(CLIENT_INFO, { capabilities: {}, jsonSchemaValidator: NO_OUTPUT_VALIDATION })
   client.onerror = (err) => {
     if (config.transport === 'stdio' && isNoise(err)) noise++
   }
@@ -274,11 +220,12 @@ export async function probe(config: OfficialConfig, opts: ProbeOptions): Promise
     const latencyMs = Math.round(performance.now() - started)
     if (!ac.signal.aborted) ac.abort(new Error('failed'))
     // Let the child finish dying (and its last stderr arrive) before reading its status.
+    const child = stdio?.child
     if (child) {
-      await waitExit(child, timedOut || interrupted ? 0 : 200)
+      await exitWithin(child, timedOut || interrupted ? 0 : 200)
       await new Promise((resolve) => setImmediate(resolve))
     }
-    const exit = child && exited(child) ? serverExit(child) : undefined
+    const exit = child && exited(child) ? { code: child.exitCode, signal: child.signalCode } : undefined
     const e = explain({
       transport: config.transport,
       phase,
@@ -287,7 +234,7 @@ export async function probe(config: OfficialConfig, opts: ProbeOptions): Promise
       timeoutMs: opts.timeoutMs,
       ...(exit ? { exit } : {}),
       stdoutNoise: noise,
-      ...(child ? { stderrLines: tail.lines().length } : {}),
+      ...(stdio?.child ? { stderrLines: tail.lines().length } : {}),
       ...(config.transport === 'stdio'
         ? { command: config.command, ...(config.cwd ? { cwd: config.cwd } : {}) }
         : { url: displayUrl(config.url) }),
@@ -307,8 +254,10 @@ export async function probe(config: OfficialConfig, opts: ProbeOptions): Promise
     opts.signal?.removeEventListener('abort', onAbort)
   }
 
-  if (child) await reap(child, marker, ok ? 1000 : 200)
-  else if (transport instanceof StreamableHTTPClientTransport && ok && transport.sessionId) {
+  if (stdio) {
+    await stdio.end(ok ? 1000 : 200)
+    live.delete(stdio)
+  } else if (transport instanceof StreamableHTTPClientTransport && ok && transport.sessionId) {
     await Promise.race([transport.terminateSession().catch(() => {}), delay(1000)])
   }
   await Promise.race([client.close().catch(() => {}), delay(250)])

@@ -32,12 +32,9 @@
  * @module
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { constants, homedir } from 'node:os'
-import path from 'node:path'
-import { neutralRunner } from './ambient.ts'
+import { constants } from 'node:os'
 import type { ServerLog, ServerLogOptions } from './log-writer.ts'
-import { checkoutRoots, resolveCommand } from './resolve.ts'
+import { type Prepared, prepareLaunch } from './prepare.ts'
 import { LAUNCH_ENV, type LaunchSpec, readLaunchSpec } from './spec.ts'
 import { endTree, newTreeMarker, TREE_ENV } from './tree.ts'
 
@@ -75,35 +72,17 @@ async function refuse(why: string, code: number): Promise<never> {
   process.exit(code)
 }
 
-// A bare name is looked up in the absolute PATH entries only, never into a checkout (resolve.ts).
-// No list given (doctor's probes): the server's cwd, when it is a project root (`.dsh/` or `.git` there), and no home.
-const here = process.cwd()
-const checkouts =
-  spec.checkouts ??
-  (existsSync(path.join(here, '.dsh')) || existsSync(path.join(here, '.git')) ? checkoutRoots([here], [homedir()]) : [])
-const resolved = resolveCommand(command, process.env, process.cwd(), checkouts)
-if ('code' in resolved) {
-  // Nothing is started (a spawn of the bare name would search every PATH entry): say so in the log.
-  if (resolved.code === 'EINSIDE')
-    await refuse(
-      `it resolves to ${resolved.path}, inside the project checkout ${resolved.checkout} (a PATH entry points into the repository); refused — write the path as the command to run that file, or fix PATH`,
-      126,
-    )
-  await refuse(resolved.code, resolved.code === 'EACCES' ? 126 : 127)
-}
-
-// A package runner never reads its project config from the checkout (ambient.ts).
-const stop = checkouts.find((c) => !path.relative(c, process.cwd()).startsWith('..'))
-const neutral = neutralRunner(command, written, process.env, { cwd: process.cwd(), home: homedir(), stop })
-if ('refuse' in neutral) await refuse(neutral.refuse, 126)
-const args = 'args' in neutral ? neutral.args : written
-if ('env' in neutral) Object.assign(process.env, neutral.env)
+// What runs: the command resolved (absolute PATH entries, never into a checkout) and a package runner's
+// project config neutralised or refused — the one decision doctor's probes make too (prepare.ts).
+const prepared = prepareLaunch(command, written, process.env, process.cwd(), spec.checkouts)
+if ('refuse' in prepared) await refuse(prepared.refuse, prepared.code)
+const { file, args, env: neutralEnv } = prepared as Extract<Prepared, { file: string }>
+Object.assign(process.env, neutralEnv)
 
 // Start the server first. The log writer (redaction, private files: it loads the config parser)
 // is loaded on the server's first stderr output, so a quiet server's start-up does not pay for it.
 let child: ChildProcess
 try {
-  const file = 'path' in resolved ? resolved.path : command
   child = spawn(file, args, {
     stdio: ['inherit', 'inherit', 'pipe'],
     detached: POSIX,

@@ -6,10 +6,12 @@
  * - `ensurePeers()` resolves each CLI's executable, installing `PEER_VERSIONS` with npm into
  *   `${CACHE_ROOT}/peers-<versions>` on first use (one install across concurrent processes). It never
  *   throws for an unreachable registry: it resolves `{ skip: reason }` so a caller can skip visibly.
+ * - `ensureRealServers()` does the same for the real MCP servers the peers bench configures in every
+ *   CLI (`REAL_SERVER_VERSIONS`): each server's entry script (an absolute path, run with `node`).
  * - `peerEnv(home)` is the private environment every peer run gets: its own HOME (their config scopes
  *   live there), no inherited model keys or telemetry, Node 22 first on PATH.
  */
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { execFile } from 'node:child_process'
@@ -68,6 +70,59 @@ export async function ensurePeers(): Promise<PeerBins | { skip: string }> {
   } catch (error) {
     const first = String((error as Error).message ?? error).split('\n')[0]
     return { skip: `the peer CLIs could not be installed from the registry: ${first}` }
+  }
+}
+
+/** The real MCP servers the peers bench runs in every CLI, pinned. */
+export const REAL_SERVER_VERSIONS = {
+  memory: { pkg: '@modelcontextprotocol/server-memory', version: '2026.8.31' },
+  filesystem: { pkg: '@modelcontextprotocol/server-filesystem', version: '2026.8.31' },
+  everything: { pkg: '@modelcontextprotocol/server-everything', version: '2026.8.31' },
+} as const
+
+export type RealServerName = keyof typeof REAL_SERVER_VERSIONS
+/** Each real server's entry script: run it as `node <script> ...args`. */
+export type RealServers = Record<RealServerName, string>
+
+/** The entry script a package's `bin` names (its first, or only, bin). */
+function entryScript(dir: string, pkg: string): string {
+  const root = join(dir, 'node_modules', pkg)
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    bin?: string | Record<string, string>
+  }
+  const bin = typeof manifest.bin === 'string' ? manifest.bin : Object.values(manifest.bin ?? {})[0]
+  if (!bin) throw new Error(`${pkg}: no bin in its package.json`)
+  return join(root, bin)
+}
+
+/** Install (once) and return the real servers' entry scripts, or why they cannot be had here. */
+export async function ensureRealServers(): Promise<RealServers | { skip: string }> {
+  const key = `mcp-servers-${Object.values(REAL_SERVER_VERSIONS)
+    .map((p) => p.version)
+    .join('-')}`
+  try {
+    const { dir } = await ensureCached(key, async (staging) => {
+      await writeFile(join(staging, 'package.json'), '{ "private": true }\n')
+      const specs = Object.values(REAL_SERVER_VERSIONS).map((p) => `${p.pkg}@${p.version}`)
+      const env = {
+        ...(process.env as Record<string, string>),
+        ...installEnv(),
+        PATH: `${dirname(NODE22)}:${process.env.PATH ?? ''}`,
+      }
+      await exec('npm', ['install', '-E', '--no-audit', '--no-fund', '--no-save', ...specs], {
+        cwd: staging,
+        env,
+        timeout: 600_000,
+        maxBuffer: 16 * 1024 * 1024,
+      })
+      for (const p of Object.values(REAL_SERVER_VERSIONS)) entryScript(staging, p.pkg)
+    })
+    const out = {} as RealServers
+    for (const [name, p] of Object.entries(REAL_SERVER_VERSIONS)) out[name as RealServerName] = entryScript(dir, p.pkg)
+    return out
+  } catch (error) {
+    const first = String((error as Error).message ?? error).split('\n')[0]
+    return { skip: `the real MCP servers could not be installed from the registry: ${first}` }
   }
 }
 

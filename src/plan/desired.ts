@@ -16,7 +16,7 @@
  *
  * @module
  */
-import type { Env } from '../config/expand.ts'
+import type { Env, SecretSource } from '../config/expand.ts'
 import { cacheFingerprint, mountKey } from '../config/fingerprint.ts'
 import { type LayerInput, mergeLayers, type Row, type Scope } from '../config/layers.ts'
 import type { OfficialConfig } from '../config/official.ts'
@@ -86,6 +86,8 @@ export interface PlanInput {
   storeProblem?: (root: string) => string | undefined
   /** Files the reading edge refused, by absolute path. */
   refusals?: ReadonlyMap<string, FileRefusal>
+  /** The secret store as a view sees it (`root` null: the global view, the user's own secrets alone). */
+  secrets?: (root: string | null) => SecretSource
 }
 
 export interface Plan {
@@ -147,7 +149,19 @@ function judgeRow(row: Row, root: string | null, input: ViewInput, mounts: Map<s
   if (row.entry?.idleTimeoutMs !== undefined) base.idleTimeoutMs = row.entry.idleTimeoutMs
   let answer: TrustState | undefined
   const storeProblem = root === null ? undefined : input.storeProblem?.(root)
+  // The values this row's verdict read from the secret store: redaction values of its mount.
+  const read: string[] = []
+  const store = input.secrets?.(root)
+  const secrets: SecretSource | undefined = store && {
+    has: (n) => store.has(n),
+    read(n) {
+      const value = store.read(n)
+      if (value !== undefined) read.push(value)
+      return value
+    },
+  }
   const v = verdictOf(row, {
+    ...(secrets ? { secrets } : {}),
     root,
     env: input.env,
     ...(input.withheld ? { withheld: input.withheld } : {}),
@@ -173,7 +187,7 @@ function judgeRow(row: Row, root: string | null, input: ViewInput, mounts: Map<s
       file: row.file,
       origin,
       config: v.config,
-      secrets: secretValues(row.entry!, v.entry, input.env),
+      secrets: secretValues(row.entry!, v.entry, input.env, read),
       cacheKey: cacheFingerprint(row.entry!, origin),
     })
   }

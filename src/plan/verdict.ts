@@ -27,7 +27,7 @@
  */
 import { formatDiagnostic, formatPath } from '../config/diagnostics.ts'
 import { unsafeValueProblems } from '../config/entry.ts'
-import { type Env, expandEntry } from '../config/expand.ts'
+import { type Env, expandEntry, type SecretSource, secretSetCommand } from '../config/expand.ts'
 import { contributors, type Row, type Source } from '../config/layers.ts'
 import { credentialsAsHeader, type OfficialConfig, OfficialConfigSchema, toOfficialConfig } from '../config/official.ts'
 import { redact, secretValues } from '../config/redact.ts'
@@ -48,7 +48,7 @@ export interface FileRefusal {
 export type Verdict =
   | { tag: 'runs'; entry: Entry; config: OfficialConfig; notes: string[] }
   | { tag: 'needs-trust'; why: NeedsTrustWhy; reason: string }
-  | { tag: 'skipped'; variables: string[]; problems: string[]; reason: string }
+  | { tag: 'skipped'; variables: string[]; secrets?: string[]; problems: string[]; reason: string }
   | { tag: 'refused'; why: RefusedWhy; reason: string; file?: string }
   | { tag: 'disabled'; reason: string }
   | { tag: 'shadowed'; by: Source; reason: string }
@@ -61,6 +61,8 @@ export interface VerdictInput {
   env: Env
   /** Names of `env` that `${VAR}` must not read (the repository's `.env`: config/expand.ts `ExpandOptions`). */
   withheld?: ReadonlySet<string>
+  /** The user's secret store for `${secret:NAME}` (values read only once every other check passed). */
+  secrets?: SecretSource
   /** `$DSH_HOME`: where a user row's relative `cwd` resolves. */
   dshHome: string
   platform: string
@@ -159,13 +161,19 @@ export function verdictOf(row: Row, input: VerdictInput): Verdict {
       }
     }
   }
-  const expanded = expandEntry(row.entry, input.env, input.withheld ? { withheld: input.withheld } : {})
+  const expanded = expandEntry(row.entry, input.env, {
+    ...(input.withheld ? { withheld: input.withheld } : {}),
+    ...(input.secrets ? { secrets: input.secrets } : {}),
+    secretCommand: (n) => secretSetCommand(n, row.scope === 'user'),
+  })
   if ('errors' in expanded) {
     const variables = [...new Set(expanded.errors.flatMap((e) => e.missing))]
+    const secrets = [...new Set(expanded.errors.flatMap((e) => e.missingSecrets ?? []))]
     const problems = expanded.errors.map((e) => e.message)
     return {
       tag: 'skipped',
       variables,
+      ...(secrets.length ? { secrets } : {}),
       problems,
       reason: `server "${row.name}": ${expanded.errors.map((e) => (e.hint ? `${e.message} (${e.hint})` : e.message)).join('; ')}`,
     }
@@ -225,7 +233,11 @@ export function verdictView(v: Verdict): VerdictView {
     case 'refused':
       return { tag: v.tag, why: v.why, reason: v.reason }
     case 'skipped':
-      return { tag: 'skipped', why: v.variables.join(', ') || null, reason: v.reason }
+      return {
+        tag: 'skipped',
+        why: [...v.variables, ...(v.secrets ?? []).map((n) => `secret:${n}`)].join(', ') || null,
+        reason: v.reason,
+      }
     default:
       return { tag: v.tag, why: null, reason: v.reason }
   }

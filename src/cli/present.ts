@@ -42,6 +42,8 @@ import { templateVariables } from '../config/expand.ts'
 import { cacheFingerprint } from '../config/fingerprint.ts'
 import { shellWord } from '../trust/command.ts'
 import { canonicalRoot, loadTrustStore } from '../trust/store.ts'
+import type { SecretSource } from '../config/expand.ts'
+import { secretPresence } from '../secrets/store.ts'
 import { needsTrust, type TrustState, type TrustStore, trustAnswerOf, trustGateOff } from '../trust/state.ts'
 import { loadProject, type ProjectView } from '../files/project.ts'
 import { type CacheRecord, cacheReader } from '../lazy/cache.ts'
@@ -110,6 +112,8 @@ export interface PresentOptions {
   /** How a file path is shown inside issue strings. */
   display: (file: string) => string
   checks?: ReadonlyMap<string, CheckResult>
+  /** Which secrets are set (the CLI asks the index only: `read` answers a stand-in, never a value). */
+  secrets?: SecretSource
 }
 
 /** A row's tool cache (read only; src/lazy/cache.ts), or null. */
@@ -175,6 +179,7 @@ function presentRow(
     trust: answer,
     gateOff: opts.gateOff,
     ...(opts.storeProblem ? { storeProblem: opts.storeProblem } : {}),
+    ...(opts.secrets ? { secrets: opts.secrets } : {}),
   })
   let state: ListState = row.state
   if (state === 'active' && verdict.tag === 'needs-trust') {
@@ -314,6 +319,7 @@ export function readListing(
     dshHome: cli.loc.dshHome,
     platform: cli.platform,
     display,
+    secrets: secretPresence(cli.loc.dshHome, project.root.root),
   }
   const views = presentRows(project.rows, project.layers, { ...options, ...(checks ? { checks } : {}) })
   const problems = [

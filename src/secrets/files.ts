@@ -16,7 +16,6 @@ import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs
 import path from 'node:path'
 import { isRecord } from '../config/guards.ts'
 import { ensurePrivateDir, ownedByOther } from '../files/private-dir.ts'
-import { updateFile } from '../files/write.ts'
 
 export const SECRETS_DIR = 'mcp-secrets'
 export type Backend = 'keychain' | 'file'
@@ -93,6 +92,8 @@ export function readValues(dshHome: string): Record<string, string> {
 
 async function update(dshHome: string, file: string, edit: (current: unknown) => unknown): Promise<void> {
   ensurePrivateDir(secretsDir(dshHome), { base: dshHome })
+  // The writer (a lock library) loads only when a secret is written: `list` and `status` never pay for it.
+  const { updateFile } = await import('../files/write.ts')
   await updateFile(
     file,
     (text) => {

@@ -24,6 +24,7 @@
 import { type Backend, type IndexRecord, readIndex, readValues, writeIndex, writeValue } from './files.ts'
 import type { SecretSource } from '../config/expand.ts'
 import { KeychainError, keychain, probeKeychain } from './keychain.ts'
+import { canonicalRoot } from '../trust/store.ts'
 
 export type { Backend, IndexRecord } from './files.ts'
 
@@ -36,7 +37,14 @@ export class SecretStoreError extends Error {
 
 /** The index's scope of a project root (`null`: the user's own, every project). */
 export function scopeKey(root: string | null): string {
-  return root === null ? 'user' : `project:${root}`
+  return root === null ? 'user' : `project:${canonicalRoot(root)}`
+}
+
+/** What the CLI's plan reads: which secrets are set (the index alone); `read` answers a stand-in, never a value. */
+export const NOT_READ = 'secret-value-not-read'
+export function secretPresence(dshHome: string, root: string | null): SecretSource {
+  const source = openSecretStore({ dshHome }).source(root)
+  return { has: source.has, read: (n) => (source.has(n) ? NOT_READ : undefined) }
 }
 
 /** The keychain account / file key of one secret. */

@@ -70,7 +70,11 @@ describe('${secret:NAME}', () => {
 
   it('reads no value when any secret of the entry is unset, and names it with the command', () => {
     const s = store({ A: CANARY })
-    const r = expandEntry({ url: 'https://h.test/', headers: { X: '${secret:A}', Y: '${secret:B}' } }, {}, { secrets: s })
+    const r = expandEntry(
+      { url: 'https://h.test/', headers: { X: '${secret:A}', Y: '${secret:B}' } },
+      {},
+      { secrets: s },
+    )
     assert.ok('errors' in r)
     assert.deepEqual(s.reads, [], 'nothing read for an entry that cannot run')
     assert.deepEqual(r.errors[0]!.missingSecrets, ['B'])
@@ -118,13 +122,20 @@ describe('the plan', () => {
   it('a running row reads its secret once and carries it as a redaction value, untrusted rows read nothing', () => {
     const s = store({ T: CANARY })
     const p = plan({
-      projects: rows({ api: http({ Authorization: 'Bearer ${secret:T}' }), arg: { command: 'node', args: ['${secret:T}'] } }),
+      projects: rows({
+        api: http({ Authorization: 'Bearer ${secret:T}' }),
+        arg: { command: 'node', args: ['${secret:T}'] },
+      }),
       secrets: () => s,
     })
     for (const m of p.mounts.values()) assert.ok(m.secrets.includes(CANARY), `${m.name} redacts the secret`)
     assert.ok(!JSON.stringify([...p.mounts.values()].map((m) => m.cacheKey)).includes(CANARY))
     const untrusted = store({ T: CANARY })
-    const q = plan({ projects: rows({ api: http({ A: '${secret:T}' }) }), secrets: () => untrusted, trust: () => 'new' })
+    const q = plan({
+      projects: rows({ api: http({ A: '${secret:T}' }) }),
+      secrets: () => untrusted,
+      trust: () => 'new',
+    })
     assert.equal(q.projects.get('/p')![0]!.want, 'untrusted')
     assert.deepEqual(untrusted.reads, [], 'no value read for a row that needs trust')
   })

@@ -134,7 +134,7 @@ describe('the plan', () => {
     const q = plan({
       projects: rows({ api: http({ A: '${secret:T}' }) }),
       secrets: () => untrusted,
-      trust: () => 'new',
+      trust: () => 'untrusted',
     })
     assert.equal(q.projects.get('/p')![0]!.want, 'untrusted')
     assert.deepEqual(untrusted.reads, [], 'no value read for a row that needs trust')

@@ -12,6 +12,7 @@
  */
 import { entrySecrets } from '../config/expand.ts'
 import type { Row } from '../config/layers.ts'
+import type { SecretDeclaration } from '../config/secrets-decl.ts'
 import { valuesFile } from '../secrets/files.ts'
 import { type Backend, openSecretStore, type SetResult, scopeKey } from '../secrets/store.ts'
 import { failure, usage } from './errors.ts'
@@ -75,4 +76,34 @@ export function secretUses(rows: readonly Row[]): Map<string, string[]> {
     for (const name of entrySecrets(row.entry)) uses.set(name, [...(uses.get(name) ?? []), row.name])
   }
   return uses
+}
+
+/**
+ * After `trust`: the secrets the just-trusted rows refer to that are not set.
+ * On a terminal, offer to set each (its declared description shown); else
+ * print the command that sets each. Never reads a stored value.
+ */
+export async function offerMissingSecrets(
+  cli: CliContext,
+  root: string,
+  rows: readonly Row[],
+  declared: readonly SecretDeclaration[],
+): Promise<void> {
+  const source = openSecretStore({ dshHome: cli.loc.dshHome }).source(root)
+  const uses = secretUses(rows)
+  const missing = [...uses.keys()].filter((n) => !source.has(n))
+  if (missing.length === 0) return
+  const scope = { key: scopeKey(root), label: root }
+  for (const name of missing) {
+    const about = declared.find((d) => d.name === name)?.description
+    const line = `${uses.get(name)!.join(', ')} needs secret ${name}${about ? ` (${about})` : ''}, which is not set`
+    if (!cli.interactive) {
+      cli.out.err(`${line}: dsh-mcp secret set ${name}`)
+      continue
+    }
+    const { confirm } = await import('./prompt.ts')
+    if (await confirm(`${line}. Set it now?`, { input: cli.stdin, output: cli.stderr }))
+      await setSecret(cli, name, scope)
+    else cli.out.err(`  later: dsh-mcp secret set ${name}`)
+  }
 }

@@ -31,7 +31,7 @@
  *
  * @module
  */
-import { templateSites, templateVariables } from './expand.ts'
+import { templateSecrets, templateSites, templateVariables } from './expand.ts'
 import { argSecrets, MASK, redactShapesIn, urlSecrets } from './redact-shapes.ts'
 import type { Entry } from './schema.ts'
 
@@ -69,7 +69,7 @@ export function secretValues(
   for (const site of templateSites(raw)) for (const v of templateVariables(site.template)) add(env[v.name])
   // A written value that refers to variables is template text, not a secret:
   // its variables' values (above) and its expansion (below) are what to hide.
-  const literal = (v: string) => templateVariables(v).length === 0
+  const literal = (v: string) => templateVariables(v).length === 0 && templateSecrets(v).length === 0
   for (const [source, keep] of [
     [raw, literal],
     [expanded, () => true],

@@ -8,6 +8,8 @@
  */
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
 import { runCli } from '../support/cli.ts'
 import { cleanupAll, makeProject, makeTempDir } from '../support/tmp.ts'
@@ -80,5 +82,18 @@ describe('dsh-mcp secret', () => {
     assert.equal(r.code, 1)
     assert.match(r.stdout + r.stderr, /mcp\.yml:3:5.*secrets\.API_TOKEN\.value|secrets\.API_TOKEN\.value.*3:5/s)
     assert.ok(!(r.stdout + r.stderr).includes('sk-pasted-here'))
+  })
+})
+
+describe('dsh-mcp export', () => {
+  it('writes ${secret:NAME} as the variable another client reads, and says which to set', async () => {
+    const { opts } = world()
+    const claude = await runCli(['export', '-o', 'claude.json'], opts)
+    assert.equal(claude.code, 0, claude.stderr)
+    const read = (f: string) => JSON.parse(readFileSync(join(opts.cwd, f), 'utf8'))
+    assert.equal(read('claude.json').mcpServers.api.headers.Authorization, 'Bearer ${API_TOKEN}')
+    assert.match(claude.stderr, /set API_TOKEN in the environment/)
+    assert.equal((await runCli(['export', '--format', 'vscode', '-o', 'vscode.json'], opts)).code, 0)
+    assert.equal(read('vscode.json').servers.api.headers.Authorization, 'Bearer ${env:API_TOKEN}')
   })
 })

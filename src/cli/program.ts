@@ -296,7 +296,7 @@ function buildProgram(
 
   const secret = program
     .command('secret')
-    .description('secrets that ${secret:NAME} reads (kept in the keychain, never in a config file)')
+    .description('secrets that servers read as "secret:NAME" references (kept in the keychain, never in a config file)')
   secret
     .command('set')
     .description('store a secret (prompted with echo off; read from stdin when piped; never an argument)')

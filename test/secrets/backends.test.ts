@@ -109,6 +109,17 @@ describe('file backend (no D-Bus)', () => {
   })
 })
 
+const STORE = new URL('../../src/secrets/store.ts', import.meta.url).href
+
+/** A module body that reads API_TOKEN through the store's source (as the host does) and says whether it is $SECRET. */
+function readBack(dshHome: string, root: string): string {
+  return [
+    `const { openSecretStore } = await import(${JSON.stringify(STORE)})`,
+    `const v = openSecretStore({ dshHome: ${JSON.stringify(dshHome)} }).source(${JSON.stringify(root)}).read('API_TOKEN')`,
+    `process.stdout.write(v === process.env.SECRET ? 'read back: same' : 'read back: different')`,
+  ].join('; ')
+}
+
 const hasKeyring =
   spawnSync('sh', ['-c', 'command -v dbus-run-session && command -v gnome-keyring-daemon']).status === 0
 
@@ -126,6 +137,8 @@ describe('keychain backend (Secret Service under dbus-run-session)', {
       'eval "$(printf %s test-keyring-password | gnome-keyring-daemon --unlock --components=secrets)"',
       `printf %s "$SECRET" | ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} secret set API_TOKEN > ${out}.set 2>&1; echo $? > ${out}.set.code`,
       `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} secret list --json > ${out}.list 2>&1`,
+      // What the host does at mount time: the project's source reads the value back from the Secret Service.
+      `${JSON.stringify(process.execPath)} --input-type=module -e ${JSON.stringify(readBack(dshHome, project.path))} > ${out}.read 2>&1`,
     ].join('\n')
     const r = spawnSync('dbus-run-session', ['--', 'sh', '-c', script], {
       cwd: project.path,
@@ -133,10 +146,15 @@ describe('keychain backend (Secret Service under dbus-run-session)', {
       encoding: 'utf8',
       timeout: 60_000,
     })
-    assert.equal(r.status, 0, r.stderr)
+    assert.equal(r.status, 0, `${r.stderr}\n${existsSync(`${out}.read`) ? readFileSync(`${out}.read`, 'utf8') : ''}`)
     const setText = readFileSync(`${out}.set`, 'utf8')
     assert.equal(readFileSync(`${out}.set.code`, 'utf8').trim(), '0', setText)
     assert.match(setText, /stored in the keychain \(Secret Service\)/)
+    assert.equal(
+      readFileSync(`${out}.read`, 'utf8'),
+      'read back: same',
+      'the host-side source reads the keychain value',
+    )
     const [row] = JSON.parse(readFileSync(`${out}.list`, 'utf8')).secrets
     assert.equal(row.backend, 'keychain')
     assert.ok(!existsSync(join(dshHome, 'mcp-secrets', 'values.json')), 'no value file')

@@ -100,9 +100,9 @@ describe('the plan', () => {
     const s = store({})
     const p = plan({ projects: rows({ api: http({ Authorization: 'Bearer ${secret:API_TOKEN}' }) }), secrets: () => s })
     const row = p.projects.get('/p')![0]!
-    assert.equal(row.want, 'skipped')
-    assert.equal(row.verdict?.why, 'secret:API_TOKEN')
-    assert.match(row.reason!, /\$\{secret:API_TOKEN\}, which is not set .*dsh-mcp secret set API_TOKEN/)
+    assert.equal(row.verdict.tag, 'skipped')
+    assert.equal(row.verdict.why, 'secret:API_TOKEN')
+    assert.match(row.verdict.reason!, /\$\{secret:API_TOKEN\}, which is not set .*dsh-mcp secret set API_TOKEN/)
     assert.deepEqual(s.reads, [])
   })
 
@@ -115,7 +115,7 @@ describe('the plan', () => {
         return store({})
       },
     })
-    assert.match(p.global[0]!.reason!, /dsh-mcp secret set --user U/)
+    assert.match(p.global[0]!.verdict.reason!, /dsh-mcp secret set --user U/)
     assert.ok(seen.includes(null))
   })
 
@@ -136,7 +136,7 @@ describe('the plan', () => {
       secrets: () => untrusted,
       trust: () => 'untrusted',
     })
-    assert.equal(q.projects.get('/p')![0]!.want, 'untrusted')
+    assert.equal(q.projects.get('/p')![0]!.verdict.tag, 'needs-trust')
     assert.deepEqual(untrusted.reads, [], 'no value read for a row that needs trust')
   })
 
@@ -154,10 +154,10 @@ describe('the plan', () => {
         trust: () => 'trusted',
         secrets: () => store(values),
       })
-    assert.equal(run().projects.get('/p')![0]!.want, 'skipped')
+    assert.equal(run().projects.get('/p')![0]!.verdict.tag, 'skipped')
     values.T = 'first-value'
     const a = run().projects.get('/p')![0]!
-    assert.equal(a.want, 'mount')
+    assert.equal(a.verdict.tag, 'runs')
     values.T = 'second-value'
     const b = run().projects.get('/p')![0]!
     assert.notEqual(a.key, b.key, 'a new value is a new mount')

@@ -16,6 +16,9 @@
  *   the keychain alone (a keychain that does not answer reads as unset, with
  *   `problem` saying why). The index (files.ts) records every name's backend
  *   and never a value.
+ * - A project scope is keyed by trust/store.ts `canonicalRoot`: the same
+ *   canonical root the trust records use, so a link to a checkout is the
+ *   same project for secrets as for trust.
  * - `source(root).has` reads only the index; `read` is the only call that
  *   reads a value. Errors never carry a value.
  *

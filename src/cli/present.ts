@@ -33,6 +33,7 @@
  *
  * @module
  */
+import { homedir } from 'node:os'
 import path from 'node:path'
 import { formatDiagnostic } from '../config/diagnostics.ts'
 import { isCodeEnv } from '../config/code-env.ts'
@@ -45,7 +46,9 @@ import { type ListState, listState, stateColor } from '../plan/states.ts'
 import { displayArgs, displayUrl } from '../config/redact.ts'
 import { redactShapesIn } from '../config/redact-shapes.ts'
 import { templateVariables } from '../config/expand.ts'
-import { cacheFingerprint } from '../config/fingerprint.ts'
+import { type FieldName, fieldSpec, fieldsWhere } from '../config/fields.ts'
+import { isRecord } from '../config/guards.ts'
+import { cacheKeyOf } from '../plan/desired.ts'
 import { shellWord } from '../trust/command.ts'
 import { canonicalRoot, loadTrustStore } from '../trust/store.ts'
 import type { SecretSource } from '../config/expand.ts'
@@ -53,8 +56,11 @@ import { secretPresence } from '../secrets/store.ts'
 import { needsTrust, type TrustState, type TrustStore, trustAnswerOf, trustGateOff } from '../trust/state.ts'
 import { loadProject, type ProjectView } from '../files/project.ts'
 import { type CacheRecord, cacheReader } from '../lazy/cache.ts'
+import { readCacheSecret } from '../lazy/secret.ts'
 import { type CliError, failure } from './errors.ts'
 import type { CliContext } from './program.ts'
+import { type LaunchView, type LaunchViewOptions, launchView } from './launch-view.ts'
+import { checkoutRoots } from '../launch/resolve.ts'
 
 export type { ListState }
 
@@ -95,12 +101,16 @@ export interface ServerView {
   /** As written; null: the plugin's `defaultLifecycle` (eager unless configured). */
   lifecycle: 'eager' | 'lazy' | null
   idleTimeoutMs: number | null
+  /** The written fields the table shows as detail rows (fields.ts `view: 'setting'`), in its order; strings redacted. */
+  settings: Record<string, unknown>
   /** The tool-metadata cache of this row (what a lazy server offers while stopped), or null when there is none. */
   cache: { tools: number; recordedAt: string } | null
   trust: TrustView
   /** The row's one verdict (plan/verdict.ts) under the CLI's environment. */
   verdict: VerdictView
   check?: CheckResult
+  /** A stdio row: the directory it really starts in and the file its command resolves to (launch-view.ts). */
+  runs?: LaunchView
 }
 
 export interface PresentOptions {
@@ -122,10 +132,20 @@ export interface PresentOptions {
   secrets?: SecretSource
 }
 
-/** A row's tool cache (read only; src/lazy/cache.ts), or null. */
-function cacheOf(e: Row['entry'], origin: string, read: (key: string) => CacheRecord | undefined): ServerView['cache'] {
-  if (!e || transportOf(e) === undefined) return null
-  const record = read(cacheFingerprint(e, origin))
+/**
+ * A row's tool cache (read only; src/lazy/cache.ts), or null: only a row that runs here has a key
+ * (its name, origin and effective launch under the per-user secret, src/lazy/secret.ts).
+ */
+function cacheOf(
+  row: Row,
+  verdict: Verdict,
+  root: string,
+  opts: PresentOptions,
+  read: (key: string) => CacheRecord | undefined,
+  secret: Uint8Array | undefined,
+): ServerView['cache'] {
+  if (!secret || verdict.tag !== 'runs') return null
+  const record = read(cacheKeyOf(row, root, opts.dshHome, verdict.config, secret))
   return record ? { tools: record.tools.length, recordedAt: record.recordedAt } : null
 }
 
@@ -145,7 +165,8 @@ function commandLine(command: string, args: readonly string[] = []): string {
 function presentRows(rows: readonly Row[], layers: readonly LayerInput[], opts: PresentOptions): ServerView[] {
   const root = canonicalRoot(opts.root)
   const read = cacheReader(opts.dshHome)
-  const views = rows.map((row) => presentRow(row, layers, root, opts, read))
+  const secret = readCacheSecret(opts.dshHome)
+  const views = rows.map((row) => presentRow(row, layers, root, opts, read, secret))
   return views
     .map((v, i) => ({ v, i }))
     .sort((a, b) => (a.v.name < b.v.name ? -1 : a.v.name > b.v.name ? 1 : a.i - b.i))
@@ -158,6 +179,7 @@ function presentRow(
   root: string,
   opts: PresentOptions,
   read: (key: string) => CacheRecord | undefined,
+  secret: Uint8Array | undefined,
 ): ServerView {
   const e = row.entry
   const show = (d: Parameters<typeof formatDiagnostic>[0]) => formatDiagnostic(d, { relativeTo: opts.display })
@@ -219,14 +241,27 @@ function presentRow(
       : null,
     lifecycle: e?.lifecycle ?? null,
     idleTimeoutMs: e?.idleTimeoutMs ?? null,
-    cache: cacheOf(e, row.scope === 'user' ? opts.dshHome : root, read),
+    settings: settingsOf(e),
+    cache: cacheOf(row, verdict, root, opts, read, secret),
     trust,
     verdict: verdictView(verdict),
   }
+  const runs = e ? launchView(e, runsOptions(row, root, opts)) : undefined
+  if (runs) view.runs = runs
+  if (runs?.refused) issues.push(runs.refused)
   const check = row.state !== 'shadowed' ? opts.checks?.get(row.name) : undefined
   if (check) view.check = check
   verdictLines.set(view, own)
   return view
+}
+
+/** Where a row's `cwd` resolves from, what expands it, and the checkout its command must not resolve into. */
+function runsOptions(row: Row, root: string, opts: PresentOptions): LaunchViewOptions {
+  return {
+    base: row.scope === 'user' ? path.dirname(row.file) : root,
+    env: opts.env,
+    checkouts: checkoutRoots([root], [opts.env.HOME ?? homedir(), opts.dshHome]),
+  }
 }
 
 /** Per view, the issue lines its verdict added (`verdictIssue`): the trust review leaves them out by identity, not by wording. */
@@ -362,6 +397,31 @@ export function withChecks(listing: Listing, checks: ReadonlyMap<string, CheckRe
   return { ...listing, views }
 }
 
+/** The table's `setting` fields of an entry, as written (strings through the one redaction of free text). */
+function settingsOf(e: Row['entry']): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  const shown = (v: unknown): unknown =>
+    typeof v === 'string'
+      ? redactShapesIn(v)
+      : isRecord(v)
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shown(x)]))
+        : v
+  for (const key of fieldsWhere((f) => f.view === 'setting')) {
+    const value = (e as Readonly<Record<string, unknown>> | undefined)?.[key]
+    if (value !== undefined) out[key] = shown(value)
+  }
+  return out
+}
+
+/** A setting's detail-row text: milliseconds with their unit, a mapping as `key value` pairs. */
+function settingText(key: FieldName, value: unknown): string {
+  if (isRecord(value))
+    return Object.entries(value)
+      .map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(',') : String(v)}`)
+      .join(', ')
+  return fieldSpec(key).type === 'millis' ? `${String(value)} ms` : String(value)
+}
+
 /** Per key, the distinct `${VAR}` names its value refers to (keys without any are left out). */
 function variablesOf(values: Readonly<Record<string, string>> | undefined): Record<string, string[]> {
   const out: Record<string, string[]> = {}
@@ -414,8 +474,8 @@ export function detailLines(v: ServerView, root: string, display: (file: string)
   field('transport', v.transport ?? '-')
   if (v.command !== null) {
     field('command', targetOf(v))
-    const base = v.scope === 'user' ? path.dirname(v.file) : root
-    field('cwd', path.resolve(base, v.cwd ?? '.'))
+    if (v.runs) field('runs', v.runs.command)
+    field('cwd', v.runs?.cwd ?? path.resolve(v.scope === 'user' ? path.dirname(v.file) : root, v.cwd ?? '.'))
   }
   if (v.url !== null) field('url', v.url)
   // The variables a key's value is built from are named (they say what of yours the server is sent); values never print.
@@ -429,6 +489,8 @@ export function detailLines(v: ServerView, root: string, display: (file: string)
     'lifecycle',
     `${v.lifecycle ?? 'default (eager unless the plugin says otherwise)'}${v.idleTimeoutMs !== null ? `, idle timeout ${v.idleTimeoutMs === 0 ? 'never' : `${v.idleTimeoutMs} ms`}` : ''}`,
   )
+  for (const [key, value] of Object.entries(v.settings))
+    field(fieldSpec(key as FieldName).label ?? key, settingText(key as FieldName, value))
   field(
     'tool cache',
     v.cache

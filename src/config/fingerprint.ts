@@ -2,8 +2,9 @@
  * Fingerprints: short stable hashes of what an entry does.
  *
  * Contract: `trustFingerprint` covers exactly what decides what runs or where
- * data goes — transport, command, args, cwd, env, url, headers, and `oauth`
- * when written (where an authorization code is sent) — unexpanded,
+ * data goes — the fields the field table (fields.ts `trust`) marks: transport,
+ * command, args, cwd, env, url, headers, and `oauth` when written (where an
+ * authorization code is sent) — unexpanded,
  * so a changed `${VAR}` value does not re-ask while a changed command does.
  * `mountKey` covers everything that needs a reconnect when it changes (the
  * resolved official config); tuning keys (`tools`, `description`) are in
@@ -14,13 +15,15 @@
  * an override that appears, moves or disappears asks again, and the merged
  * `tools` filter (an override lifting the base file's `exclude` asks again).
  * `lifecycle`/`idleTimeoutMs` are in neither (switching needs no remount).
- * `cacheFingerprint` keys the tool cache.
+ * `cacheFingerprint` keys the tool cache: a keyed hash (HMAC-SHA256 under a
+ * per-user secret) of name, origin and the full effective launch with values.
  *
  * @module
  */
-import { createHash } from 'node:crypto'
+import { createHash, createHmac } from 'node:crypto'
 import path from 'node:path'
 import { transportOf } from './entry.ts'
+import { FIELD_NAMES, fieldSpec, type ValueType } from './fields.ts'
 import { contributors, type Row } from './layers.ts'
 import type { Entry } from './schema.ts'
 import { isRecord } from './guards.ts'
@@ -42,20 +45,23 @@ export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex')
 }
 
+/** What an absent `trust: 'always'` field is written as. */
+const ABSENT: Partial<Record<ValueType, unknown>> = { 'text-list': [], 'text-map': {} }
+
+/** The fields the table marks for trust (fields.ts `trust`), `files` when overrides merged in. */
 export function trustFingerprint(entry: Entry, files?: readonly string[]): string {
-  const identity = {
-    ...(files && files.length > 1 ? { files: [...files] } : {}),
-    transport: transportOf(entry) ?? null,
-    command: entry.command ?? null,
-    args: entry.args ?? [],
-    cwd: entry.cwd ?? null,
-    env: entry.env ?? {},
-    url: entry.url ?? null,
-    headers: entry.headers ?? {},
+  const merged = files !== undefined && files.length > 1
+  const identity: Record<string, unknown> = merged ? { files: [...files] } : {}
+  const written = entry as Readonly<Record<string, unknown>>
+  for (const name of FIELD_NAMES) {
+    const spec = fieldSpec(name)
+    const value = written[name]
+    if (spec.trust === 'always') identity[name] = value ?? ABSENT[spec.type] ?? null
+    else if (spec.trust === 'resolved') identity.transport = transportOf(entry) ?? null
     // Only when written: fingerprints of entries without it stay what they were.
-    ...(entry.oauth !== undefined ? { oauth: entry.oauth } : {}),
+    else if (spec.trust === 'written' && value !== undefined) identity[name] = value
     // A merged row: an override's `tools` filter may lift what the base row's own file hides, so it is trusted too.
-    ...(files && files.length > 1 && entry.tools !== undefined ? { tools: entry.tools } : {}),
+    else if (spec.trust === 'merged' && merged && value !== undefined) identity[name] = value
   }
   return `sha256:${sha256(canonicalJson(identity))}`
 }
@@ -66,24 +72,34 @@ export function rowFingerprint(row: Pick<Row, 'scope' | 'file' | 'sources'> & { 
   return trustFingerprint(row.entry ?? {}, files)
 }
 
+/** What a tool-cache entry belongs to: one effective server of one project, or of the user layer. */
+export interface CacheIdentity {
+  /** The server's written name. */
+  name: string
+  /** The project root for a row with any repository contribution (a partial override included), else `$DSH_HOME`. */
+  origin: string
+  /** The full effective launch with values (the verdict's official config; tuning keys are left out here). */
+  launch: Readonly<Record<string, unknown>>
+}
+
+/** The launch fields of an official config that decide which process or endpoint answers (values included). */
+const LAUNCH_FIELDS = ['transport', 'command', 'args', 'cwd', 'env', 'url', 'headers', 'oauth'] as const
+
 /**
- * Key of a server's tool-metadata cache: the trust fingerprint's fields with
- * env and header *names* only (never a value, not even hashed), plus the
- * directory relative paths resolve against, so equal text in two projects
- * never shares tools. Lifecycle and tuning keys are not in it.
+ * Key of a server's tool-metadata cache: HMAC-SHA256, under the per-user
+ * secret kept in `$DSH_HOME` (src/lazy/secret.ts), of the server's name, its
+ * origin and its full effective launch — env and header *values* included,
+ * so two servers that differ only in a value never share tools, while no
+ * plain hash of a secret is ever written (a cache file name cannot be
+ * brute-forced without the per-user secret). Lifecycle and tuning keys are
+ * not in it. 64 hex digits.
  */
-export function cacheFingerprint(entry: Entry, origin: string): string {
-  const identity = {
-    origin,
-    transport: transportOf(entry) ?? null,
-    command: entry.command ?? null,
-    args: entry.args ?? [],
-    cwd: entry.cwd ?? null,
-    env: Object.keys(entry.env ?? {}).sort(),
-    url: entry.url ?? null,
-    headers: Object.keys(entry.headers ?? {}).sort(),
-  }
-  return sha256(canonicalJson(identity)).slice(0, 32)
+export function cacheFingerprint(id: CacheIdentity, secret: Uint8Array): string {
+  if (secret.length < 16) throw new TypeError('cacheFingerprint: the cache secret is too short')
+  const launch: Record<string, unknown> = {}
+  for (const k of LAUNCH_FIELDS) launch[k] = id.launch[k] ?? null
+  const identity = { v: 2, name: id.name, origin: id.origin, launch }
+  return createHmac('sha256', secret).update(canonicalJson(identity)).digest('hex')
 }
 
 /** Hash of a resolved official config: equal keys ⇒ one shared mount, a changed key ⇒ remount. */

@@ -7,7 +7,8 @@
  * failed, nothing throws to the caller — then forks
  * `ctx.plugin(mcpClient, config)` and returns at once; the mount settles as
  * `mounted` when the fork activates, or `failed` when it rejects or does not
- * activate within `mountTimeoutMs` — then its fork is disposed in the
+ * activate within its bound (the entry's `startupTimeoutMs`, else the
+ * plugin's `mountTimeoutMs`) — then its fork is disposed in the
  * background. `unmount` forgets the mount at once and disposes its fork in
  * the background; until that dispose resolves the fork's name stays *held*
  * (the official client still reserves it) and its tools belong to nobody.
@@ -66,6 +67,8 @@ export interface MountTableOptions {
   log: Log
   /** Names the host took from the repository's `.env` (project-env.ts): unset for each server unless its entry sets them. */
   projectEnv(): readonly string[]
+  /** The project roots agents run in (host/launch.ts: no bare command resolves into one). */
+  checkouts?(): readonly string[]
   /** A mount settled, or a drain finished (status and visibility may change). */
   onChange(): void
   /** A mount failed because an mcp-client that is not ours holds its name: it may be retried under another. */
@@ -148,6 +151,7 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
     const config = mountedConfig(spec, effectiveName, {
       dshHome: opts.dshHome,
       projectEnv: opts.projectEnv(),
+      ...(opts.checkouts ? { checkouts: opts.checkouts() } : {}),
       ...(opts.logMaxBytes ? { logMaxBytes: opts.logMaxBytes } : {}),
     })
     let settle!: () => void
@@ -209,9 +213,11 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
         if (m.state === 'failed') byUid.delete(uid)
       })
     }
+    // The entry's own bound (its `startupTimeoutMs`, capped for repository files) wins over the plugin's.
+    const bound = spec.settings?.startupTimeoutMs ?? opts.mountTimeoutMs
     let timer: NodeJS.Timeout | undefined
     const timeout = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), opts.mountTimeoutMs)
+      timer = setTimeout(() => resolve('timeout'), bound)
       timer.unref?.()
     })
     const activated = Promise.resolve(fiber).then(
@@ -227,7 +233,7 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
         settle()
         opts.onChange()
       } else if (outcome === 'timeout') {
-        fail(`did not finish initialize + tools/list within ${opts.mountTimeoutMs} ms`)
+        fail(`did not finish initialize + tools/list within ${bound} ms`)
         // A still-activating fork cannot be disposed: end its server so activation (and the dispose) settle.
         if (config.transport === 'stdio') reapStdioChild(config)
       } else {

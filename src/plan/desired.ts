@@ -9,7 +9,8 @@
  * never an env or header value) — the one state every edge renders; a
  * `runs` row also names its mount (`key`), mounted with the verdict's
  * official config. The platform comes in as an input. A mount's key covers its
- * written name and its resolved official config, so equal keys share one
+ * written name, its resolved official config and the fields the table hands
+ * the mount beside it (`MountSpec.settings`), so equal keys share one
  * mount and tuning keys (`tools`, `description`, `lifecycle`, `idleTimeoutMs`)
  * never change a key.
  * `desiredState` is `assemblePlan` over `judgeView` of every view: each view
@@ -20,11 +21,12 @@
  */
 import type { Env, SecretSource } from '../config/expand.ts'
 import { cacheFingerprint, mountKey } from '../config/fingerprint.ts'
-import { type LayerInput, mergeLayers, type Row, type Scope } from '../config/layers.ts'
+import { type LayerInput, mergeLayers, repositoryContribution, type Row, type Scope } from '../config/layers.ts'
 import type { OfficialConfig } from '../config/official.ts'
 import { secretValues } from '../config/redact.ts'
 import type { TrustState } from '../trust/state.ts'
-import type { Lifecycle } from '../config/schema.ts'
+import type { Entry, Lifecycle } from '../config/schema.ts'
+import { fieldsWhere, type HostField } from '../config/fields.ts'
 import type { ToolFilter } from './filter.ts'
 import { type VerdictView, verdictOf, verdictView } from './verdict.ts'
 
@@ -32,6 +34,17 @@ export { redact } from '../config/redact.ts'
 
 /** The trust gate's seam: asked for every active row that needs trust (a repository contribution). */
 export type TrustFn = (root: string, row: Row) => TrustState
+
+/** What a mount reads beside its official config: the table's `mount: 'host'` fields. */
+export type HostSettings = Partial<Pick<Entry, HostField>>
+
+/** The written `mount: 'host'` fields of an entry (part of the mount key: a change remounts). */
+export function hostSettings(entry: Entry): HostSettings {
+  const out: Record<string, unknown> = {}
+  for (const key of fieldsWhere((f) => f.mount === 'host'))
+    if (entry[key] !== undefined) out[key] = (entry as Record<string, unknown>)[key]
+  return out as HostSettings
+}
 
 /** One mount the plan needs. `config.serverName` is the written name; the edge sets the effective one. */
 export interface MountSpec {
@@ -44,8 +57,10 @@ export interface MountSpec {
   config: OfficialConfig
   /** Expanded values that must never reach a log line (env/header values, substituted variables). */
   secrets: string[]
-  /** Key of its tool-metadata cache (config/fingerprint.ts `cacheFingerprint`). */
+  /** Key of its tool-metadata cache (config/fingerprint.ts `cacheFingerprint`); '' when there is no cache secret (no cache). */
   cacheKey: string
+  /** The fields the table hands the mount beside its official config (fields.ts `mount: 'host'`), as written. */
+  settings?: HostSettings
 }
 
 /** One row of one view (a project, or the global view), judged. */
@@ -83,6 +98,8 @@ export interface PlanInput {
   storeProblem?: (root: string) => string | undefined
   /** The secret store as a view sees it (`root` null: the global view, the user's own secrets alone). */
   secrets?: (root: string | null) => SecretSource
+  /** The per-user secret keying the tool-metadata cache (src/lazy/secret.ts); absent: no cache keys. */
+  cacheSecret?: Uint8Array
 }
 
 export interface Plan {
@@ -167,7 +184,8 @@ function judgeRow(row: Row, root: string | null, input: ViewInput, mounts: Map<s
   const verdict = verdictView(v)
   if (v.tag !== 'runs') return { ...base, verdict }
   const origin = row.scope === 'user' ? input.dshHome : (root as string)
-  const key = mountKey(v.config)
+  const settings = hostSettings(v.entry)
+  const key = mountKey({ ...v.config, ...settings })
   if (!mounts.has(key)) {
     mounts.set(key, {
       key,
@@ -177,8 +195,25 @@ function judgeRow(row: Row, root: string | null, input: ViewInput, mounts: Map<s
       origin,
       config: v.config,
       secrets: secretValues(row.entry!, v.entry, input.env, read),
-      cacheKey: cacheFingerprint(row.entry!, origin),
+      cacheKey: input.cacheSecret ? cacheKeyOf(row, root, input.dshHome, v.config, input.cacheSecret) : '',
+      ...(Object.keys(settings).length > 0 ? { settings } : {}),
     })
   }
   return { ...base, verdict, key }
+}
+
+/**
+ * The tool-cache key of a row that runs with `config`: its name, its origin — the project root when any
+ * repository file contributed (a project's partial override of a user server included), `$DSH_HOME` only for
+ * a row with no repository contribution — and the full effective launch, values included (keyed hash).
+ */
+export function cacheKeyOf(
+  row: Pick<Row, 'name' | 'scope' | 'file' | 'sources'>,
+  root: string | null,
+  dshHome: string,
+  config: OfficialConfig,
+  secret: Uint8Array,
+): string {
+  const origin = root !== null && repositoryContribution(row) ? root : dshHome
+  return cacheFingerprint({ name: row.name, origin, launch: config as unknown as Record<string, unknown> }, secret)
 }

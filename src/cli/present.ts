@@ -51,6 +51,8 @@ import { isRecord } from '../config/guards.ts'
 import { cacheKeyOf } from '../plan/desired.ts'
 import { shellWord } from '../trust/command.ts'
 import { canonicalRoot, loadTrustStore } from '../trust/store.ts'
+import type { SecretSource } from '../config/expand.ts'
+import { secretPresence } from '../secrets/store.ts'
 import { needsTrust, type TrustState, type TrustStore, trustAnswerOf, trustGateOff } from '../trust/state.ts'
 import { loadProject, type ProjectView } from '../files/project.ts'
 import { type CacheRecord, cacheReader } from '../lazy/cache.ts'
@@ -126,6 +128,8 @@ export interface PresentOptions {
   /** How a file path is shown inside issue strings. */
   display: (file: string) => string
   checks?: ReadonlyMap<string, CheckResult>
+  /** Which secrets are set (the CLI asks the index only: `read` answers a stand-in, never a value). */
+  secrets?: SecretSource
 }
 
 /**
@@ -203,6 +207,7 @@ function presentRow(
     trust: answer,
     gateOff: opts.gateOff,
     ...(opts.storeProblem ? { storeProblem: opts.storeProblem } : {}),
+    ...(opts.secrets ? { secrets: opts.secrets } : {}),
   })
   const state = listState(verdict.tag)
   const own = verdictIssue(verdict, row)
@@ -376,6 +381,7 @@ export function readListing(
     dshHome: cli.loc.dshHome,
     platform: cli.platform,
     display,
+    secrets: secretPresence(cli.loc.dshHome, project.root.root),
   }
   const views = presentRows(project.rows, project.layers, { ...options, ...(checks ? { checks } : {}) })
   const problems = [

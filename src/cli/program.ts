@@ -293,6 +293,27 @@ function buildProgram(
     .argument('[files...]', 'files (default: the project and user files)')
     .action(action('validate'))
 
+  const secret = program
+    .command('secret')
+    .description('secrets that servers read as "secret:NAME" references (kept in the keychain, never in a config file)')
+  secret
+    .command('set')
+    .description('store a secret (prompted with echo off; read from stdin when piped; never an argument)')
+    .argument('<name>', 'secret name (letters, digits, _)')
+    .option('--user', 'for every project (default: this project only)')
+    .action(action('secret-set'))
+  secret
+    .command('list')
+    .description('secrets of this project and the user: where stored, which servers use them (never values)')
+    .option('--json', 'print JSON')
+    .action(action('secret-list'))
+  secret
+    .command('rm')
+    .description('forget a secret')
+    .argument('<name>', 'secret name')
+    .option('--user', "the user's secret for every project (default: this project's)")
+    .action(action('secret-rm'))
+
   program.command('schema').description('print the JSON Schema of the friendly format').action(action('schema'))
 
   return program

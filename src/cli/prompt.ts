@@ -1,5 +1,5 @@
 /**
- * Yes/no confirmation on an interactive terminal.
+ * Yes/no confirmation on an interactive terminal, and a secret read with echo off (`readSecret`).
  *
  * Contract: `confirm` writes the question to `output` (stderr by default,
  * so stdout stays data), reads one line from `input`, and resolves true only
@@ -31,5 +31,60 @@ export function confirm(question: string, streams: PromptStreams = {}): Promise<
       if (!answered) resolve(false)
     })
     output.write(`${question} [y/N] `)
+  })
+}
+
+export interface HiddenStreams {
+  input: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown }
+  output: NodeJS.WritableStream
+}
+
+/**
+ * A secret value: on a terminal, `question` on `output` and one line read
+ * with echo off (raw mode: nothing typed is shown; backspace edits, Ctrl-C or
+ * Ctrl-D with nothing typed resolves undefined); otherwise all of `input`
+ * (a pipe) with one trailing line break removed. The value is never written
+ * anywhere by this function.
+ */
+export function readSecret(question: string, streams: HiddenStreams): Promise<string | undefined> {
+  const { input, output } = streams
+  if (!input.isTTY || typeof input.setRawMode !== 'function') {
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = []
+      input.on('data', (c: Buffer | string) => chunks.push(Buffer.from(c)))
+      input.once('error', reject)
+      input.once('end', () =>
+        resolve(
+          Buffer.concat(chunks)
+            .toString('utf8')
+            .replace(/\r?\n$/, ''),
+        ),
+      )
+    })
+  }
+  const tty = input as NodeJS.ReadStream
+  return new Promise((resolve) => {
+    let value = ''
+    const done = (v: string | undefined) => {
+      tty.off('data', onData)
+      tty.setRawMode(false)
+      tty.pause()
+      output.write('\n')
+      resolve(v)
+    }
+    const onData = (chunk: Buffer | string) => {
+      for (const ch of String(chunk)) {
+        if (ch === '\r' || ch === '\n') return done(value)
+        if (ch === '\u0003') return done(undefined)
+        if (ch === '\u0004') return done(value === '' ? undefined : value)
+        if (ch === '\u007f' || ch === '\b') value = value.slice(0, -1)
+        else if (ch >= ' ') value += ch
+      }
+    }
+    output.write(question)
+    tty.setRawMode(true)
+    tty.setEncoding('utf8')
+    tty.on('data', onData)
+    tty.resume()
   })
 }

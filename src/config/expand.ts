@@ -9,6 +9,12 @@
  * unset for `${VAR:-default}` (shell semantics). A `withheld` name is unset,
  * whatever `env` holds (see `ExpandOptions`).
  *
+ * `${secret:NAME}` reads the user's secret store through `ExpandOptions.secrets`
+ * (src/secrets/ for the store; here only its interface, so expansion stays
+ * pure). Every secret an entry names is first asked `has` (no value read);
+ * only when all are set is any value `read`. An unset one is reported by name
+ * with the exact command that sets it (`secretCommand`), never by value.
+ *
  * @module
  */
 import { formatPath } from './diagnostics.ts'
@@ -16,7 +22,17 @@ import { EXPANDABLE_KEYS, type Entry } from './schema.ts'
 
 export type Env = Readonly<Record<string, string | undefined>>
 
-type Piece = { text: string } | { variable: string; fallback?: string }
+type Piece = { text: string } | { variable: string; fallback?: string } | { secret: string }
+
+/** What `${secret:NAME}` reads: whether a secret is set (no value read), then its value. */
+export interface SecretSource {
+  has(name: string): boolean
+  /** The value, or undefined when the store no longer answers for it. */
+  read(name: string): string | undefined
+}
+
+/** The prefix of a secret reference inside `${…}`. */
+export const SECRET_PREFIX = 'secret:'
 
 export interface TemplateError {
   message: string
@@ -52,6 +68,18 @@ export function scanTemplate(template: string): Piece[] | TemplateError {
     const close = template.indexOf('}', i + 2)
     if (close < 0) return { message: `unterminated "\${" at character ${i + 1} (write "$$" for a literal "$")` }
     const body = template.slice(i + 2, close)
+    if (body.startsWith(SECRET_PREFIX)) {
+      const secret = body.slice(SECRET_PREFIX.length)
+      if (!VARIABLE_NAME.test(secret))
+        return {
+          message: `"\${secret:" at character ${i + 1} does not name a secret: write \${secret:NAME}, NAME of letters, digits and _ (no default)`,
+        }
+      if (text) pieces.push({ text })
+      text = ''
+      pieces.push({ secret })
+      i = close + 1
+      continue
+    }
     const sep = body.indexOf(':-')
     const variable = sep < 0 ? body : body.slice(0, sep)
     if (!VARIABLE_NAME.test(variable)) {
@@ -69,24 +97,47 @@ export function scanTemplate(template: string): Piece[] | TemplateError {
   return pieces
 }
 
-export type ExpandResult = { value: string } | { missing: string[] } | TemplateError
+export type ExpandResult = { value: string } | { missing: string[]; missingSecrets?: string[] } | TemplateError
 
-/** Expand one string against `env`. */
-export function expandString(template: string, env: Env): ExpandResult {
+/** Expand one string against `env` (and `secrets` for `${secret:NAME}`: unset without one). */
+export function expandString(template: string, env: Env, secrets?: SecretSource): ExpandResult {
   const pieces = scanTemplate(template)
   if (!Array.isArray(pieces)) return pieces
   let value = ''
   const missing: string[] = []
+  const missingSecrets: string[] = []
   for (const piece of pieces) {
     if ('text' in piece) value += piece.text
-    else {
+    else if ('secret' in piece) {
+      const v = secrets?.read(piece.secret)
+      if (v === undefined) missingSecrets.push(piece.secret)
+      else value += v
+    } else {
       const v = env[piece.variable]
       if (piece.fallback !== undefined) value += v ? v : piece.fallback
       else if (v === undefined) missing.push(piece.variable)
       else value += v
     }
   }
+  if (missingSecrets.length) return { missing, missingSecrets }
   return missing.length ? { missing } : { value }
+}
+
+/** Secret names a template refers to (`${secret:NAME}`), in order. */
+export function templateSecrets(template: string): string[] {
+  const pieces = scanTemplate(template)
+  if (!Array.isArray(pieces)) return []
+  return pieces.flatMap((p) => ('secret' in p ? [p.secret] : []))
+}
+
+/** Every secret name an entry refers to, once each, in field order. */
+export function entrySecrets(entry: Entry): string[] {
+  return [...new Set(templateSites(entry).flatMap((s) => templateSecrets(s.template)))]
+}
+
+/** The command that sets a secret: `dsh-mcp secret set NAME` (`--user` for the user's own rows). */
+export function secretSetCommand(name: string, user = false): string {
+  return `dsh-mcp secret set ${user ? '--user ' : ''}${name}`
 }
 
 /** Variables a template refers to (with whether each has a default). */
@@ -120,6 +171,8 @@ export interface ExpansionError {
   path: (string | number)[]
   /** Missing variable names (empty for a malformed template). */
   missing: string[]
+  /** Unset secret names (`${secret:NAME}`), when any. */
+  missingSecrets?: string[]
   /** What is wrong with the field, one line, no value. */
   message: string
   /** How to fix it, when there is one fix (a missing variable). */
@@ -133,6 +186,10 @@ export interface ExpandOptions {
    * server runs or where a trusted one sends its headers.
    */
   withheld?: ReadonlySet<string>
+  /** The secret store for `${secret:NAME}`; without one every secret is unset. */
+  secrets?: SecretSource
+  /** The command that sets a secret, for the hint (default `secretSetCommand(name)`). */
+  secretCommand?: (name: string) => string
 }
 
 /**
@@ -155,11 +212,27 @@ export function expandEntry(
         get: (target, name) => (typeof name === 'string' && withheld.has(name) ? undefined : Reflect.get(target, name)),
       })
     : env
+  // Ask whether every secret is set before reading any: an entry that cannot run reads none.
+  const names = entrySecrets(entry)
+  const unset = new Set(names.filter((n) => !opts.secrets?.has(n)))
+  const secrets: SecretSource | undefined =
+    unset.size > 0 ? { has: () => false, read: (n) => (unset.has(n) ? undefined : '') } : opts.secrets
+  const command = opts.secretCommand ?? ((n: string) => secretSetCommand(n))
   const expand = (template: string, path: (string | number)[]): string => {
-    const r = expandString(template, view)
+    const r = expandString(template, view, secrets)
     if ('value' in r) return r.value
     const field = formatPath(path)
-    if ('missing' in r) {
+    if ('missingSecrets' in r && r.missingSecrets?.length) {
+      const names = r.missingSecrets.map((m) => '${secret:' + m + '}').join(', ')
+      const hint = `set it with: ${r.missingSecrets.map(command).join('; ')}`
+      errors.push({
+        path,
+        missing: r.missing,
+        missingSecrets: r.missingSecrets,
+        message: `${field} uses ${names}, which is not set`,
+        hint,
+      })
+    } else if ('missing' in r) {
       const names = r.missing.map((m) => '${' + m + '}').join(', ')
       const fromDotenv = r.missing.every((m) => withheld?.has(m))
       const hint = fromDotenv

@@ -18,6 +18,7 @@ import { checkJsonSyntax } from './json-check.ts'
 import { exceedsValues, scanStructure } from './structure-scan.ts'
 import { type At, type Inspection, inspectDocument, positionAt, positionOf } from './yaml-doc.ts'
 import { type Entry, FRIENDLY_ROOT_KEYS, MCP_SERVERS_ROOT_KEYS } from './schema.ts'
+import { readSecretDeclarations, type SecretDeclaration } from './secrets-decl.ts'
 import { serverNameRefusal } from './server-name.ts'
 import { isRecord } from './guards.ts'
 
@@ -71,6 +72,8 @@ export interface ParsedFile {
   entries: ParsedEntry[]
   /** File-level diagnostics (entry diagnostics live on the entries). */
   diagnostics: Diagnostic[]
+  /** The top-level `secrets:` declarations (friendly format; config/secrets-decl.ts). */
+  secrets?: SecretDeclaration[]
   /** Set when the file was refused unread: `ok` is false, no entries, one `refused` diagnostic; never use a last good version. */
   refused?: FileRefusal
 }
@@ -321,6 +324,18 @@ function readDocument(
       path: formatPath(p.path),
     })
   if (top.more) diagnostics.push({ ...base, ...top.more, message: `${top.more.message} at the top level`, path: '' })
+  const declared = format === 'friendly' ? readSecretDeclarations(root.secrets) : undefined
+  for (const p of declared?.problems ?? [])
+    diagnostics.push({
+      file,
+      ...posOf(p.path, true),
+      severity: 'error',
+      code: 'bad-value',
+      message: p.message,
+      path: formatPath(p.path),
+    })
+  const withSecrets = <T extends ParsedFile>(parsed: T): T =>
+    declared?.secrets.length ? { ...parsed, secrets: declared.secrets } : parsed
   const servers = root[rootKey]
   if (servers === undefined || servers === null) {
     if (servers === undefined)
@@ -331,7 +346,7 @@ function readDocument(
         message: `no "${rootKey}" key: this file defines no servers`,
         path: '',
       })
-    return { file, format, ok: true, entries: [], diagnostics }
+    return withSecrets({ file, format, ok: true, entries: [], diagnostics })
   }
   if (!isRecord(servers)) {
     diagnostics.push({
@@ -407,5 +422,5 @@ function readDocument(
       diagnostics: entryDiags,
     })
   }
-  return { file, format, ok: true, entries, diagnostics }
+  return withSecrets({ file, format, ok: true, entries, diagnostics })
 }

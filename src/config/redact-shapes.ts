@@ -75,13 +75,15 @@ export function isSecretName(name: string): boolean {
 }
 
 /**
- * A value that is only `${VAR}` references: it names variables, it holds no
+ * A value that is only `${VAR}` and `${secret:NAME}` references: it names variables and secrets, it holds no
  * secret. A reference with a written default (`${T:-value}`) does not count:
  * with the variable unset, the default is the value that runs.
  */
 export function onlyReferences(value: string): boolean {
   const pieces = scanTemplate(value)
-  return Array.isArray(pieces) && pieces.length > 0 && pieces.every((p) => 'variable' in p && !p.fallback)
+  return (
+    Array.isArray(pieces) && pieces.length > 0 && pieces.every((p) => ('variable' in p && !p.fallback) || 'secret' in p)
+  )
 }
 
 const FLAG = /^(--?)([A-Za-z0-9][A-Za-z0-9_.-]*)(=(.*))?$/s

@@ -36,7 +36,7 @@
  * @module
  */
 import { Buffer } from 'node:buffer'
-import { templateSites, templateVariables } from './expand.ts'
+import { templateSecrets, templateSites, templateVariables } from './expand.ts'
 import { argSecrets, MASK, redactShapesIn, urlSecrets } from './redact-shapes.ts'
 import type { Entry } from './schema.ts'
 
@@ -55,12 +55,14 @@ export const MIN_SECRET_LENGTH = 3
 /**
  * Values to hide for one server: `raw` is the unexpanded entry (to find the
  * variables it uses), `expanded` the entry after `${VAR}` expansion (absent
- * when expansion failed).
+ * when expansion failed), `known` values that are secret wherever they appear
+ * (the values `${secret:NAME}` read from the secret store).
  */
 export function secretValues(
   raw: Entry,
   expanded: Entry | undefined,
   env: Readonly<Record<string, string | undefined>>,
+  known: readonly string[] = [],
 ): string[] {
   const found = new Set<string>()
   const add = (v: string | undefined) => {
@@ -68,10 +70,11 @@ export function secretValues(
     const trimmed = v.trim()
     for (const s of new Set([v, trimmed])) if (s.length >= MIN_SECRET_LENGTH) found.add(s)
   }
+  for (const v of known) add(v)
   for (const site of templateSites(raw)) for (const v of templateVariables(site.template)) add(env[v.name])
   // A written value that refers to variables is template text, not a secret:
   // its variables' values (above) and its expansion (below) are what to hide.
-  const literal = (v: string) => templateVariables(v).length === 0
+  const literal = (v: string) => templateVariables(v).length === 0 && templateSecrets(v).length === 0
   for (const [source, keep] of [
     [raw, literal],
     [expanded, () => true],

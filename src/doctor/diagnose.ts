@@ -36,6 +36,7 @@ import { type TrustStore, trustAnswerOf, trustGateOff } from '../trust/state.ts'
 import { shellWord, trustCommand } from '../trust/command.ts'
 import { canonicalRoot, loadTrustStore } from '../trust/store.ts'
 import { secretValues } from './env.ts'
+import { openSecretStore } from '../secrets/store.ts'
 import { probe } from './probe.ts'
 import type { DoctorResult } from './types.ts'
 
@@ -96,7 +97,18 @@ interface TrustView {
 function plan(row: Row, opts: DiagnoseOptions, root: string, trust: () => TrustView, trustAll: boolean): Plan {
   const r = base(row)
   const { problem } = trust()
+  // doctor connects for real: it reads a secret's value, like the host, only for a row that will run.
+  const read: string[] = []
+  const store = openSecretStore({ dshHome: opts.dshHome }).source(root)
   const v = verdictOf(row, {
+    secrets: {
+      has: store.has,
+      read(n) {
+        const value = store.read(n)
+        if (value !== undefined) read.push(value)
+        return value
+      },
+    },
     root,
     env: opts.env,
     dshHome: opts.dshHome,
@@ -107,7 +119,7 @@ function plan(row: Row, opts: DiagnoseOptions, root: string, trust: () => TrustV
   })
   switch (v.tag) {
     case 'runs': {
-      const secrets = secretValues(row.entry!, v.entry, opts.env)
+      const secrets = secretValues(row.entry!, v.entry, opts.env, read)
       return {
         row,
         run: (signal) =>

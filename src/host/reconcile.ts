@@ -5,7 +5,9 @@
  * gate, watches every known file before reading it (an edit after that is
  * seen), re-reads the known projects' files and the user file, computes the
  * plan through the memo (plan/memo.ts: only the projects whose files,
- * variables or trust changed are judged again), unmounts what the plan no
+ * variables, secrets or trust changed are judged again; a `${secret:NAME}`
+ * value is read from the secret store only for a row that passed every other
+ * check, and the store's index is watched so `dsh-mcp secret set` applies live), unmounts what the plan no
  * longer wants (removed, changed, or no longer used by any known project)
  * and what is to be retried (`reload()`'s failed servers, a fork whose name
  * another mcp-client held, an HTTP server that lost its session), waits up to
@@ -24,6 +26,8 @@
  * @module
  */
 import { diffMountsDetail } from '../plan/diff.ts'
+import { indexFile } from '../secrets/files.ts'
+import { openSecretStore } from '../secrets/store.ts'
 import { createPlanMemo } from '../plan/memo.ts'
 import { assignNames } from '../plan/names.ts'
 import { lifecyclePolicy } from '../lazy/index.ts'
@@ -78,8 +82,10 @@ export function retryRenamed(state: RuntimeState, key: string): boolean {
 export function createReconciler(deps: ReconcileDeps): Reconciler {
   const { state, options, gate, projects, mounts, lazy, visibility, reports } = deps
   const memo = createPlanMemo()
+  const secrets = openSecretStore({ dshHome: deps.dshHome })
   const plan = () =>
     memo.plan({
+      secrets: (root) => secrets.source(root),
       projects: projects.list().map((p) => ({ root: p.root, layers: p.layers })),
       user: state.userLayers,
       env: process.env,
@@ -124,7 +130,7 @@ export function createReconciler(deps: ReconcileDeps): Reconciler {
       if (state.disposed) return
       gate.refresh()
       // Watch before reading: an edit after this point is seen (event or signature re-check).
-      deps.watcher?.setFiles([...projects.files(), ...gate.files()])
+      deps.watcher?.setFiles([...projects.files(), ...gate.files(), indexFile(deps.dshHome)])
       for (const p of projects.list()) projects.load(p.root)
       state.userLayers = projects.loadUser()
       state.plan = plan()

@@ -19,7 +19,7 @@
  *
  * @module
  */
-import type { Env } from '../config/expand.ts'
+import type { Env, SecretSource } from '../config/expand.ts'
 import { cacheFingerprint, mountKey } from '../config/fingerprint.ts'
 import { type LayerInput, mergeLayers, repositoryContribution, type Row, type Scope } from '../config/layers.ts'
 import type { OfficialConfig } from '../config/official.ts'
@@ -96,6 +96,8 @@ export interface PlanInput {
   trust: TrustFn
   /** What is wrong with the trust store for a root, if it cannot be used (the reason of `store-problem`). */
   storeProblem?: (root: string) => string | undefined
+  /** The secret store as a view sees it (`root` null: the global view, the user's own secrets alone). */
+  secrets?: (root: string | null) => SecretSource
   /** The per-user secret keying the tool-metadata cache (src/lazy/secret.ts); absent: no cache keys. */
   cacheSecret?: Uint8Array
 }
@@ -158,7 +160,19 @@ function judgeRow(row: Row, root: string | null, input: ViewInput, mounts: Map<s
   if (row.entry?.lifecycle !== undefined) base.lifecycle = row.entry.lifecycle
   if (row.entry?.idleTimeoutMs !== undefined) base.idleTimeoutMs = row.entry.idleTimeoutMs
   const storeProblem = root === null ? undefined : input.storeProblem?.(root)
+  // The values this row's verdict read from the secret store: redaction values of its mount.
+  const read: string[] = []
+  const store = input.secrets?.(root)
+  const secrets: SecretSource | undefined = store && {
+    has: (n) => store.has(n),
+    read(n) {
+      const value = store.read(n)
+      if (value !== undefined) read.push(value)
+      return value
+    },
+  }
   const v = verdictOf(row, {
+    ...(secrets ? { secrets } : {}),
     root,
     env: input.env,
     ...(input.withheld ? { withheld: input.withheld } : {}),
@@ -180,7 +194,7 @@ function judgeRow(row: Row, root: string | null, input: ViewInput, mounts: Map<s
       file: row.file,
       origin,
       config: v.config,
-      secrets: secretValues(row.entry!, v.entry, input.env),
+      secrets: secretValues(row.entry!, v.entry, input.env, read),
       cacheKey: input.cacheSecret ? cacheKeyOf(row, root, input.dshHome, v.config, input.cacheSecret) : '',
       ...(Object.keys(settings).length > 0 ? { settings } : {}),
     })

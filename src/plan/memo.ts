@@ -8,13 +8,13 @@
  * one, or one project) is reused when all of these are unchanged since it was
  * judged: its `LayerInput`s and the user layer's (by identity, in order),
  * `dshHome`, the platform, the trust store's problem, the withheld names and the cache secret, the value of every variable its rows read from
- * `env`, and every trust verdict its rows got. So callers must hand in a new
+ * `env`, every answer the secret store gave it (`has` and `read`, asked again), and every trust verdict its rows got. So callers must hand in a new
  * `LayerInput` whenever a file's content changes, and never mutate one. A
  * project missing from an input is forgotten. Pure apart from its own cache.
  *
  * @module
  */
-import type { Env } from '../config/expand.ts'
+import type { Env, SecretSource } from '../config/expand.ts'
 import { type LayerInput, mergeLayers, type Row } from '../config/layers.ts'
 import {
   assemblePlan,
@@ -39,6 +39,8 @@ interface View {
   rows: Row[]
   /** Every variable the judgement read, with the value it read. */
   read: Map<string, string | undefined>
+  /** Every answer the secret store gave the judgement: [has|read, name, answer]. */
+  secretAnswers: [keyof SecretSource, string, boolean | string | undefined][]
   /** Every trust verdict the judgement got, in order. */
   asked: [Row, TrustState][]
   /** The store problem the judgement saw. */
@@ -72,6 +74,7 @@ export function createPlanMemo(): PlanMemo {
       prev.withheld === input.withheld &&
       prev.cacheSecret === input.cacheSecret &&
       [...prev.read].every(([name, value]) => input.env[name] === value) &&
+      prev.secretAnswers.every(([kind, name, answer]) => input.secrets?.(root)[kind](name) === answer) &&
       prev.asked.every(([row, verdict]) => input.trust(root as string, row) === verdict)
     ) {
       return prev
@@ -79,6 +82,8 @@ export function createPlanMemo(): PlanMemo {
     const rows = sameFiles ? prev.rows : rowsOf()
     const read = new Map<string, string | undefined>()
     const asked: [Row, TrustState][] = []
+    const secretAnswers: View['secretAnswers'] = []
+    const secrets = input.secrets
     const env: Env = new Proxy(input.env, {
       get(target, name) {
         const value = Reflect.get(target, name)
@@ -97,6 +102,25 @@ export function createPlanMemo(): PlanMemo {
       },
       ...(input.storeProblem ? { storeProblem: input.storeProblem } : {}),
       ...(input.withheld ? { withheld: input.withheld } : {}),
+      ...(secrets
+        ? {
+            secrets: (r: string | null): SecretSource => {
+              const store = secrets(r)
+              return {
+                has: (n) => {
+                  const answer = store.has(n)
+                  secretAnswers.push(['has', n, answer])
+                  return answer
+                },
+                read: (n) => {
+                  const answer = store.read(n)
+                  secretAnswers.push(['read', n, answer])
+                  return answer
+                },
+              }
+            },
+          }
+        : {}),
       ...(input.cacheSecret ? { cacheSecret: input.cacheSecret } : {}),
     }
     return {
@@ -107,6 +131,7 @@ export function createPlanMemo(): PlanMemo {
       rows,
       read,
       asked,
+      secretAnswers,
       storeProblem,
       withheld: input.withheld,
       cacheSecret: input.cacheSecret,

@@ -34,7 +34,7 @@
 import { formatDiagnostic, formatPath } from '../config/diagnostics.ts'
 import type { ParsedFile } from '../config/parse.ts'
 import { unsafeValueProblems } from '../config/entry.ts'
-import { type Env, expandEntry } from '../config/expand.ts'
+import { type Env, expandEntry, type SecretSource, secretSetCommand } from '../config/expand.ts'
 import { contributors, type Row, type Source } from '../config/layers.ts'
 import { credentialsAsHeader, type OfficialConfig, OfficialConfigSchema, toOfficialConfig } from '../config/official.ts'
 import { redact, secretValues } from '../config/redact.ts'
@@ -48,7 +48,7 @@ export type RefusedWhy = 'ownership' | 'invalid' | 'symlink-out'
 export type Verdict =
   | { tag: 'runs'; entry: Entry; config: OfficialConfig; notes: string[] }
   | { tag: 'needs-trust'; why: NeedsTrustWhy; reason: string; fix: string }
-  | { tag: 'skipped'; variables: string[]; withheld: string[]; problems: string[]; reason: string }
+  | { tag: 'skipped'; variables: string[]; withheld: string[]; secrets?: string[]; problems: string[]; reason: string }
   | { tag: 'refused'; why: RefusedWhy; reason: string; file?: string }
   | { tag: 'disabled'; reason: string }
   | { tag: 'shadowed'; by: Source; reason: string }
@@ -61,6 +61,8 @@ export interface VerdictInput {
   env: Env
   /** Names of `env` that `${VAR}` must not read (the repository's `.env`: config/expand.ts `ExpandOptions`). */
   withheld?: ReadonlySet<string>
+  /** The user's secret store for `${secret:NAME}` (values read only once every other check passed). */
+  secrets?: SecretSource
   /** `$DSH_HOME`: where a user row's relative `cwd` resolves. */
   dshHome: string
   platform: string
@@ -169,15 +171,21 @@ export function verdictOf(row: Row, input: VerdictInput): Verdict {
       return { tag: 'needs-trust', why, reason: needsTrustReason(why, fix, input.storeProblem), fix }
     }
   }
-  const expanded = expandEntry(row.entry, input.env, input.withheld ? { withheld: input.withheld } : {})
+  const expanded = expandEntry(row.entry, input.env, {
+    ...(input.withheld ? { withheld: input.withheld } : {}),
+    ...(input.secrets ? { secrets: input.secrets } : {}),
+    secretCommand: (n) => secretSetCommand(n, row.scope === 'user'),
+  })
   if ('errors' in expanded) {
     const variables = [...new Set(expanded.errors.flatMap((e) => e.missing))]
     const withheld = variables.filter((v) => input.withheld?.has(v) === true)
+    const secrets = [...new Set(expanded.errors.flatMap((e) => e.missingSecrets ?? []))]
     const problems = expanded.errors.map((e) => e.message)
     return {
       tag: 'skipped',
       variables,
       withheld,
+      ...(secrets.length ? { secrets } : {}),
       problems,
       reason: `server "${row.name}": ${expanded.errors.map((e) => (e.hint ? `${e.message} (${e.hint})` : e.message)).join('; ')}`,
     }
@@ -243,6 +251,8 @@ export interface VerdictView {
   variables?: string[]
   /** skipped: those of `variables` set only in the checkout's `.env` (never read by `${VAR}`). */
   withheld?: string[]
+  /** skipped: every `${secret:NAME}` that is not set (`dsh-mcp secret set NAME` sets it). */
+  secrets?: string[]
   /** needs-trust (but `store-problem`): the command that trusts it. */
   fix?: string
   /** refused: the file the problem is in. */
@@ -260,10 +270,11 @@ export function verdictView(v: Verdict | FileVerdict): VerdictView {
     case 'skipped':
       return {
         tag: 'skipped',
-        why: v.variables.join(', ') || null,
+        why: [...v.variables, ...(v.secrets ?? []).map((n) => `secret:${n}`)].join(', ') || null,
         reason: v.reason,
         variables: v.variables,
         withheld: v.withheld,
+        ...(v.secrets ? { secrets: v.secrets } : {}),
       }
     default:
       return { tag: v.tag, why: null, reason: v.reason }

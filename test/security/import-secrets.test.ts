@@ -4,12 +4,14 @@
  * reported by position only (the parser's own message would quote the
  * token), a malformed `--from x.json` is an error (exit 1), never YAML with
  * "0 servers"; and a literal secret read from another client's config never
- * lands in the committed `.dsh/mcp.yml` — it becomes `${VAR}`, the env value
- * goes to the gitignored local file, and the output never shows it.
+ * lands in the committed `.dsh/mcp.yml` nor the local file — it becomes
+ * `${secret:NAME}`, the value goes to the user's secret store (the 0600 file
+ * backend here), and the output never shows it.
  * Each class is tried in several shapes, as a careless user's files would be.
  */
 import assert from 'node:assert/strict'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { after, describe, test } from 'node:test'
 import { parse } from 'yaml'
 
@@ -130,23 +132,21 @@ describe('a literal secret from another client never reaches the committed file'
         ...((s as { args?: string[] }).args ?? []),
       ])
       assert.ok(
-        values.some((v) => /\$\{[A-Z0-9_]+\}/.test(v)),
-        `a \${VAR} reference replaced it: ${values.join(', ')}`,
+        values.some((v) => /\$\{secret:[A-Z0-9_]+\}/.test(v)),
+        `a \${secret:NAME} reference replaced it: ${values.join(', ')}`,
       )
-      if (label.includes('env')) {
-        const local = env.read('.dsh/mcp.local.yml')
-        assert.ok(local.includes(CANARY), 'the env value went to the local file')
-        assert.match(env.read('.dsh/.gitignore'), /^mcp\.local\.yml$/m)
-        const list = await env.run(['list', '--json'])
-        assert.ok(!list.stdout.includes(CANARY))
-        assert.deepEqual(Object.keys(parse(local).servers[names[0]!]), ['env'], 'a partial env-only local row')
-      } else {
-        assert.match(out, /export [A-Z0-9_]+/)
-        assert.equal(existsSync(env.project.join('.dsh', 'mcp.local.yml')), false)
-      }
+      assert.match(out, /went to your secret store/)
+      assert.equal(existsSync(env.project.join('.dsh', 'mcp.local.yml')), false, 'no local file')
+      const secrets = JSON.parse((await env.run(['secret', 'list', '--json'])).stdout).secrets
+      assert.equal(secrets.length, 1)
+      assert.deepEqual(secrets[0].usedBy, names)
+      const stored = readFileSync(join(env.dshHome, 'mcp-secrets', 'values.json'), 'utf8')
+      assert.ok(stored.includes(CANARY), 'the value is in the 0600 store')
+      const list = await env.run(['list', '--json'])
+      assert.ok(!list.stdout.includes(CANARY))
     })
   }
-  test('secret flags in args become ${SERVER_FLAG}; other arguments stay as written', async () => {
+  test('secret flags in args become ${secret:SERVER_FLAG}; other arguments stay as written', async () => {
     const text = JSON.stringify({
       mcpServers: {
         s: {
@@ -162,13 +162,13 @@ describe('a literal secret from another client never reaches the committed file'
       '-y',
       'srv',
       '--api-key',
-      '${S_API_KEY}',
+      '${secret:S_API_KEY}',
       '--port',
       '3000',
-      '--auth-token=${S_AUTH_TOKEN}',
+      '--auth-token=${secret:S_AUTH_TOKEN}',
       '--verbose',
     ])
-    assert.match(r.stdout, /export S_API_KEY, S_AUTH_TOKEN/)
+    assert.match(r.stdout, /the entry reads \$\{secret:S_API_KEY\}, \$\{secret:S_AUTH_TOKEN\}/)
     assert.ok(!`${r.stdout}${r.stderr}`.includes(CANARY))
   })
 

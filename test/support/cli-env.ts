@@ -27,7 +27,13 @@ export function makeEnv(files: Record<string, string> = {}): Env {
     home,
     dshHome,
     run: (args, opts = {}) =>
-      runCli(args, { cwd: opts.cwd ?? project.path, dshHome, home: home.path, ...(opts.env ? { env: opts.env } : {}) }),
+      // The file backend of the secret store: no in-process test writes to a real keychain.
+      runCli(args, {
+        cwd: opts.cwd ?? project.path,
+        dshHome,
+        home: home.path,
+        env: { DSH_MCP_SECRET_BACKEND: 'file', ...opts.env },
+      }),
     read: (rel) => readFileSync(project.join(rel), 'utf8'),
     // Without the CLI's own code cache (`~/.cache/dsh-mcp`, bin/load-bundle.js): compiled code, no config.
     snapshot: () =>

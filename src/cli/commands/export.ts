@@ -52,8 +52,24 @@ function editorVars(s: string, lossy: Set<string>): string {
   )
 }
 
-function exportEntry(entry: Entry, format: Format, dropped: string[], lossy: Set<string>): Record<string, unknown> {
-  const v = format === 'claude' ? (s: string) => s.replace(/\$\$/g, '$') : (s: string) => editorVars(s, lossy)
+/** `${secret:NAME}` → `${NAME}`: another client cannot read dsh-mcp's secret store (the names are collected). */
+function secretsAsVars(s: string, names: Set<string>): string {
+  return s.replace(/\$\$|\$\{secret:([A-Za-z_][A-Za-z0-9_]*)\}/g, (m, name: string | undefined) => {
+    if (name === undefined) return m
+    names.add(name)
+    return `\${${name}}`
+  })
+}
+
+function exportEntry(
+  entry: Entry,
+  format: Format,
+  dropped: string[],
+  lossy: Set<string>,
+  secrets: Set<string>,
+): Record<string, unknown> {
+  const vars = format === 'claude' ? (s: string) => s.replace(/\$\$/g, '$') : (s: string) => editorVars(s, lossy)
+  const v = (s: string) => vars(secretsAsVars(s, secrets))
   const map = (m: Record<string, string>) => Object.fromEntries(Object.entries(m).map(([k, x]) => [k, v(x)]))
   /** How a value is written (strings translated to the target's variable syntax); the rest as written. */
   const convert = (key: FieldName, value: unknown): unknown => {
@@ -103,6 +119,7 @@ export async function run(
   const root = view.root.root
   const servers: Record<string, unknown> = {}
   const lossy = new Set<string>()
+  const secrets = new Set<string>()
   const localLayers = view.layers.filter((l) => l.layer.scope === 'local')
   const rows = opts.includeLocal ? view.rows : mergeLayers(view.layers.filter((l) => l.layer.scope !== 'local'))
   const leftOut = opts.includeLocal ? 0 : localLayers.reduce((n, l) => n + l.parsed.entries.length, 0)
@@ -114,7 +131,7 @@ export async function run(
   for (const row of rows) {
     if (row.state !== 'active' || row.scope === 'user' || !row.entry) continue
     const dropped: string[] = []
-    servers[row.name] = exportEntry(row.entry, format, dropped, lossy)
+    servers[row.name] = exportEntry(row.entry, format, dropped, lossy, secrets)
     if (dropped.length)
       cli.out.err(
         `note: ${row.name}: ${format} has no place for ${dropped.map((k) => `"${k}"`).join(', ')} (not exported)`,
@@ -122,6 +139,10 @@ export async function run(
   }
   if (lossy.size)
     cli.out.err(`note: ${format} has no \${VAR:-default} form; kept as written for ${[...lossy].join(', ')}`)
+  if (secrets.size)
+    cli.out.err(
+      `note: ${format} cannot read dsh-mcp's secret store: \${secret:NAME} is exported as \${NAME}; set ${[...secrets].join(', ')} in the environment that starts it`,
+    )
   if (Object.keys(servers).length === 0) cli.out.err('note: this project has no active servers to export')
   const doc = format === 'vscode' ? { servers } : { mcpServers: servers }
   const text = `${JSON.stringify(doc, null, 2)}\n`

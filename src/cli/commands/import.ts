@@ -16,9 +16,11 @@
  * imported untrusted, and the plan says so; into the user file (which needs
  * no trust) they are `refused`. All additions land in one locked atomic write of
  * each target file; `--dry-run` writes nothing. Into the committed project
- * file, a literal env/header value is never written: it becomes a `${VAR}`
- * reference, env values go to the gitignored local file (importers/secrets.ts)
- * and a warning says so, never printing the value. Exit 1 when a source cannot be
+ * file, a literal env/header/secret-flag value is never written: it becomes a
+ * `${secret:NAME}` reference and the value goes to the user's secret store for
+ * this project (importers/secrets.ts; a name already set, or used for another
+ * value, is prefixed with the server's); a warning says so and which backend
+ * kept it, never printing the value. Exit 1 when a source cannot be
  * read or an entry is invalid (the valid ones are still imported), else 0.
  *
  * @module
@@ -27,7 +29,6 @@ import { existsSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { checkEntry } from '../../config/entry.ts'
 import { canonicalJson } from '../../config/fingerprint.ts'
-import { isRecord } from '../../config/guards.ts'
 import { displayArgs, displayUrl } from '../../config/redact.ts'
 import { SERVER_NAME_PATTERN, SERVER_NAME_RULE } from '../../config/server-name.ts'
 import type { ConfigEditor } from '../../files/editor.ts'
@@ -36,6 +37,8 @@ import { failure, usage } from '../errors.ts'
 import { firstEntryError } from '../flags.ts'
 import type { SourceResult } from '../importers/common.ts'
 import { type Moved, moveSecrets, movedNotes } from '../importers/secrets.ts'
+import { openSecretStore, scopeKey } from '../../secrets/store.ts'
+import { whereStored } from '../secrets.ts'
 import { CLIENTS, type Client, clientSources, discover, readFrom } from '../importers/sources.ts'
 import { targetOf } from '../present.ts'
 import type { CliContext } from '../program.ts'
@@ -91,10 +94,15 @@ export async function run(
     const where = show(layer.file)
     const local = scope === 'project' ? scopeLayer(root, 'local', cli.loc.dshHome) : undefined
     const secrets = new Map<string, Moved>()
+    // A secret name is taken when this project already has it set, or this import gave it another value.
+    const assigned = new Map<string, string>()
+    const stored = local ? new Set(storedSecretNames(cli, root)) : new Set<string>()
+    const taken = (n: string, v: string) => stored.has(n) || (assigned.has(n) && assigned.get(n) !== v)
     const addedEntries: Added[] = []
     const plan = (editor: ConfigEditor): Step[] => {
       const steps: Step[] = []
       addedEntries.length = 0
+      assigned.clear()
       const seen = new Map<string, { key: string; from: string }>()
       for (const r of group) {
         const from = r.part ? `${show(r.file)} (${r.part})` : show(r.file)
@@ -118,7 +126,7 @@ export async function run(
             step('invalid', c.invalid ?? 'invalid entry')
             continue
           }
-          const moved = local ? moveSecrets(c.name, c.entry) : undefined
+          const moved = local ? moveSecrets(c.name, c.entry, taken) : undefined
           const entry = moved?.entry ?? c.entry
           const checked = checkEntry(entry)
           const error = firstEntryError(checked)
@@ -151,9 +159,10 @@ export async function run(
           editor.set(c.name, entry)
           addedEntries.push({ name: c.name, entry: checked.entry, file: r.file, own: own === undefined })
           step('add', `into ${where}${own ? ` (not trusted: ${own})` : ''}`)
-          if (moved && (Object.keys(moved.localEnv).length || moved.exportVars.length)) {
+          if (moved && Object.keys(moved.secrets).length) {
             secrets.set(c.name, moved)
-            steps[steps.length - 1]!.notes = [...c.notes, ...movedNotes(moved, local && show(local.file))]
+            for (const [n, v] of Object.entries(moved.secrets)) assigned.set(n, v)
+            steps[steps.length - 1]!.notes = [...c.notes, ...movedNotes(moved, Boolean(opts.dryRun))]
           }
         }
       }
@@ -162,7 +171,7 @@ export async function run(
 
     const planned = (await editTarget(cli, root, layer, (editor) => plan(editor), { dryRun: Boolean(opts.dryRun) }))
       .value
-    if (local && !opts.dryRun) await writeLocalEnv(cli, root, local, secrets)
+    if (local && !opts.dryRun) await storeSecrets(cli, root, secrets)
     steps.push(...planned)
     const added = planned.filter((s) => s.action === 'add').map((s) => s.name)
     summary.push(`${added.length} server${added.length === 1 ? '' : 's'} into ${where}`)
@@ -256,20 +265,27 @@ function sources(cli: CliContext, root: string, from: string | undefined): Sourc
   return [readFrom({ file }, root)]
 }
 
-/** The moved literal env values, as partial `env:` rows of the local (gitignored) file. */
-async function writeLocalEnv(
-  cli: CliContext,
-  root: string,
-  local: ReturnType<typeof scopeLayer>,
-  secrets: ReadonlyMap<string, Moved>,
-): Promise<void> {
-  const rows = [...secrets].filter(([, m]) => Object.keys(m.localEnv).length > 0)
-  if (rows.length === 0) return
-  await editTarget(cli, root, local, (editor) => {
-    for (const [name, m] of rows) {
-      const existing = editor.has(name) ? (editor.get(name) as Record<string, unknown>) : {}
-      const env = isRecord(existing.env) ? existing.env : {}
-      editor.set(name, { ...existing, env: { ...env, ...m.localEnv } })
+/** Names of the secrets already set for this project (the index only). */
+function storedSecretNames(cli: CliContext, root: string): string[] {
+  const key = scopeKey(root)
+  return openSecretStore({ dshHome: cli.loc.dshHome })
+    .list()
+    .filter((r) => r.scope === key)
+    .map((r) => r.name)
+}
+
+/** The moved literal values, into the secret store of this project; says where each went. */
+async function storeSecrets(cli: CliContext, root: string, moved: ReadonlyMap<string, Moved>): Promise<void> {
+  const store = openSecretStore({ dshHome: cli.loc.dshHome, env: cli.env })
+  for (const m of moved.values())
+    for (const [name, value] of Object.entries(m.secrets)) {
+      try {
+        const r = await store.set(scopeKey(root), name, value)
+        cli.out.err(`secret ${name} stored in ${whereStored(r.backend, cli)}`)
+      } catch (err) {
+        throw failure(
+          `secret ${name}: ${(err as Error).message}; the entry reads \${secret:${name}}: set it with dsh-mcp secret set ${name}`,
+        )
+      }
     }
-  })
 }

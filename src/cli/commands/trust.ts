@@ -11,6 +11,8 @@
  * `--all`: every active project-layer server. A user-layer server needs no
  * trust (said, skipped). Unknown name: exit 1 with a "did you mean"; an
  * invalid one: exit 1. Neither names nor `--all`: usage error, exit 2.
+ * Then the `${secret:NAME}`s the trusted servers need that are not set: on a
+ * terminal it offers to set each (hidden prompt), else prints the command.
  *
  * @module
  */
@@ -103,6 +105,14 @@ export async function run(cli: CliContext, names: string[] = [], opts: TrustOpti
     throw failure((err as Error).message)
   }
   cli.out.err(`trusted: ${targets.map((t) => t.view.name).join(', ')}`)
+  const { offerMissingSecrets } = await import('../secrets.ts')
+  const declared = listing.project.layers.flatMap((l) => l.parsed?.secrets ?? [])
+  await offerMissingSecrets(
+    cli,
+    root,
+    targets.map((t) => t.row),
+    declared,
+  )
   return 0
 }
 

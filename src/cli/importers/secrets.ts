@@ -1,20 +1,18 @@
 /**
  * Literal secrets read from another client's config stay out of committed
- * files.
+ * files: they move into the user's secret store (src/secrets/).
  *
  * Contract: pure. `moveSecrets` takes an imported entry in the friendly shape
  * and returns the entry to commit, in which every literal `env` value and
  * every literal `headers` value (one with no `${…}` reference, at least
- * {@link MIN_SECRET_LENGTH} long: the values dsh never prints) is replaced by
- * a `${VAR}` reference — `env` keeps its key as the variable name, a header
- * becomes `${<SERVER>_<HEADER>}` (after its auth scheme, `Bearer ${…}`, when
- * it has one). The moved env values come back in `localEnv` (for the
- * gitignored local layer, where a partial `env:` row overrides the committed
- * one); header variables come back in `exportVars` (the local layer cannot
- * carry headers, so the user exports them). So do the values of secret-named
- * flags in `args` (`--api-key sk-…`, `--token=…`): they become
- * `${<SERVER>_<FLAG>}`, to export. Notes name keys and variables, never a
- * value.
+ * {@link MIN_SECRET_LENGTH} long: the values dsh never prints), and the value
+ * of every secret-named flag in `args` (`--api-key sk-…`, `--token=…`), is
+ * replaced by a `${secret:NAME}` reference — `env` keeps its key as the
+ * secret's name, a header becomes `<SERVER>_<HEADER>` (`<SERVER>_TOKEN` for
+ * `Authorization: Bearer …`, the scheme kept), a flag `<SERVER>_<FLAG>`.
+ * `secrets` maps each name to its value, for the caller to store (import.ts);
+ * `rename` lets the caller pick another name when one is taken. Notes name
+ * keys and secrets, never a value.
  *
  * @module
  */
@@ -23,10 +21,10 @@ import { isRecord } from './common.ts'
 
 export interface Moved {
   entry: Record<string, unknown>
-  /** env key → literal value, for the local layer. */
-  localEnv: Record<string, string>
-  /** Variables the user must export (moved header values). */
-  exportVars: string[]
+  /** Secret name → literal value, for the secret store. */
+  secrets: Record<string, string>
+  /** Where each came from (`env "X"`, `header "Y"`, `argument --z`), by name. */
+  origins: Record<string, string>
 }
 
 const SCHEME = /^(Bearer|Basic|Token|Bot)\s+(\S.*)$/i
@@ -48,18 +46,32 @@ function variableName(...parts: string[]): string {
     .replace(/^(\d)/, '_$1')
 }
 
-/** The entry to commit, and where its literal secrets go instead. */
-export function moveSecrets(name: string, entry: Record<string, unknown>): Moved {
+/**
+ * The entry to commit, and the literal secrets to store instead. `taken(name,
+ * value)` answers whether a name is already used for another value (then the
+ * secret is named `<SERVER>_<NAME>`).
+ */
+export function moveSecrets(
+  name: string,
+  entry: Record<string, unknown>,
+  taken: (secret: string, value: string) => boolean = () => false,
+): Moved {
   const out: Record<string, unknown> = { ...entry }
-  const localEnv: Record<string, string> = {}
-  const exportVars: string[] = []
+  const secrets: Record<string, string> = {}
+  const origins: Record<string, string> = {}
+  const keep = (wanted: string, value: string, origin: string): string => {
+    let secret = variableName(wanted)
+    if (taken(secret, value) || (Object.hasOwn(secrets, secret) && secrets[secret] !== value))
+      secret = variableName(name, wanted)
+    secrets[secret] = value
+    origins[secret] = origin
+    return `\${secret:${secret}}`
+  }
   if (isRecord(entry.env)) {
     const env: Record<string, unknown> = {}
     for (const [k, v] of Object.entries(entry.env)) {
-      if (literal(v) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) {
-        env[k] = `\${${k}}`
-        localEnv[k] = v
-      } else env[k] = v
+      if (literal(v) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) env[k] = keep(k, v, `env "${k}"`)
+      else env[k] = v
     }
     out.env = env
   }
@@ -72,15 +84,15 @@ export function moveSecrets(name: string, entry: Record<string, unknown>): Moved
       const flag = eq > 0 ? a.slice(0, eq) : a
       const m = SECRET_FLAG.exec(flag)
       if (!m) continue
-      const variable = variableName(name, m[1]!)
+      const wanted = variableName(name, m[1]!)
       if (eq > 0) {
-        if (!literal(a.slice(eq + 1))) continue
-        args[i] = `${flag}=\${${variable}}`
+        const v = a.slice(eq + 1)
+        if (!literal(v)) continue
+        args[i] = `${flag}=${keep(wanted, v, `argument ${flag}`)}`
       } else if (literal(args[i + 1]) && !String(args[i + 1]).startsWith('-')) {
-        args[i + 1] = `\${${variable}}`
+        args[i + 1] = keep(wanted, args[i + 1] as string, `argument ${flag}`)
         i++
-      } else continue
-      if (!exportVars.includes(variable)) exportVars.push(variable)
+      }
     }
     out.args = args
   }
@@ -92,31 +104,22 @@ export function moveSecrets(name: string, entry: Record<string, unknown>): Moved
         continue
       }
       const scheme = SCHEME.exec(v)
-      const variable = variableName(name, /^authorization$/i.test(h) && scheme ? 'TOKEN' : h)
-      headers[h] = scheme ? `${scheme[1]} \${${variable}}` : `\${${variable}}`
-      exportVars.push(variable)
+      const wanted = variableName(name, /^authorization$/i.test(h) && scheme ? 'TOKEN' : h)
+      const ref = keep(wanted, scheme ? scheme[2]! : v, `header "${h}"`)
+      headers[h] = scheme ? `${scheme[1]} ${ref}` : ref
     }
     out.headers = headers
   }
-  return { entry: out, localEnv, exportVars }
+  return { entry: out, secrets, origins }
 }
 
-/** The warning notes for what `moveSecrets` moved (keys and variables only). */
-export function movedNotes(moved: Moved, localFile: string | undefined): string[] {
-  const notes: string[] = []
-  const keys = Object.keys(moved.localEnv)
-  if (keys.length) {
-    const list = keys.map((k) => `"${k}"`).join(', ')
-    notes.push(
-      localFile
-        ? `warning: env ${list} held literal values: the committed entry reads \${VAR}, the values went to ${localFile} (not committed)`
-        : `warning: env ${list} held literal values: the entry reads \${VAR}; export ${keys.join(', ')} before starting dsh`,
-    )
-  }
-  if (moved.exportVars.length) {
-    notes.push(
-      `warning: headers or secret flags held literal values: the entry reads ${moved.exportVars.map((v) => `\${${v}}`).join(', ')}; export ${moved.exportVars.join(', ')} before starting dsh (copy the value from the source file; it was not written)`,
-    )
-  }
-  return notes
+/** The warning note for what `moveSecrets` moved (keys and secret names only). */
+export function movedNotes(moved: Moved, dryRun: boolean): string[] {
+  const names = Object.keys(moved.secrets)
+  if (names.length === 0) return []
+  const from = names.map((n) => moved.origins[n]).join(', ')
+  const refs = names.map((n) => `\${secret:${n}}`).join(', ')
+  return [
+    `warning: ${from} held literal values: the entry reads ${refs}; the values ${dryRun ? 'would go' : 'went'} to your secret store (dsh-mcp secret list), not to any file of the repository`,
+  ]
 }

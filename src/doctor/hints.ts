@@ -50,7 +50,7 @@ export interface Explanation {
 const ONE_LINE_MAX = 300
 
 /** First line of a message, bounded; `clean` (redaction) runs on the whole text BEFORE the cut. */
-export function oneLine(text: string, clean?: (text: string) => string): string {
+export function firstLine(text: string, clean?: (text: string) => string): string {
   const first = (clean ? clean(text) : text).split(/\r?\n/).find((l) => l.trim() !== '') ?? ''
   const t = first.trim()
   return t.length > ONE_LINE_MAX ? `${t.slice(0, ONE_LINE_MAX - 1)}…` : t
@@ -99,7 +99,7 @@ function endOf(exit: NonNullable<Observation['exit']>): string {
   return exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`
 }
 
-export function explain(o: Observation): Explanation {
+export function explainProbe(o: Observation): Explanation {
   const during = o.phase === 'tools/list' ? 'tools/list' : 'initialize'
   if (o.timedOut) {
     const error = `no answer to ${during} within ${o.timeoutMs} ms`
@@ -139,7 +139,11 @@ export function explain(o: Observation): Explanation {
           error: `working directory does not exist: ${o.cwd}`,
           hint: 'fix "cwd" (relative to the project root)',
         }
-      return { state: 'failed', error: `could not start ${o.command}: ${oneLine(messageOf(err), o.clean)}`, hint: null }
+      return {
+        state: 'failed',
+        error: `could not start ${o.command}: ${firstLine(messageOf(err), o.clean)}`,
+        hint: null,
+      }
     }
     if (o.exit) {
       const error = `${endOf(o.exit)} during ${during}`
@@ -184,7 +188,7 @@ export function explain(o: Observation): Explanation {
     if (status === -1)
       return {
         state: 'failed',
-        error: `not an MCP endpoint: ${oneLine(messageOf(err), o.clean)}`,
+        error: `not an MCP endpoint: ${firstLine(messageOf(err), o.clean)}`,
         hint: 'the URL answered, but not with MCP (JSON or an event stream): check the path',
       }
     if (status !== undefined)
@@ -229,14 +233,14 @@ export function explain(o: Observation): Explanation {
       }
     return {
       state: 'failed',
-      error: `${during} failed: ${oneLine(messageOf(err), o.clean)}`,
+      error: `${during} failed: ${firstLine(messageOf(err), o.clean)}`,
       hint: 'the server answered with an MCP error: see its logs',
     }
   }
   if (/protocol version is not supported|invalid initialize result/i.test(messageOf(err))) {
     return {
       state: 'failed',
-      error: oneLine(messageOf(err), o.clean),
+      error: firstLine(messageOf(err), o.clean),
       hint: 'not an MCP server, or one speaking an incompatible protocol version',
     }
   }
@@ -249,7 +253,7 @@ export function explain(o: Observation): Explanation {
   }
   return {
     state: 'failed',
-    error: `${during} failed: ${oneLine(messageOf(err), o.clean)}`,
+    error: `${during} failed: ${firstLine(messageOf(err), o.clean)}`,
     hint: o.stdoutNoise > 0 ? NOISE_HINT : null,
   }
 }

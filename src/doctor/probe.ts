@@ -34,7 +34,7 @@ import { displayUrl } from '../config/redact.ts'
 import { prepareLaunch } from '../launch/prepare.ts'
 import { newTreeMarker } from '../launch/tree.ts'
 import { childEnv, redact } from './env.ts'
-import { explain, type Phase } from './hints.ts'
+import { explainProbe, type Phase } from './hints.ts'
 import { exited, exitWithin, GroupStdioTransport } from './spawn.ts'
 import { TextTail } from './tail.ts'
 import type { DoctorResult, DoctorState } from './types.ts'
@@ -121,7 +121,7 @@ export async function probe(config: OfficialConfig, opts: ProbeOptions): Promise
       )
     if ('refuse' in found) {
       const error = Object.assign(new Error(found.errno), { code: found.errno })
-      const e = explain({
+      const e = explainProbe({
         transport: 'stdio',
         phase,
         error,
@@ -226,7 +226,7 @@ export async function probe(config: OfficialConfig, opts: ProbeOptions): Promise
       await new Promise((resolve) => setImmediate(resolve))
     }
     const exit = child && exited(child) ? { code: child.exitCode, signal: child.signalCode } : undefined
-    const e = explain({
+    const e = explainProbe({
       transport: config.transport,
       phase,
       ...(timedOut ? {} : { error }),

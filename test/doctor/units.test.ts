@@ -5,7 +5,7 @@ import { describe, test } from 'node:test'
 import { SENSITIVE_ENV_PATTERN as OFFICIAL_PATTERN, scrubbedParentEnv } from '@deepseek-ai/dsh-subprocess'
 import { createProgress } from '../../src/cli/progress.ts'
 import { childEnv, redact, SENSITIVE_ENV_PATTERN, scrubbedEnv, secretValues } from '../../src/doctor/env.ts'
-import { explain, type Observation } from '../../src/doctor/hints.ts'
+import { explainProbe, type Observation } from '../../src/doctor/hints.ts'
 import { TextTail } from '../../src/doctor/tail.ts'
 
 describe('env', () => {
@@ -156,7 +156,7 @@ describe('hints', () => {
   ]
   for (const [label, o, error, hint] of cases) {
     test(label, () => {
-      const e = explain(o)
+      const e = explainProbe(o)
       assert.equal(e.state, o.timedOut ? 'timeout' : 'failed')
       assert.match(e.error, error)
       if (hint) assert.match(e.hint ?? '', hint)

@@ -23,7 +23,7 @@ import {
   secretValues,
 } from '../../src/config/redact.ts'
 import type { Entry } from '../../src/config/schema.ts'
-import { explain } from '../../src/doctor/hints.ts'
+import { explainProbe } from '../../src/doctor/hints.ts'
 import { TextTail } from '../../src/doctor/tail.ts'
 
 /** Every 8-character piece of `secret` found in `text`. */
@@ -279,7 +279,7 @@ describe('a secret cut by a display window', () => {
 
   test('the doctor one-line error cut (hints): redacted before the 300-char cut', () => {
     for (const pad of [270, 285, 296]) {
-      const e = explain({
+      const e = explainProbe({
         transport: 'stdio',
         phase: 'initialize',
         timedOut: false,

@@ -214,8 +214,8 @@ function buildProgram(
 
   program
     .command('remove')
-    .description('remove a server (from the strongest layer that defines it, unless -s)')
-    .argument('<name>', 'server name')
+    .description('remove servers (each from the strongest layer that defines it, unless -s)')
+    .argument('<names...>', 'server names (a missing one fails the run; the others are still removed)')
     .addOption(scopeOption())
     .action(action('remove'))
 
@@ -292,6 +292,7 @@ function buildProgram(
     .command('validate')
     .description('check config files (exit 1 on any error)')
     .argument('[files...]', 'files (default: the project and user files)')
+    .option('--strict', 'unknown keys are errors too (for CI and pre-commit hooks)')
     .action(action('validate'))
 
   program.command('schema').description('print the JSON Schema of the friendly format').action(action('schema'))

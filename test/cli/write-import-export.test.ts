@@ -264,7 +264,7 @@ describe('export', () => {
       headers: { Authorization: 'Bearer ${DOCS:-anon}' },
     })
     const snap = env.snapshot()
-    for (const target of ['.mcp.json', '.dsh/mcp.yml', '.dsh/mcp.local.yml']) {
+    for (const target of ['.dsh/mcp.yml', '.dsh/mcp.local.yml']) {
       r = await env.run(['export', '--include-local', '-o', target])
       assert.equal(r.code, 1, target)
       assert.match(r.stderr, /never writes it/)

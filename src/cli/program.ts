@@ -237,6 +237,7 @@ function buildProgram(
     .description('import servers from another client')
     .option('--from <source>', 'claude, claude-desktop, cursor, vscode, gemini, codex, or a file path')
     .option('--dry-run', 'show what would change, write nothing')
+    .option('-y, --yes', 'with no --from: import everything found without asking')
     .addOption(scopeOption())
     .action(action('import'))
 

@@ -90,7 +90,7 @@ describe('import', () => {
     assert.deepEqual(changed(dry, env.snapshot()), [])
     const plan = r.stdout
 
-    r = await env.run(['import'])
+    r = await env.run(['import', '--yes'])
     assert.equal(r.code, 1)
     assert.equal(r.stdout, plan, 'the dry run showed exactly this plan')
     assert.match(
@@ -149,7 +149,7 @@ describe('import', () => {
     })
     assert.deepEqual(user.web, { url: 'https://codex.test/mcp', headers: { Authorization: 'Bearer ${CODEX_TOKEN}' } })
 
-    r = await env.run(['import'])
+    r = await env.run(['import', '--yes'])
     assert.match(r.stderr, /^Imported 0 servers/)
     assert.match(r.stdout, /skip +gem .*identical entry already in \.dsh\/mcp\.yml/)
     assert.equal(env.read('.dsh/mcp.yml'), text)

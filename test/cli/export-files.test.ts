@@ -61,7 +61,10 @@ test('-o .mcp.json inside the repository: plain values as they are, secrets as $
   assert.deepEqual(docs.headers, { 'X-Team': 'core', Authorization: 'Bearer ${DOCS_AUTHORIZATION}' })
   assert.equal(docs.url, 'https://docs.test/mcp?key=${DOCS_KEY}')
   assert.match(r.stderr, /^Exported 2 servers to \.mcp\.json$/m)
-  assert.match(r.stderr, /^note: \.mcp\.json is inside a repository, .*; set GITHUB_TOKEN, GH_API_KEY, DOCS_AUTHORIZATION, DOCS_KEY where the client runs$/m)
+  assert.match(
+    r.stderr,
+    /^note: \.mcp\.json is inside a repository, .*; set GITHUB_TOKEN, GH_API_KEY, DOCS_AUTHORIZATION, DOCS_KEY where the client runs$/m,
+  )
   // Claude Code's own project file is a layer we read: the export there reads back as the same servers.
   const list = await runCli(['validate', '.mcp.json'], o)
   assert.equal(list.code, 0, list.stderr)

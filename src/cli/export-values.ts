@@ -25,7 +25,8 @@
  */
 import { existsSync, realpathSync } from 'node:fs'
 import path from 'node:path'
-import { argSecrets, isSecretName, urlSecrets } from '../config/redact-shapes.ts'
+import { argSecrets, isSecretName, mapUrlSecrets, urlSecrets } from '../config/redact-shapes.ts'
+import { variableName } from './importers/secrets.ts'
 
 type Format = 'claude' | 'cursor' | 'vscode'
 
@@ -46,18 +47,6 @@ export function repositoryOf(file: string): string | undefined {
 }
 
 const SCHEME = /^(Bearer|Basic|Token|Bot)\s+(\S.*)$/i
-const URL_PARTS = /\b([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^\s/?#@"'<>]*@)?([^\s?#"'<>]*)(\?[^\s#"'<>]*)?(#[^\s"'<>]*)?/g
-
-function variableName(...parts: string[]): string {
-  return parts
-    .join('_')
-    .toUpperCase()
-    .replace(/[^A-Z0-9_]/g, '_')
-    .replace(/_+/g, '_')
-    .replace(/^_|_$/g, '')
-    .replace(/^(\d)/, '_$1')
-}
-
 const hasReference = (v: string) => v.includes('${')
 
 export function referenceSecrets(
@@ -71,26 +60,17 @@ export function referenceSecrets(
   }
   /** URL credentials and query values of every URL in `text` → references. */
   const urls = (server: string, text: string) =>
-    text.replace(URL_PARTS, (_m, scheme: string, info: string | undefined, rest: string, q?: string, f?: string) => {
-      const user = info && !hasReference(info) ? `${ref(variableName(server, 'URL', 'USERINFO'))}@` : (info ?? '')
-      const params = (p: string | undefined) =>
-        p === undefined
-          ? ''
-          : p[0] +
-            p
-              .slice(1)
-              .split(/([&;])/)
-              .map((piece) => {
-                const eq = piece.indexOf('=')
-                if (piece === '&' || piece === ';' || eq < 0 || eq === piece.length - 1) return piece
-                const value = piece.slice(eq + 1)
-                return hasReference(value)
-                  ? piece
-                  : `${piece.slice(0, eq + 1)}${ref(variableName(server, piece.slice(0, eq)))}`
-              })
-              .join('')
-      return `${scheme}${user}${rest}${params(q)}${params(f)}`
-    })
+    mapUrlSecrets(text, (value, key) =>
+      // \${env:VAR} (the editors' spelling) is a reference too.
+      hasReference(value)
+        ? value
+        : ref(
+            variableName(
+              server,
+              key === undefined ? 'URL_PARAM' : key === 'user' || key === 'password' ? `URL_${key}` : key,
+            ),
+          ),
+    )
   const urlSecret = (v: string) => urlSecrets(v).some((s) => !hasReference(s))
   const key = (doc.servers ? 'servers' : 'mcpServers') as 'servers' | 'mcpServers'
   const servers = doc[key] as Record<string, Record<string, unknown>>

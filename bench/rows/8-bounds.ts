@@ -26,13 +26,18 @@
  *     limit (the costliest shape per value), and (k) one list shared by 99
  *     aliases, just under the 50,000 values they may expand to, and (l)
  *     45,000 unknown keys in one entry (a position and a "did you mean" per
- *     key reported): CPU of one parse each (test/reliability/hostile-input).
+ *     key reported): CPU of one parse each (test/reliability/hostile-input);
+ * (m) the catastrophic `tools` globs matched against 5,000-character names
+ *     (test/config/glob, test/security/files-globs);
+ * (n) the host's CPU share while a crashing server backs off
+ *     (test/reliability/server-faults).
  *
  * @module
  */
 import { writeFileSync } from 'node:fs'
 import { diagnoseProject } from '../../src/doctor/index.ts'
 import { MAX_VALUES, parseConfigText } from '../../src/config/parse.ts'
+import { admits } from '../../src/plan/filter.ts'
 import { loadProject } from '../../src/files/project.ts'
 import { cleanEnv, fixtureServer, sandbox } from '../../test/support/sandbox.ts'
 import { startHttpServer } from '../../test/fixtures/servers/http-server.ts'
@@ -314,6 +319,41 @@ await runRow('8', 'Bounded waits', async (r) => {
     const used = process.cpuUsage(cpu0)
     if (parsed.entries[0]?.diagnostics.length !== 21) throw new Error('row 8 (l): expected 20 problems and a count')
     bound(r, 'parse: 45,000 unknown keys in one entry (CPU)', (used.user + used.system) / 1000, 3000, 'hostile-input')
+  }
+  // (m) hostile `tools` globs: the catastrophic patterns of test/config/glob.test.ts over long names
+  {
+    const hostile = [
+      `${'*a'.repeat(120)}b`,
+      '+(a|aa)+b',
+      `${'{*a,*a*}'.repeat(3)}b`,
+      `${'?*'.repeat(100)}!`,
+      `${'*[a-z]'.repeat(14)}*0`,
+    ]
+    const names = ['a'.repeat(5000), `${'a'.repeat(4999)}c`, 'ab'.repeat(2500), 'x']
+    const t0 = performance.now()
+    for (const g of hostile) for (const n of names) admits({ include: [g], exclude: [g] }, n)
+    bound(r, 'globs: 5 catastrophic patterns × 4 names of 5,000 chars', performance.now() - t0, 5000, 'files-globs')
+  }
+  // (n) a crashing server on the default backoff: the host's CPU while it backs off (no busy loop)
+  {
+    const w = await world(r)
+    const p = projectWith({ crash: stdioEntry('crash', { crash: true, pidfileDir: w.pids }) })
+    await w.host.createAgent({ cwd: p.path })
+    await w.mcp.whenIdle()
+    const cpu0 = process.cpuUsage()
+    const t0 = performance.now()
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    const used = process.cpuUsage(cpu0)
+    const share = (used.user + used.system) / 1000 / (performance.now() - t0)
+    r.metric({
+      metric: 'a crashing server backing off: host CPU share over 1.5 s',
+      ours: `${(share * 100).toFixed(1)} %`,
+      baseline: '-',
+      ratio: '-',
+      target: '< 15 %',
+      met: share < 0.15,
+      raw: { share, test: 'server-faults' },
+    })
   }
   r.note(
     'each bound was a test assertion; the tests now prove the same behaviour by the order of events (see docs/benchmarks.md)',

@@ -1,11 +1,9 @@
 /**
- * Deny sets, filters and the mount diff (pure).
+ * Deny sets per agent (pure). Filters: test/plan/filter.test.ts; the mount diff: test/plan/diff.test.ts.
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import type { Placement } from '../../src/plan/desired.ts'
-import { diffMounts } from '../../src/plan/diff.ts'
-import { admits, isRestrictive } from '../../src/plan/filter.ts'
 import { denySet, ownership, toolsByKey, visibleOf } from '../../src/plan/visibility.ts'
 
 const place = (
@@ -20,20 +18,6 @@ const place = (
   want,
   ...(key ? { key } : {}),
   ...(filter ? { filter } : {}),
-})
-
-describe('tool filters', () => {
-  it('no filter admits everything; include keeps matches; exclude wins', () => {
-    assert.ok(admits(undefined, 'x'))
-    assert.ok(!isRestrictive({}))
-    const f = { include: ['read_*', 'list'], exclude: ['read_secret*'] }
-    assert.ok(admits(f, 'read_file'))
-    assert.ok(admits(f, 'list'))
-    assert.ok(!admits(f, 'write_file'))
-    assert.ok(!admits(f, 'read_secrets'))
-    assert.ok(!admits({ exclude: ['*'] }, 'anything'))
-    assert.ok(admits({ include: ['{a,b}?'] }, 'b1'))
-  })
 })
 
 describe('deny sets', () => {
@@ -84,29 +68,5 @@ describe('deny sets', () => {
         ['kG', 1],
       ],
     )
-  })
-})
-
-describe('mount diff', () => {
-  const id = (name: string, origin = '/a') => ({ name, origin })
-  it('adds, removes and reports a changed config as one remount', () => {
-    const current = new Map([
-      ['k1', id('one')],
-      ['k2', id('two')],
-    ])
-    const desired = new Map([
-      ['k1', id('one')],
-      ['k3', id('two')],
-      ['k4', id('new')],
-    ])
-    const d = diffMounts(current, desired)
-    assert.deepEqual(d.add, ['k3', 'k4'])
-    assert.deepEqual(d.remove, ['k2'])
-    assert.deepEqual(d.changed, [id('two')])
-  })
-  it('unchanged keys are untouched; retry remounts a key in place', () => {
-    const current = new Map([['k1', id('one')]])
-    assert.deepEqual(diffMounts(current, current), { add: [], remove: [], changed: [] })
-    assert.deepEqual(diffMounts(current, current, new Set(['k1'])), { add: ['k1'], remove: ['k1'], changed: [] })
   })
 })

@@ -5,8 +5,8 @@
  * counted, the log bounded), env
  * values with newlines and NULs, server and tool names that collide once
  * normalised, and a `cwd` that leaves the project. Each is refused (with a
- * `file:line:col` line, the last good generation kept) or handled, within a
- * measured time bound and with a measured, bounded growth of peak memory.
+ * `file:line:col` line, the last good generation kept) or handled, with a
+ * measured, bounded growth of peak memory (their CPU cost is bench row 8).
  *
  * Decisions: a file over 1 MiB, more than 100 aliases or alias expansions,
  * more than 50,000 values (in its text or once its aliases expand), nesting
@@ -96,7 +96,7 @@ const HOSTILE: { name: string; text: () => string; problem: RegExp }[] = [
   },
 ]
 
-test('hostile files are refused within a bound: last good kept, peak memory bounded, nothing thrown', async (t) => {
+test('hostile files are refused: last good kept, peak memory bounded, nothing thrown', async (t) => {
   const marker = w.home.join('marker-h.log')
   const keep = stdioEntry('h', { tools: ['k'], marker, pidfileDir: w.pids })
   const a = projectWith({ h: keep })
@@ -121,8 +121,7 @@ test('hostile files are refused within a bound: last good kept, peak memory boun
     t.diagnostic(
       `${c.name}: ${(text.length / MiB).toFixed(2)} MiB of text, refused in ${Math.round(ms)} ms (${Math.round(cpu)} ms CPU), peak RSS +${grew.toFixed(1)} MiB`,
     )
-    // CPU time of this process bounds the work whatever else runs on the machine; wall time is reported.
-    assert.ok(cpu < 3000, `${c.name}: refused with ${Math.round(cpu)} ms of CPU`)
+    // The CPU this costs is bench row 8 (i)-(l); here the behaviour: refused, last good kept, memory bounded.
     assert.ok(grew < 256, `${c.name}: peak RSS grew by ${grew.toFixed(1)} MiB`)
     assert.deepEqual(
       mcpToolNames(w.host.ctx, agent),
@@ -200,7 +199,7 @@ function keyLines(n: number, indent: string): string {
   return out
 }
 
-test('thousands of problems in one file cost a bounded CPU time and log 20 per entry plus a count', async (t) => {
+test('thousands of problems in one file log 20 per entry plus a count', async (t) => {
   const ok = stdioEntry('ok3', { tools: ['o'], pidfileDir: w.pids })
   const a = projectWith({ sound: ok })
   const file = a.join('.dsh', 'mcp.yml')
@@ -228,8 +227,7 @@ test('thousands of problems in one file cost a bounded CPU time and log 20 per e
     t.diagnostic(
       `${c.name}: ${(text.length / MiB).toFixed(2)} MiB, read with ${Math.round(cpu)} ms of CPU, ${lines.length} lines logged`,
     )
-    // 12-40 s of CPU before; the 3 s target is bench row 8 (l) (a busy machine inflates CPU time too).
-    assert.ok(cpu < 6000, `${c.name}: read with ${Math.round(cpu)} ms of CPU`)
+    // 12-40 s of CPU before; the 3 s target is bench row 8 (l): here the bounded report.
     assert.ok(lines.length <= 25, `${c.name}: ${lines.length} lines logged`)
     assert.ok(
       lines.some((l) => /: (warning|error): .*\d+ more problems not listed/.test(l)),

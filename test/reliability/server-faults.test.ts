@@ -19,7 +19,7 @@ import { startHttpServer } from '../fixtures/servers/http-server.ts'
 import { execTool, mcpToolNames, resultText, settles, waitFor } from '../support/host.ts'
 import { countLive, livePids, readMarker } from '../support/procs.ts'
 import { friendly, projectWith, type RuntimeWorld, stdioEntry } from '../support/runtime.ts'
-import { cpuMsOf, untilTools, useFaultWorld } from '../support/faults.ts'
+import { untilTools, useFaultWorld } from '../support/faults.ts'
 
 let w: RuntimeWorld
 /** Long enough for a healthy fixture to mount on a busy machine; the hanging ones reach it. */
@@ -95,7 +95,6 @@ test('a server that crashes on every start: bounded retries, status failed, no b
     crashdef: stdioEntry('crashdef', { crash: true, marker: slow }),
     ok: stdioEntry('ok', { tools: ['o'], pidfileDir: w.pids }),
   })
-  const born = performance.now()
   const agent = (await w.host.createAgent({ cwd: a.path })).agent
   await untilTools(w, agent, ['mcp__ok__o'], 'a crashing neighbour costs nothing: the healthy server mounts')
   await w.mcp.whenIdle()
@@ -111,27 +110,15 @@ test('a server that crashes on every start: bounded retries, status failed, no b
   }
   await waitFor(() => statusOf(a.path, 'crash3').state === 'failed', { message: 'status file: failed' })
 
-  // No busy loop: CPU of this process over a measured window, while crashdef is backing off.
+  // A server the client gave up on is not started again by itself: the marker stays put while crashdef
+  // backs off and starts again (its idle CPU and backoff spacing are bench row 8 (n)).
   const spawnsBefore = readMarker(bounded).length
-  const cpu0 = cpuMsOf()
-  const t0 = performance.now()
-  await waitFor(() => performance.now() - t0 >= 1500, { intervalMs: 100 })
-  const cpu = cpuMsOf() - cpu0
-  const windowMs = performance.now() - t0
-  assert.ok(cpu < windowMs * 0.15, `CPU ${cpu} ms over a ${Math.round(windowMs)} ms window`)
+  const slowBefore = readMarker(slow).length
+  await waitFor(() => readMarker(slow).length > slowBefore, { message: 'crashdef retries on its default backoff' })
   assert.equal(
     readMarker(bounded).length,
     spawnsBefore,
     'a server the client gave up on is not started again by itself',
-  )
-  // Default backoff, 500 ms doubling: retry k comes at least 500 × (2^k − 1) ms after the first start,
-  // so the time elapsed bounds the starts (a busy machine only makes fewer).
-  const elapsed = performance.now() - born
-  let allowed = 1
-  while (500 * (2 ** allowed - 1) <= elapsed) allowed++
-  assert.ok(
-    readMarker(slow).length <= allowed,
-    `default backoff (500 ms doubling): ${readMarker(slow).length} starts in ${Math.round(elapsed)} ms (at most ${allowed})`,
   )
 
   await w.mcp.reload()

@@ -1,0 +1,146 @@
+/** The reviewed list of env names that load or redirect code: every researched name is flagged, ordinary names are not. */
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { CODE_ENV_NAMES, CODE_ENV_PREFIXES, CODE_ENV_SUFFIXES, isCodeEnv } from '../../src/config/code-env.ts'
+
+test('the code-loading env list: every name the issue lists (and the researched ones) is flagged; ordinary names are not', () => {
+  const flagged = [
+    'NODE_OPTIONS',
+    'LD_PRELOAD',
+    'LD_LIBRARY_PATH',
+    'LD_AUDIT',
+    'DYLD_INSERT_LIBRARIES',
+    'DYLD_LIBRARY_PATH',
+    'PYTHONPATH',
+    'PYTHONSTARTUP',
+    'PYTHONHOME',
+    'PERL5OPT',
+    'PERL5LIB',
+    'RUBYOPT',
+    'RUBYLIB',
+    'JAVA_TOOL_OPTIONS',
+    '_JAVA_OPTIONS',
+    'JDK_JAVA_OPTIONS',
+    'CLASSPATH',
+    'BASH_ENV',
+    'ENV',
+    'PATH',
+    'npm_config_registry',
+    'NPM_CONFIG_USERCONFIG',
+    'GIT_SSH_COMMAND',
+    'GIT_CONFIG_GLOBAL',
+    'NODE_PATH',
+    'ELECTRON_RUN_AS_NODE',
+    'PROMPT_COMMAND',
+    'ZDOTDIR',
+    'SHELLOPTS',
+    'BASH_FUNC_ls%%',
+    'DOTNET_STARTUP_HOOKS',
+    'GCONV_PATH',
+    'HTTPS_PROXY',
+    'NODE_EXTRA_CA_CERTS',
+    'PIP_INDEX_URL',
+    'UV_INDEX_URL',
+    'HOME',
+  ]
+  for (const n of flagged) assert.ok(isCodeEnv(n), `${n} must be flagged`)
+  for (const n of ['API_TOKEN', 'GITHUB_TOKEN', 'DEBUG', 'MY_SETTING', 'LOG_LEVEL', 'TZ', 'LANG'])
+    assert.ok(!isCodeEnv(n), `${n} must stay redacted`)
+  // The constant is reviewed: any change to it changes this pin (update it on purpose, with the reason in the commit).
+  assert.equal(CODE_ENV_NAMES.length, 113)
+  assert.deepEqual(
+    [...CODE_ENV_PREFIXES],
+    [
+      'LD_',
+      'DYLD_',
+      'BASH_FUNC_',
+      'PYTHON',
+      'PERL',
+      'RUBY',
+      'NPM_CONFIG_',
+      'YARN_',
+      'PNPM_',
+      'COREPACK_',
+      'GIT_',
+      'PIP_',
+      'UV_',
+      'CARGO_',
+      'DOTNET_',
+      'CORECLR_',
+      'OPENSSL_',
+      'GO',
+      'RUSTUP_',
+      'MAVEN_',
+      'GRADLE_',
+      'SBT_',
+      'TS_NODE_',
+      'CONDA_',
+      'DENO_',
+      'BUN_',
+      'ELECTRON_',
+      'JAVA',
+      'R_',
+      'HG',
+      'CMAKE_',
+    ],
+  )
+  assert.equal(CODE_ENV_SUFFIXES.length, 42)
+  // Found by the second red team: tools' own option, toolchain and compiler variables; the suffix rule catches the next tool too.
+  for (const n of [
+    'MAVEN_OPTS',
+    'GRADLE_OPTS',
+    'SBT_OPTS',
+    'RUSTUP_TOOLCHAIN',
+    'GOENV',
+    'GOROOT',
+    'TS_NODE_COMPILER',
+    'ANT_OPTS',
+    'LEIN_JVM_OPTS',
+    'ERL_FLAGS',
+    'ELIXIR_ERL_OPTIONS',
+    'NEWTOOL_PLUGIN_PATH',
+    'PHP_INI_SCAN_DIR',
+    'JULIA_LOAD_PATH',
+    'R_PROFILE_USER',
+  ])
+    assert.ok(isCodeEnv(n), `${n} is flagged`)
+  for (const n of ['GOOGLE_API_KEY', 'NEWTOOL_KEY', 'SERVICE_AUTH', 'DB_PASS'])
+    assert.ok(!isCodeEnv(n), `${n} stays redacted`)
+  for (const n of CODE_ENV_NAMES) assert.equal(n, n.toUpperCase(), `${n} is written upper case`)
+  // Found by the red team: each loads code or runs a command at start-up.
+  for (const n of [
+    'OPENSSL_CONF',
+    'openssl_modules',
+    'GLIBC_TUNABLES',
+    'GCONV_PATH',
+    'SSH_ASKPASS',
+    'AWS_CONFIG_FILE',
+    'DOCKER_HOST',
+    'KUBECONFIG',
+    'NODE_ICU_DATA',
+  ])
+    assert.ok(isCodeEnv(n), `${n} is flagged`)
+  // Found by the third red team: run code in a native build or an editor, or redirect where a token goes.
+  for (const n of [
+    'CC',
+    'CXX',
+    'MAKEFLAGS',
+    'HGRCPATH',
+    'EXINIT',
+    'GH_HOST',
+    'GITHUB_HOST',
+    'GITHUB_API_URL',
+    'VAULT_ADDR',
+    'CMAKE_C_COMPILER_LAUNCHER',
+  ])
+    assert.ok(isCodeEnv(n), `${n} is flagged`)
+  // A secret-shaped name in a flagged family keeps its value redacted (the review shows flagged values in full).
+  for (const n of [
+    'GIT_TOKEN',
+    'PIP_PASSWORD',
+    'NPM_CONFIG__AUTH_TOKEN',
+    'AWS_SECRET_ACCESS_KEY',
+    'CARGO_REGISTRY_TOKEN',
+  ])
+    assert.ok(!isCodeEnv(n), `${n} stays redacted`)
+})

@@ -1,0 +1,94 @@
+/**
+ * Secret shapes, as a unit: secret-bearing names, argument tails, URL parts, display forms and free text —
+ * and what stays visible (switches, ports, hosts, ordinary words, `${VAR}` references): over-redaction fails.
+ */
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import {
+  argSecrets,
+  displayArgs,
+  displayUrl,
+  isSecretName,
+  onlyReferences,
+  redactShapesIn,
+  urlSecrets,
+} from '../../src/config/redact-shapes.ts'
+
+const ref = (name: string) => `$${'{'}${name}}`
+
+test('secret-bearing names: words and -<word> endings, camelCase read as kebab; --no- switches never', () => {
+  for (const n of ['token', 'github-token', 'API_KEY', 'client_secret', 'githubToken', 'password']) {
+    assert.ok(isSecretName(n), n)
+  }
+  for (const n of ['no-token', 'verbose', 'port', 'host', 'tokenizer', 'name']) assert.ok(!isSecretName(n), n)
+})
+
+test('argument tails: flag values (= or next word), NAME=value, Header: value, -p; plain arguments left alone', () => {
+  const args = [
+    '--api-key',
+    'k-1234',
+    '--token=t-5678',
+    'API_KEY=a-999',
+    'Authorization: Bearer b-777',
+    '-p',
+    'pw',
+    '--port',
+    '8080',
+    'serve',
+    '--verbose',
+  ]
+  const got = argSecrets(args)
+  assert.deepEqual(
+    [...got.entries()],
+    [
+      [1, 'k-1234'],
+      [2, 't-5678'],
+      [3, 'a-999'],
+      [4, 'Bearer b-777'],
+      [6, 'pw'],
+    ],
+  )
+  assert.deepEqual(displayArgs(args), [
+    '--api-key',
+    '***',
+    '--token=***',
+    'API_KEY=***',
+    'Authorization: ***',
+    '-p',
+    '***',
+    '--port',
+    '8080',
+    'serve',
+    '--verbose',
+  ])
+})
+
+test('references are shown as written: they name a variable, they hold no secret', () => {
+  assert.ok(onlyReferences(ref('GITHUB_TOKEN')))
+  assert.ok(!onlyReferences(`${ref('T')}-suffix`.replace(ref('T'), `$${'{'}T:-fallback}`)))
+  assert.deepEqual(displayArgs(['--token', ref('GITHUB_TOKEN')]), ['--token', ref('GITHUB_TOKEN')])
+})
+
+test('URLs: userinfo and query values hidden, scheme, host, port and path visible', () => {
+  assert.equal(
+    displayUrl('https://user:pw@api.example.test:8443/v1/mcp?key=abc&mode=x'),
+    'https://***:***@api.example.test:8443/v1/mcp?key=***&mode=***',
+  )
+  assert.deepEqual(
+    urlSecrets('see https://u:p%40ss@h.test/x?token=zz').sort(),
+    ['p%40ss', 'p@ss', 'u', 'u:p%40ss', 'u:p@ss', 'zz'].sort(),
+  )
+  assert.equal(displayUrl('http://127.0.0.1:3000/mcp'), 'http://127.0.0.1:3000/mcp')
+})
+
+test('free text: credentials masked, the sentence around them and ordinary words kept', () => {
+  const text =
+    'connect https://bob:hunter22@db.test/x failed --api-key=zz-9999 --port=8080\nAuthorization: Bearer abc.def-123456'
+  const out = redactShapesIn(text)
+  for (const gone of ['hunter22', 'abc.def-123456', 'zz-9999']) assert.ok(!out.includes(gone), gone)
+  for (const kept of ['connect https://', '@db.test/x failed', '--port=8080', 'Authorization'])
+    assert.ok(out.includes(kept), kept)
+  assert.ok(out.endsWith('Authorization: ***'), 'a header value runs to the end of its line')
+  const words = 'Basic authentication is not supported; token: present in the header list'
+  assert.ok(redactShapesIn(words).startsWith('Basic authentication is not supported'))
+})

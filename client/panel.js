@@ -10,6 +10,8 @@
  *   session's project first and then every known project, each server's
  *   state, lifecycle, tool count, last error (redacted by the host) and,
  *   when it does not run, why and the exact command to run (copy button);
+ *   a row's state word and its tone come from the host (src/plan/states.ts,
+ *   the one vocabulary), never decided here;
  * - `conversation.session.header.actions` "project-mcp-chip": nothing when
  *   every server of the session's project runs; else a warning dot with the
  *   count, its tooltip naming which and why.
@@ -94,9 +96,14 @@ window.__ModuleLoader__.load({
       'state.idle': 'idle',
       'state.stopped': 'stopped',
       'state.dormant': 'dormant',
+      'state.installing': 'installing',
+      'state.skipped': 'skipped',
       'kind.untrusted': 'Not trusted yet: review it, then run',
       'kind.changed': 'Changed since trusted: review it, then run',
       'kind.needs-variable': 'A variable it needs is not set: set it, then restart the host',
+      'kind.env-withheld':
+        "A variable it needs is set only in the checkout's .env, which ${…} never reads: set it in the host's environment; see",
+      'kind.store-problem': 'The trust store cannot be used (nothing counts as trusted): repair it; see',
       'kind.invalid': 'Its entry is not valid: see',
       'kind.failed': 'It failed to start: see',
       'kind.refused-file': 'This config file was refused: see',
@@ -131,9 +138,13 @@ window.__ModuleLoader__.load({
       'state.idle': '空闲',
       'state.stopped': '已停止',
       'state.dormant': '休眠',
+      'state.installing': '安装中',
+      'state.skipped': '已跳过',
       'kind.untrusted': '尚未信任：审阅后运行',
       'kind.changed': '信任后已更改：审阅后运行',
       'kind.needs-variable': '缺少所需的环境变量：设置后重启主机',
+      'kind.env-withheld': '所需变量只在检出目录的 .env 中设置，${…} 不会读取它：请在主机自身的环境中设置；运行',
+      'kind.store-problem': '信任存储无法使用（一切均不视为已信任）：请先修复；运行',
       'kind.invalid': '配置项无效：运行',
       'kind.failed': '启动失败：运行',
       'kind.refused-file': '此配置文件被拒绝：运行',
@@ -193,14 +204,8 @@ window.__ModuleLoader__.load({
       })
     }
 
-    const tone = (state) =>
-      state === 'mounted' || state === 'dormant'
-        ? 'ok'
-        : state === 'failed' || state === 'invalid'
-          ? 'error'
-          : state === 'untrusted' || state === 'starting'
-            ? 'warn'
-            : 'idle'
+    /** The host sends each row's tone (src/plan/states.ts STATE_TONE, the one mapping); 'idle' when absent. */
+    const tone = (server) => server.tone ?? 'idle'
     const currentOf = (view) =>
       view && view.current !== null ? view.projects.find((p) => p.root === view.current) : undefined
     const problems = (project) => (project ? project.notRunning + project.files.length : 0)
@@ -270,7 +275,7 @@ window.__ModuleLoader__.load({
         h(
           'div',
           { className: 'dpm-head' },
-          h('span', { className: 'dpm-dot', 'data-tone': tone(server.state) }),
+          h('span', { className: 'dpm-dot', 'data-tone': tone(server) }),
           h('span', { className: 'dpm-name' }, server.name),
           h('span', { className: 'dpm-meta', 'data-project-mcp-state': server.state }, t(`state.${server.state}`)),
           h('span', { className: 'dpm-meta' }, meta),

@@ -9,14 +9,19 @@
  *   `args` and `url` are their display forms (`config/redact-shapes.ts`):
  *   secret flag values, URL userinfo and every query value are `***`.
  * - Every row carries its one verdict (plan/verdict.ts `verdictOf`, under
- *   the CLI's environment) as `verdict: {tag, why, reason}`. State is the
- *   row's merge state, except that an active row whose verdict is
- *   `needs-trust` (any repository contribution — a user row with a local
- *   override included — without a matching record, or a trust store that
- *   cannot be used) is `untrusted`. `effectiveName` is the server's own name for active rows (the
- *   runtime may suffix it on a collision), null otherwise.
+ *   the CLI's environment) as `verdict` (`VerdictView`: tag, why, reason
+ *   and the structured fields). `state` is that verdict's word
+ *   (plan/states.ts `listState`, the one mapping): `active` (runs),
+ *   `untrusted` (needs-trust: any repository contribution — a user row with
+ *   a local override included — without a matching record, or a trust
+ *   store that cannot be used), `skipped` (a `${VAR}` it needs is unset),
+ *   `invalid` (refused), `disabled`, `shadowed`. `effectiveName` is the
+ *   server's own name for active rows (the runtime may suffix it on a
+ *   collision), null otherwise.
  * - `issues` are one-line strings: diagnostics as `file:line:col: …`,
- *   shadowing and override notes, and trust notes ("changed since trusted").
+ *   shadowing and override notes, then the verdict's own line
+ *   (`verdictIssue`: the trust note, the unset variables, why the mapped
+ *   config is refused) — rendered from the verdict's fields.
  * - `checks` (name → a doctor result) is the seam for `list --check`: when
  *   given, the winning row of that name carries it as `check`.
  * - `reviewWarnings` is the one place an env value is printed: for the trust
@@ -34,8 +39,9 @@ import { isCodeEnv } from '../config/code-env.ts'
 import { oneLine } from '../config/terminal-safe.ts'
 import { suggest, transportOf } from '../config/entry.ts'
 import { unpinnedRunner } from '../config/runners.ts'
-import { contributors, type LayerInput, type Row, type RowState, type Scope } from '../config/layers.ts'
+import { contributors, type LayerInput, type Row, type Scope } from '../config/layers.ts'
 import { type Verdict, type VerdictView, verdictOf, verdictView } from '../plan/verdict.ts'
+import { type ListState, listState, stateColor } from '../plan/states.ts'
 import { displayArgs, displayUrl } from '../config/redact.ts'
 import { redactShapesIn } from '../config/redact-shapes.ts'
 import { templateVariables } from '../config/expand.ts'
@@ -48,7 +54,7 @@ import { type CacheRecord, cacheReader } from '../lazy/cache.ts'
 import { type CliError, failure } from './errors.ts'
 import type { CliContext } from './program.ts'
 
-export type ListState = RowState | 'untrusted'
+export type { ListState }
 
 /** `not-required`: user layer; `off`: the gate is off (`DSH_MCP_TRUST_ALL=1`); null: no valid entry to judge. */
 export type TrustView = Exclude<TrustState, 'store-problem'> | 'not-required' | 'off' | null
@@ -176,12 +182,9 @@ function presentRow(
     gateOff: opts.gateOff,
     ...(opts.storeProblem ? { storeProblem: opts.storeProblem } : {}),
   })
-  let state: ListState = row.state
-  if (state === 'active' && verdict.tag === 'needs-trust') {
-    state = 'untrusted'
-    issues.push(trustIssue(verdict, row.name))
-  }
-  if (verdict.tag === 'runs') issues.push(...verdict.notes)
+  const state = listState(verdict.tag)
+  const own = verdictIssue(verdict, row)
+  issues.push(...own)
   const t = e ? transportOf(e) : undefined
   const view: ServerView = {
     name: row.name,
@@ -217,31 +220,55 @@ function presentRow(
   }
   const check = row.state !== 'shadowed' ? opts.checks?.get(row.name) : undefined
   if (check) view.check = check
+  verdictLines.set(view, own)
   return view
 }
 
-/** The `list` issue line of a `needs-trust` verdict (`trust` filters the ones that say "run dsh-mcp trust"). */
-function trustIssue(v: Extract<Verdict, { tag: 'needs-trust' }>, name: string): string {
-  const run = `review it, then run "dsh-mcp trust ${name}"`
-  if (v.why === 'changed') return `changed since trusted: ${run}`
-  if (v.why === 'repository-contribution') return `a repository file overrides this user server: ${run}`
-  if (v.why === 'store-problem') return v.reason
-  return `not trusted yet: ${run}`
+/** Per view, the issue lines its verdict added (`verdictIssue`): the trust review leaves them out by identity, not by wording. */
+const verdictLines = new WeakMap<ServerView, readonly string[]>()
+
+/** `v.issues` without the lines its verdict added (the trust review says "will be allowed to run" itself). */
+export function issuesBesideVerdict(v: ServerView): string[] {
+  const own = verdictLines.get(v) ?? []
+  return v.issues.filter((i) => !own.includes(i))
 }
+
+/**
+ * The verdict's own issue lines, from its fields: the trust note of a
+ * `needs-trust` row, the problems of a `skipped` one, the reason a row whose
+ * entry validated is still refused, the notes of one that runs. A row's own
+ * diagnostics (an invalid entry) and shadowing are already in its issues.
+ */
+export function verdictIssue(v: Verdict, row: Pick<Row, 'name' | 'state'>): string[] {
+  switch (v.tag) {
+    case 'needs-trust': {
+      const run = `review it, then run "dsh-mcp trust ${row.name}"`
+      if (v.why === 'changed') return [`changed since trusted: ${run}`]
+      if (v.why === 'repository-contribution') return [`a repository file overrides this user server: ${run}`]
+      if (v.why === 'store-problem') return [v.reason]
+      return [`not trusted yet: ${run}`]
+    }
+    case 'skipped':
+      return v.variables.length
+        ? [`skipped: ${v.problems.join('; ')}`, ...(v.withheld.length ? [withheldNote(v.withheld)] : [])]
+        : [`skipped: ${v.problems.join('; ')}`]
+    case 'refused':
+      return row.state === 'invalid' ? [] : [v.reason]
+    case 'runs':
+      return v.notes
+    default:
+      return []
+  }
+}
+
+const withheldNote = (names: readonly string[]) =>
+  `${names.map((n) => `$${n}`).join(', ')} ${names.length === 1 ? 'is' : 'are'} set only in the checkout's .env, which \${…} never reads: set ${names.length === 1 ? 'it' : 'them'} in the host's own environment`
 
 /** What a row runs or connects to, for one table cell. */
 export function targetOf(v: Pick<ServerView, 'command' | 'args' | 'url'>): string {
   if (v.command !== null) return commandLine(v.command, v.args)
   return v.url ?? '-'
 }
-
-const STATE_COLOR = {
-  active: 'green',
-  untrusted: 'yellow',
-  invalid: 'red',
-  disabled: 'gray',
-  shadowed: 'gray',
-} as const
 
 /** Header and cells of the `list` table (a `check` column when any view carries one). */
 export function tableOf(
@@ -265,7 +292,7 @@ export function tableOf(
   const rows = views.map((v) => [
     v.name,
     v.scope,
-    paint(STATE_COLOR[v.state], v.state),
+    paint(stateColor(v.state), v.state),
     v.transport ?? '-',
     targetOf(v),
     v.effectiveName ?? '-',

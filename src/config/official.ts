@@ -101,8 +101,8 @@ export type OfficialConfig = z.output<typeof OfficialConfigSchema>
 export interface MapOptions {
   /** The project root (or `$DSH_HOME` for user-layer servers): `cwd` resolves against it. */
   root: string
-  /** `process.platform`; decides the Windows launcher shim. */
-  platform?: string
+  /** The host's `process.platform` (an input: this module never reads it); decides the Windows launcher shim. */
+  platform: string
 }
 
 /** Map an expanded, valid, full entry to the official client's config. */
@@ -117,7 +117,7 @@ export function toOfficialConfig(serverName: string, entry: Entry, opts: MapOpti
   if (transport === 'stdio') {
     if (entry.command === undefined)
       throw new TypeError(`toOfficialConfig(${serverName}): a stdio entry needs a command`)
-    const launch = windowsLaunch({ command: entry.command, args: entry.args ?? [] }, opts.platform ?? process.platform)
+    const launch = windowsLaunch({ command: entry.command, args: entry.args ?? [] }, opts.platform)
     const resolve = opts.platform === 'win32' ? path.win32.resolve : path.resolve
     return {
       transport: 'stdio',

@@ -30,6 +30,7 @@ import { formatDiagnostic } from '../config/diagnostics.ts'
 import { type Row, winners } from '../config/layers.ts'
 import { allDiagnostics } from '../config/parse.ts'
 import type { ProjectView } from '../files/project.ts'
+import { SETTLED_STATE } from '../plan/states.ts'
 import { verdictOf } from '../plan/verdict.ts'
 import { type TrustStore, trustAnswerOf, trustGateOff } from '../trust/state.ts'
 import { shellWord, trustCommand } from '../trust/command.ts'
@@ -126,11 +127,11 @@ function plan(row: Row, opts: DiagnoseOptions, root: string, trust: () => TrustV
       return { result: r }
     }
     case 'disabled':
-      r.state = 'disabled'
+      r.state = SETTLED_STATE.disabled
       r.hint = `enabled: false; to turn it on: dsh-mcp enable -C ${shellWord(root)} ${shellWord(row.name)}`
       return { result: r }
     case 'needs-trust':
-      r.state = 'untrusted'
+      r.state = SETTLED_STATE['needs-trust']
       if (v.why === 'store-problem') {
         r.error = `not started: ${v.reason}`
         r.hint = 'repair the trust store as said, then run doctor again'
@@ -145,14 +146,16 @@ function plan(row: Row, opts: DiagnoseOptions, root: string, trust: () => TrustV
       }
       return { result: r }
     case 'skipped':
-      r.state = 'skipped'
+      r.state = SETTLED_STATE.skipped
       r.error = `not started: ${v.problems.join('; ')}`
-      r.hint = v.variables.length
-        ? `set ${v.variables.join(', ')} in the environment the host starts from, or give a default: \${${v.variables[0]}:-default}`
-        : 'fix the variable reference (write $$ for a literal $)'
+      r.hint = v.withheld.length
+        ? `${v.withheld.join(', ')} ${v.withheld.length === 1 ? 'is' : 'are'} set only in the checkout's .env, which \${…} never reads: set ${v.withheld.length === 1 ? 'it' : 'them'} in the environment the host starts from`
+        : v.variables.length
+          ? `set ${v.variables.join(', ')} in the environment the host starts from, or give a default: \${${v.variables[0]}:-default}`
+          : 'fix the variable reference (write $$ for a literal $)'
       return { result: r }
     case 'shadowed':
-      r.state = 'skipped'
+      r.state = SETTLED_STATE.skipped
       r.error = v.reason
       return { result: r }
   }

@@ -19,8 +19,10 @@
  * @module
  */
 import type { Scope } from '../config/layers.ts'
+import type { DoctorState } from '../plan/states.ts'
 
-export type DoctorState = 'ok' | 'failed' | 'timeout' | 'untrusted' | 'invalid' | 'disabled' | 'skipped'
+/** The probe's answer for a row that runs, else the verdict's settled state (plan/states.ts, the one vocabulary). */
+export type { DoctorState }
 
 export interface DoctorResult {
   name: string

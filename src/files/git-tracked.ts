@@ -15,6 +15,11 @@
  * filter or pager, and a checkout's `.git/config` cannot name a command for
  * them.
  *
+ * Why this file layer imports `launch/resolve.ts` (`resolveCommand`): git is
+ * found exactly as a server's bare command is — on the absolute entries of
+ * `PATH` only, never a relative one that would run a `git` planted in the
+ * checkout. One lookup for both keeps that rule from drifting apart.
+ *
  * @module
  */
 import { execFileSync } from 'node:child_process'

@@ -41,15 +41,12 @@ import { lstatSync, readFileSync, readlinkSync, realpathSync, type Stats, statSy
 import { homedir } from 'node:os'
 import path from 'node:path'
 import type { LayerFile } from '../config/layers.ts'
+import type { FileRefusal } from '../config/parse.ts'
 import { ownedByOther, writableBy } from './private-dir.ts'
 
-export type RefusalReason = 'ownership' | 'symlink-out'
-
-export interface FileRefusal {
-  reason: RefusalReason
-  /** One line: what is wrong and how to allow or repair it. No file content. */
-  message: string
-}
+/** The one refusal type (config/parse.ts `FileRefusal`, carried by the parsed file); its verdict: plan/verdict.ts `fileVerdictOf`. */
+export type { FileRefusal }
+export type RefusalReason = FileRefusal['reason']
 
 export interface GuardContext {
   /** The project root of a project layer file; undefined for the user file. */

@@ -7,12 +7,15 @@
  * error. Cordis hands one record to every exporter in registration order,
  * and every exporter gets the same `args` array.
  *
- * Contract: `watchClientLogs(ctx, secretsByUid, onRecord)` registers one
+ * Contract: `watchClientLogs(ctx, secretsByFiber, onRecord)` registers one
  * exporter (at every level) and moves it to the front of the logger's
  * exporters, so it runs before the host's terminal, its log file and the
  * logger's own buffer — also before exporters registered earlier. For a
- * record whose fiber is one of our client forks (`secretsByUid` holds that
- * server's secret values, keyed by fiber uid), it rewrites `args` in place
+ * record whose fiber is one of our client forks or runs inside one
+ * (`secretsByFiber` holds that server's secret values, keyed by the fork's
+ * Fiber object — not its uid, which cordis sets to `null` the moment a
+ * dispose starts, while a still-activating fork goes on logging its HTTP
+ * error bodies until activation settles), it rewrites `args` in place
  * with the one redaction (config/redact.ts: the server's secret values, then URL
  * userinfo and query values, secret flags, `Bearer`/`Basic` credentials) and
  * then `terminalSafe` (config/terminal-safe.ts: a server's ESC, BEL, CR, C1
@@ -24,7 +27,7 @@
  * it holds a control character. Every later exporter formats rewritten
  * arguments. It then
  * calls `onRecord(uid, message, text)` with the redacted text (attribution:
- * mounts.ts). Records of other fibers are left untouched. Never throws.
+ * mounts.ts; not called once the fork's dispose began). Records of other fibers are left untouched. Never throws.
  *
  * @module
  */
@@ -95,20 +98,37 @@ function putFirst(ctx: Context, exporter: Exporter): void {
   for (const [id, e] of entries) if (e !== exporter) map.set(id, e)
 }
 
+interface FiberLike {
+  uid?: number | null
+  parent?: { fiber?: unknown } | undefined
+}
+
+/** The fork `fiber` is or runs inside (its nearest ancestor with secrets), with those secrets. */
+function forkOf(
+  fiber: FiberLike | undefined,
+  secretsByFiber: WeakMap<object, readonly string[]>,
+): { fiber: FiberLike; secrets: readonly string[] } | undefined {
+  for (let f = fiber, depth = 0; f && depth < 64; f = f.parent?.fiber as FiberLike | undefined, depth++) {
+    const secrets = secretsByFiber.get(f)
+    if (secrets) return { fiber: f, secrets }
+  }
+  return undefined
+}
+
 export function watchClientLogs(
   ctx: Context,
-  secretsByUid: ReadonlyMap<number, readonly string[]>,
+  secretsByFiber: WeakMap<object, readonly string[]>,
   onRecord: (uid: number, message: ClientRecord, text: string) => void,
 ): void {
   const exporter: Exporter = {
     levels: { default: 3 },
     export(message: Message) {
       try {
-        const uid = message.fiber?.deref()?.uid
+        const fork = forkOf(message.fiber?.deref() as FiberLike | undefined, secretsByFiber)
+        if (!fork) return
+        for (let i = 0; i < message.args.length; i++) message.args[i] = redactArg(message.args[i], fork.secrets)
+        const uid = fork.fiber.uid
         if (typeof uid !== 'number') return
-        const secrets = secretsByUid.get(uid)
-        if (!secrets) return
-        for (let i = 0; i < message.args.length; i++) message.args[i] = redactArg(message.args[i], secrets)
         const text = message.args.map((a) => (a instanceof Error ? a.message : String(a))).join(' ')
         onRecord(uid, message, text)
       } catch {}

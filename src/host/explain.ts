@@ -3,14 +3,25 @@
  * that fixes it — the one mapping the host notice, the agent's prompt lines
  * and the `dsh web` panel share.
  *
- * Contract: pure (no fs, no host). `explain(root, placement, row)` answers
- * `undefined` for a row that runs, is on its way (`starting`, `idle`), or
- * was turned off on purpose (`disabled`, `shadowed`); otherwise a
- * {@link Why}: a `kind`, short `words` and one `fix` a user can paste
- * (`dsh-mcp trust -C <root> <name>`, `export VAR=…`, `dsh-mcp doctor -C
- * <root> <name>`). Words are built from names only — never an env or header
- * value, a command line, or an error text (a redacted error stays in the
- * row's `lastError`). `explainFile` does the same for a config file the host
+ * Contract: pure (no fs, no host). `explain(root, placement, row)` renders
+ * the placement's verdict (plan/verdict.ts `VerdictView`) from its fields —
+ * never by reading its `reason` back — and answers `undefined` for a row
+ * that runs and is on its way (`starting`, `idle`, `dormant`…), or was
+ * turned off on purpose (`disabled`, `shadowed`); otherwise a {@link Why}:
+ * a `kind`, short `words` and one `fix` a user can paste:
+ * - `needs-trust` `new` / `repository-contribution` → `untrusted`, `changed`
+ *   → `changed`: the verdict's trust command; `store-problem` → the store
+ *   must be repaired first (trusting cannot help): `dsh-mcp doctor`, which
+ *   says how;
+ * - `skipped` with `variables` → `needs-variable` (`export VAR=…` for the
+ *   ones the host lacks) or `env-withheld` (every one is set only in the
+ *   checkout's `.env`, which `${VAR}` never reads: set it in the host's own
+ *   environment); without → `invalid`;
+ * - `refused` → `invalid`; a row that runs but whose live state is `failed`
+ *   → `failed`.
+ * Words are built from names only — never an env or header value, a
+ * command line, or an error text (a redacted error stays in the row's
+ * `lastError`). `explainFile` does the same for a config file the host
  * refused. `summarize` bounds a list of lines (`max` lines and `maxBytes`
  * UTF-8 bytes, then "and N more").
  *
@@ -18,10 +29,18 @@
  */
 import { Buffer } from 'node:buffer'
 import type { Placement } from '../plan/desired.ts'
-import { shellWord, trustCommand } from '../trust/command.ts'
+import { shellWord } from '../trust/command.ts'
 import type { FileProblem, ServerSnapshot } from './status.ts'
 
-export type WhyKind = 'untrusted' | 'changed' | 'needs-variable' | 'invalid' | 'failed' | 'refused-file'
+export type WhyKind =
+  | 'untrusted'
+  | 'changed'
+  | 'store-problem'
+  | 'needs-variable'
+  | 'env-withheld'
+  | 'invalid'
+  | 'failed'
+  | 'refused-file'
 
 export interface Why {
   name: string
@@ -30,52 +49,69 @@ export interface Why {
   fix: string
 }
 
-const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}/g
-
-/** The variables a `skipped` reason names as not set (the expander names them, never their values; `${X:-d}` is a hint, not a need). */
-function missingVariables(reason: string | undefined): string[] {
-  return [...new Set([...(reason ?? '').matchAll(VAR)].filter((m) => !m[0].includes(':-')).map((m) => m[1] as string))]
-}
-
 const doctorCommand = (root: string | null, name: string) =>
   root === null ? `dsh-mcp doctor ${shellWord(name)}` : `dsh-mcp doctor -C ${shellWord(root)} ${shellWord(name)}`
 
+const names = (vars: readonly string[]) => vars.map((v) => `$${v}`).join(', ')
+
 export function explain(root: string | null, p: Placement, row: Pick<ServerSnapshot, 'state'>): Why | undefined {
   const name = p.name
-  if (p.want === 'untrusted' && root !== null) {
-    const changed = p.trust === 'changed'
-    return {
-      name,
-      kind: changed ? 'changed' : 'untrusted',
-      words: changed
-        ? 'changed since it was trusted: review it and trust it again'
-        : 'not trusted yet: review it, then trust it',
-      fix: trustCommand(root, name),
+  const v = p.verdict
+  switch (v.tag) {
+    case 'needs-trust': {
+      if (v.why === 'store-problem')
+        return {
+          name,
+          kind: 'store-problem',
+          words: 'the trust store cannot be used, so nothing counts as trusted: repair it (trusting again cannot help)',
+          fix: doctorCommand(root, name),
+        }
+      if (v.fix === undefined)
+        return { name, kind: 'invalid', words: 'its entry is not valid', fix: doctorCommand(root, name) }
+      const changed = v.why === 'changed'
+      return {
+        name,
+        kind: changed ? 'changed' : 'untrusted',
+        words: changed
+          ? 'changed since it was trusted: review it and trust it again'
+          : 'not trusted yet: review it, then trust it',
+        fix: v.fix,
+      }
     }
-  }
-  if (p.want === 'skipped') {
-    const vars = missingVariables(p.reason)
-    if (vars.length > 0) {
-      const list = vars.map((v) => `$${v}`).join(', ')
+    case 'skipped': {
+      const vars = v.variables ?? []
+      if (vars.length === 0)
+        return {
+          name,
+          kind: 'invalid',
+          words: 'its entry cannot be used once its variables are expanded',
+          fix: doctorCommand(root, name),
+        }
+      const withheld = new Set(v.withheld ?? [])
+      const unset = vars.filter((x) => !withheld.has(x))
+      if (unset.length === 0)
+        return {
+          name,
+          kind: 'env-withheld',
+          words: `needs ${names(vars)}, set only in the checkout's .env, which \${…} never reads (set ${vars.length === 1 ? 'it' : 'them'} in the host's own environment, then restart the host)`,
+          fix: doctorCommand(root, name),
+        }
       return {
         name,
         kind: 'needs-variable',
-        words: `needs ${list}, ${vars.length === 1 ? 'which is' : 'which are'} not set in the host's environment (set it, then restart the host)`,
-        fix: vars.map((v) => `export ${v}=…`).join('; '),
+        words: `needs ${names(unset)}, ${unset.length === 1 ? 'which is' : 'which are'} not set in the host's environment (set it, then restart the host)`,
+        fix: unset.map((x) => `export ${x}=…`).join('; '),
       }
     }
-    return {
-      name,
-      kind: 'invalid',
-      words: 'its entry cannot be used once its variables are expanded',
-      fix: doctorCommand(root, name),
-    }
+    case 'refused':
+      return { name, kind: 'invalid', words: 'its entry is not valid', fix: doctorCommand(root, name) }
+    case 'runs':
+      if (row.state === 'failed')
+        return { name, kind: 'failed', words: 'failed to start or lost its connection', fix: doctorCommand(root, name) }
+      return undefined
+    default:
+      return undefined
   }
-  if (p.want === 'invalid' || p.want === 'untrusted')
-    return { name, kind: 'invalid', words: 'its entry is not valid', fix: doctorCommand(root, name) }
-  if (p.want === 'mount' && row.state === 'failed')
-    return { name, kind: 'failed', words: 'failed to start or lost its connection', fix: doctorCommand(root, name) }
-  return undefined
 }
 
 export function explainFile(root: string, f: Pick<FileProblem, 'file' | 'keptLastGood'>): Why {

@@ -103,11 +103,14 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
   const failers = new WeakMap<Mount, (error: string, awaited?: boolean) => void>()
   const budgets = new WeakMap<Mount, ReturnType<typeof restartBudget>>()
 
-  /** Secret values per client fork, by fiber uid, until its dispose is done: what client-log.ts redacts with. */
-  const secretsByUid = new Map<number, readonly string[]>()
+  /**
+   * Secret values per client fork, keyed by its Fiber (a uid turns `null` as a dispose starts, while the fork
+   * may still log): what client-log.ts redacts with, for as long as the fork exists.
+   */
+  const secretsByFiber = new WeakMap<object, readonly string[]>()
 
   // The official client reports connection trouble only through ctx.logger: redact it, then attribute it by fiber.
-  watchClientLogs(ctx, secretsByUid, (uid, message, text) => {
+  watchClientLogs(ctx, secretsByFiber, (uid, message, text) => {
     const m = byUid.get(uid)
     if (!m || m.state === 'failed') return
     if (/connection lost; reconnecting/.test(text) && budgets.get(m)?.lost(Date.now())) {
@@ -131,7 +134,6 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
         (error: unknown) => opts.log.debug('dispose of %s failed: %s', name, String(error)),
       )
       .finally(() => {
-        if (typeof fiber.uid === 'number') secretsByUid.delete(fiber.uid)
         draining.delete(id)
         drains.delete(p)
         allDrains.delete(p)
@@ -196,9 +198,12 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
       return m
     }
     m.fiber = fiber
+    // `ctx.plugin` hands back a wrapper of the fiber; records carry the fiber itself (its context's `fiber`).
+    secretsByFiber.set(fiber, spec.secrets)
+    const own = (fiber.ctx as { fiber?: unknown } | undefined)?.fiber
+    if (own && typeof own === 'object') secretsByFiber.set(own, spec.secrets)
     const uid = fiber.uid
     if (typeof uid === 'number') {
-      secretsByUid.set(uid, spec.secrets)
       byUid.set(uid, m)
       void m.settled.then(() => {
         if (m.state === 'failed') byUid.delete(uid)

@@ -83,6 +83,7 @@ export function createReconciler(deps: ReconcileDeps): Reconciler {
       env: process.env,
       withheld: deps.dotenv.withheld(),
       dshHome: deps.dshHome,
+      platform: process.platform,
       trust: gate.check,
       storeProblem: gate.storeProblem,
     })

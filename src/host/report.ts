@@ -176,7 +176,7 @@ export function createReports(deps: ReportDeps): Reports {
     const plan = deps.plan()
     const placements = root === null ? plan.global : (plan.projects.get(root) ?? plan.global)
     const rows = serverSnapshots(placements, mounts.mounts, counts(), { lazy: lazyView })
-    const active = placements.filter((p) => p.want !== 'disabled' && p.want !== 'shadowed').length
+    const active = placements.filter((p) => p.verdict.tag !== 'disabled' && p.verdict.tag !== 'shadowed').length
     return {
       root,
       active,
@@ -195,8 +195,9 @@ export function createReports(deps: ReportDeps): Reports {
       for (const p of placements) {
         // Terminated: `forget` takes a prefix, and server "s" must not re-arm "s1".
         const key = `skip:${root}\0${p.layer}\0${p.name}\0`
-        if (p.want === 'skipped' || p.want === 'invalid') {
-          log.once(key, 'warn', `skipped "${p.name}" (${p.layer}${root ? `, ${root}` : ''}): ${p.reason ?? p.want}`)
+        if (p.verdict.tag === 'skipped' || p.verdict.tag === 'refused') {
+          const why = p.verdict.reason ?? p.verdict.tag
+          log.once(key, 'warn', `skipped "${p.name}" (${p.layer}${root ? `, ${root}` : ''}): ${why}`)
         } else log.forget(key)
       }
     }

@@ -36,6 +36,7 @@ import { createStatusWriter, type Snapshot } from './status.ts'
 import { createProjectEnv } from './project-env.ts'
 import { createTrustGate } from './trust-gate.ts'
 import { createVisibility } from './visibility.ts'
+import { guardExecution } from './exec-guard.ts'
 import type { WebSource } from './web.ts'
 
 export interface ProjectMcp {
@@ -87,11 +88,10 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
   })
   // Visibility and lazy servers need each other: dormant servers own their cached tools; lazy servers ask what is registered.
   const lazyRef = late<LazyServers>('the lazy servers')
-  const visibility = createVisibility(
-    ctx,
-    { ownership: () => ownership(lazyRef.get().owners(mounts.owners())), visibleFor },
-    log,
-  )
+  const model = { ownership: () => ownership(lazyRef.get().owners(mounts.owners())), visibleFor }
+  const visibility = createVisibility(ctx, model, log)
+  // Beside the restrictions: a call from an agent that does not see the tool never reaches a server (owned by ctx's fiber).
+  guardExecution(ctx, model, (agent) => visibility.rootOf(agent))
   // Lazy servers (src/lazy): cached tools while stopped, started by their first call, released when idle.
   const { servers: lazy, recorder } = startLazy(ctx, {
     mounts,
@@ -195,7 +195,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
   }
   return {
     service: { snapshot: reports.snapshot, reload, whenIdle: settle.whenIdle },
-    web: { view: (cwd) => reports.web(cwd === undefined ? null : rootOfDir(cwd)), onChange: reports.onWrite },
+    web: { view: () => reports.web(null), onChange: reports.onWrite },
     dispose: () =>
       shutdown({
         state,

@@ -2,8 +2,10 @@
  * Snapshots and status files (docs/guide/status.md).
  *
  * Contract: `serverSnapshots` turns placements plus live mounts into the
- * user-facing state of each row: `mounted | starting | failed | untrusted |
- * invalid | disabled | shadowed | idle | dormant | stopped` (`starting`:
+ * user-facing state of each row (plan/states.ts, the one vocabulary): a row
+ * whose verdict is not `runs` reads its settled state (`untrusted | skipped
+ * | invalid | disabled | shadowed`), one that runs its live state (`mounted
+ * | starting | failed | idle | dormant | stopped`; `starting`:
  * wanted and being mounted for a project with live agents; `idle`: wanted,
  * not mounted, no agent waits for it; `dormant`: a lazy server that is
  * stopped, offering its cached tools; `stopped`: the host stopped), with its
@@ -31,7 +33,8 @@ import type { Placement } from '../plan/desired.ts'
 import type { Log } from './log.ts'
 import type { Mount } from './mounts.ts'
 import { ensureHomeDir, writePrivateFile } from '../files/private-dir.ts'
-import { encodeStatus, type ServerState, type WrittenFile, type WrittenServer } from '../status/format.ts'
+import { readsFailed, type ServerState, settledState } from '../plan/states.ts'
+import { encodeStatus, type WrittenFile, type WrittenServer } from '../status/format.ts'
 import { statusFilePath } from '../status/path.ts'
 
 /** A config file of the project the host refused: it contributes nothing (or its last good version). */
@@ -83,13 +86,7 @@ export interface Snapshot {
   global: ServerSnapshot[]
 }
 
-/**
- * Whether a fork that is up reads as failed: mounted, holding no tools, while
- * its client reports an error (the status file says `failed`; reload retries it).
- */
-export function readsFailed(mount: Pick<Mount, 'state' | 'error'>, toolCount: number): boolean {
-  return mount.state === 'mounted' && toolCount === 0 && !!mount.error
-}
+export { readsFailed }
 
 /**
  * How the host serves a view: `live` (agents wait: a wanted row not mounted
@@ -120,10 +117,11 @@ export function serverSnapshots(
       toolSource: s.toolCount > 0 ? (info?.source ?? 'live') : null,
       lastUsedAt,
     })
-    const base = { name: p.name, layer: p.layer, file: p.file, ...(p.verdict ? { verdict: p.verdict } : {}) }
-    if (p.want !== 'mount' || !p.key) {
-      const state: ServerState = p.want === 'skipped' || p.want === 'mount' ? 'failed' : p.want
-      const lastError = state === 'shadowed' || state === 'disabled' ? null : (p.reason ?? null)
+    const base = { name: p.name, layer: p.layer, file: p.file, verdict: p.verdict }
+    const settled = settledState(p.verdict.tag)
+    if (settled !== null || !p.key) {
+      const state: ServerState = settled ?? 'failed'
+      const lastError = state === 'shadowed' || state === 'disabled' ? null : p.verdict.reason
       return row({ ...base, effectiveName: null, state, toolCount: 0, lastError })
     }
     if (serving === 'stopped')

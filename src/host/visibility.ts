@@ -205,13 +205,15 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
   }
 
   /**
-   * Restrict `agent` to the names it sees now (`listed` minus its deny set); undefined when that cannot be
-   * done. An agent that sees none of them is held by allowing one it is denied: the two restrictions
-   * intersect to nothing, and nothing registered later is in either.
+   * Restrict `agent` to the names it sees now (`listed` minus its deny set, and within `known`); undefined when
+   * that cannot be done. An agent that sees none of them is held by allowing one it is denied: the two
+   * restrictions intersect to nothing, and nothing registered later is in either.
    */
-  const freezeOne = (agent: Agent, t: Tracked): (() => void) | undefined => {
-    const seen = listed.filter((n) => !t.denied.has(n))
-    const allow = seen.length > 0 ? seen : listed.slice(0, 1)
+  const freezeOne = (agent: Agent, t: Tracked, known?: ReadonlySet<string>): (() => void) | undefined => {
+    // `known`: the names of the listing `t.denied` was derived from; one registered since is in neither, so not seen.
+    const seen = listed.filter((n) => !t.denied.has(n) && (!known || known.has(n)))
+    const held = listed.find((n) => t.denied.has(n))
+    const allow = seen.length > 0 ? seen : held === undefined ? [] : [held]
     if (allow.length === 0) return undefined
     try {
       return asSelf(() => agent.ctx.tools.restrict({ allow }))
@@ -238,6 +240,11 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
    */
   const freeze = (): boolean => {
     if (agents.size === 0 || running) return false
+    // What each agent is held to must be registered now: a server re-syncing unregisters all its tools first, and an
+    // allow naming one of them fails (each failure a full pass per change: the square again). One listing per freeze.
+    const known = new Set(listed)
+    cache = undefined
+    registered()
     const lifts = new Map<Agent, () => void>()
     let failed = false
     // Queued like a pass's updates: each restrict re-enters `tools/change`, which drains the rest first, so a
@@ -245,7 +252,7 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
     for (const [agent, t] of agents) {
       work.push(() => {
         if (failed || agents.get(agent) !== t) return
-        const lift = freezeOne(agent, t)
+        const lift = freezeOne(agent, t, known)
         if (lift) lifts.set(agent, lift)
         else failed = true
       })

@@ -12,8 +12,7 @@
  */
 import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
-import type { Log } from '../host/log.ts'
-import type { MountTable } from '../host/mounts.ts'
+import type { LazyLog, LazyMounts } from './ports.ts'
 import { denySet, ownership, type Visible } from '../plan/visibility.ts'
 import { createRecorder, type Recorder } from './record.ts'
 import { createLazyServers, type LazyServers } from './servers.ts'
@@ -23,9 +22,9 @@ export { lifecyclePolicy } from './policy.ts'
 export type { LazyServers } from './servers.ts'
 
 export interface LazyDeps {
-  mounts: MountTable
+  mounts: LazyMounts
   dshHome: string
-  log: Log
+  log: LazyLog
   /** Registered MCP tool names (the visibility guard's cached listing). */
   registered(): string[]
   /** The project of a tracked agent (`null`: none; undefined: not tracked). */

@@ -29,7 +29,7 @@ export function lifecyclePolicy(
 ): Map<string, KeyPolicy> {
   const out = new Map<string, KeyPolicy>()
   const visit = (p: Placement) => {
-    if (p.want !== 'mount' || !p.key) return
+    if (p.verdict.tag !== 'runs' || !p.key) return
     const lazy = (p.lifecycle ?? defaults.defaultLifecycle) === 'lazy'
     const idle = p.idleTimeoutMs ?? defaults.idleTimeoutMs
     const prev = out.get(p.key)

@@ -17,9 +17,8 @@
  * @module
  */
 import type { Context } from '@deepseek-ai/cordis'
-import type { Log } from '../host/log.ts'
-import type { MountTable } from '../host/mounts.ts'
-import { readsFailed } from '../host/status.ts'
+import type { LazyLog, LazyMounts } from './ports.ts'
+import { readsFailed } from '../plan/states.ts'
 import { ownership, toolsByKey } from '../plan/visibility.ts'
 import { CACHE_VERSION, type CacheRecord, cachedTool, cachePath, writeCache } from './cache.ts'
 
@@ -28,11 +27,11 @@ const RECORD_DELAY_MS = 20
 
 export interface RecorderDeps {
   ctx: Context
-  mounts: MountTable
+  mounts: LazyMounts
   dshHome: string
   /** Registered MCP tool names (visibility's cached listing). */
   registered(): string[]
-  log: Log
+  log: LazyLog
 }
 
 export interface Recorder {

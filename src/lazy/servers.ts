@@ -24,8 +24,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type { MountSpec } from '../plan/desired.ts'
 import { ownerIndex } from '../plan/tool-names.ts'
-import type { Log } from '../host/log.ts'
-import type { MountTable } from '../host/mounts.ts'
+import type { LazyLog, LazyMounts } from './ports.ts'
 import { type CacheRecord, readCache, toolsUnder } from './cache.ts'
 import { registerDormant } from './dormant.ts'
 import type { KeyPolicy } from './policy.ts'
@@ -53,9 +52,9 @@ export type WakeOutcome = { ok: true } | { ok: false; reason: string }
 
 export interface LazyServersDeps {
   ctx: Context
-  mounts: MountTable
+  mounts: LazyMounts
   dshHome: string
-  log: Log
+  log: LazyLog
   /** The latest record of a cache key this host made (record.ts), before the file is asked. */
   recorded(cacheKey: string): CacheRecord | undefined
   /** Write pending cache records now (before a release). */
@@ -156,7 +155,7 @@ export function createLazyServers(deps: LazyServersDeps): LazyServers {
   }
 
   /** Follow a mount of `s` until it settles: live (idle timer armed), or failed (parked again). */
-  const follow = async (s: LazyServer, m: ReturnType<MountTable['mount']>): Promise<WakeOutcome> => {
+  const follow = async (s: LazyServer, m: ReturnType<LazyMounts['mount']>): Promise<WakeOutcome> => {
     await m.settled
     if (servers.get(s.key) !== s || disposed)
       return { ok: false, reason: m.error ?? 'the server was removed while starting' }

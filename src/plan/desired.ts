@@ -4,9 +4,11 @@
  * Contract: pure (files arrive parsed, the environment and the trust verdict
  * arrive as values). For each project the layers merge with the user layer
  * (precedence: docs/guide/layers.md); the global view is the user layer alone. Each row is
- * judged by `verdictOf` (plan/verdict.ts, the one judgement): a `runs` row is
- * mounted with the verdict's official config; any other is placed with the
- * verdict's reason (never an env or header value) and the verdict itself. A mount's key covers its
+ * judged by `verdictOf` (plan/verdict.ts, the one judgement): every
+ * placement carries its verdict (`verdictView`: tag and structured fields,
+ * never an env or header value) — the one state every edge renders; a
+ * `runs` row also names its mount (`key`), mounted with the verdict's
+ * official config. The platform comes in as an input. A mount's key covers its
  * written name and its resolved official config, so equal keys share one
  * mount and tuning keys (`tools`, `description`, `lifecycle`, `idleTimeoutMs`)
  * never change a key.
@@ -24,14 +26,12 @@ import { secretValues } from '../config/redact.ts'
 import type { TrustState } from '../trust/state.ts'
 import type { Lifecycle } from '../config/schema.ts'
 import type { ToolFilter } from './filter.ts'
-import { type FileRefusal, type VerdictView, verdictOf, verdictView } from './verdict.ts'
+import { type VerdictView, verdictOf, verdictView } from './verdict.ts'
 
 export { redact } from '../config/redact.ts'
 
 /** The trust gate's seam: asked for every active row that needs trust (a repository contribution). */
 export type TrustFn = (root: string, row: Row) => TrustState
-
-export type Want = 'mount' | 'shadowed' | 'disabled' | 'invalid' | 'untrusted' | 'skipped'
 
 /** One mount the plan needs. `config.serverName` is the written name; the edge sets the effective one. */
 export interface MountSpec {
@@ -53,18 +53,14 @@ export interface Placement {
   name: string
   layer: Scope
   file: string
-  want: Want
-  /** The mount this row uses (want = mount). */
+  /** The row's one verdict (plan/verdict.ts): every edge renders its state from it. */
+  verdict: VerdictView
+  /** The mount this row uses (verdict `runs`). */
   key?: string
   filter?: ToolFilter
   description?: string
   lifecycle?: Lifecycle
   idleTimeoutMs?: number
-  /** Why the row is not mounted (never a value). */
-  reason?: string
-  trust?: TrustState
-  /** The row's verdict (plan/verdict.ts), as status files carry it. */
-  verdict?: VerdictView
 }
 
 export interface ProjectInput {
@@ -80,12 +76,11 @@ export interface PlanInput {
   /** Names of `env` that `${VAR}` must not read: what the host took from the repository's `.env`. */
   withheld?: ReadonlySet<string>
   dshHome: string
-  platform?: string
+  /** `process.platform` of the host (the Windows launcher shim); an input, never read here. */
+  platform: string
   trust: TrustFn
   /** What is wrong with the trust store for a root, if it cannot be used (the reason of `store-problem`). */
   storeProblem?: (root: string) => string | undefined
-  /** Files the reading edge refused, by absolute path. */
-  refusals?: ReadonlyMap<string, FileRefusal>
 }
 
 export interface Plan {
@@ -140,29 +135,23 @@ export function assemblePlan(global: ViewJudgement, projects: Iterable<readonly 
 }
 
 function judgeRow(row: Row, root: string | null, input: ViewInput, mounts: Map<string, MountSpec>): Placement {
-  const base: Placement = { name: row.name, layer: row.scope, file: row.file, want: 'invalid' }
+  const base: Omit<Placement, 'verdict'> = { name: row.name, layer: row.scope, file: row.file }
   if (row.entry?.tools) base.filter = row.entry.tools
   if (row.entry?.description !== undefined) base.description = row.entry.description
   if (row.entry?.lifecycle !== undefined) base.lifecycle = row.entry.lifecycle
   if (row.entry?.idleTimeoutMs !== undefined) base.idleTimeoutMs = row.entry.idleTimeoutMs
-  let answer: TrustState | undefined
   const storeProblem = root === null ? undefined : input.storeProblem?.(root)
   const v = verdictOf(row, {
     root,
     env: input.env,
     ...(input.withheld ? { withheld: input.withheld } : {}),
     dshHome: input.dshHome,
-    platform: input.platform ?? process.platform,
-    trust: (r) => (answer = input.trust(root as string, r)),
+    platform: input.platform,
+    trust: (r) => input.trust(root as string, r),
     ...(storeProblem !== undefined ? { storeProblem } : {}),
-    ...(input.refusals ? { refusals: input.refusals } : {}),
   })
-  if (answer !== undefined) base.trust = answer
-  base.verdict = verdictView(v)
-  if (v.tag !== 'runs') {
-    const want: Want = v.tag === 'needs-trust' ? 'untrusted' : v.tag === 'refused' ? 'invalid' : v.tag
-    return { ...base, want, reason: v.reason }
-  }
+  const verdict = verdictView(v)
+  if (v.tag !== 'runs') return { ...base, verdict }
   const origin = row.scope === 'user' ? input.dshHome : (root as string)
   const key = mountKey(v.config)
   if (!mounts.has(key)) {
@@ -177,5 +166,5 @@ function judgeRow(row: Row, root: string | null, input: ViewInput, mounts: Map<s
       cacheKey: cacheFingerprint(row.entry!, origin),
     })
   }
-  return { ...base, want: 'mount', key }
+  return { ...base, verdict, key }
 }

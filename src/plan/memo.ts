@@ -7,7 +7,7 @@
  * still current, a view judged again may ask a row twice. A view (the global
  * one, or one project) is reused when all of these are unchanged since it was
  * judged: its `LayerInput`s and the user layer's (by identity, in order),
- * `dshHome`, the platform, the trust store's problem, the file refusals and the withheld names, the value of every variable its rows read from
+ * `dshHome`, the platform, the trust store's problem and the withheld names, the value of every variable its rows read from
  * `env`, and every trust verdict its rows got. So callers must hand in a new
  * `LayerInput` whenever a file's content changes, and never mutate one. A
  * project missing from an input is forgotten. Pure apart from its own cache.
@@ -41,9 +41,8 @@ interface View {
   read: Map<string, string | undefined>
   /** Every trust verdict the judgement got, in order. */
   asked: [Row, TrustState][]
-  /** The store problem and the file refusals the judgement saw. */
+  /** The store problem the judgement saw. */
   storeProblem: string | undefined
-  refusals: PlanInput['refusals']
   withheld: PlanInput['withheld']
   judged: ViewJudgement
 }
@@ -61,7 +60,7 @@ export function createPlanMemo(): PlanMemo {
     input: PlanInput,
     rowsOf: () => Row[],
   ): View => {
-    const platform = input.platform ?? process.platform
+    const platform = input.platform
     const storeProblem = root === null ? undefined : input.storeProblem?.(root)
     const sameFiles = prev !== undefined && same(prev.layers, layers) && same(prev.user, input.user)
     if (
@@ -69,7 +68,6 @@ export function createPlanMemo(): PlanMemo {
       prev.dshHome === input.dshHome &&
       prev.platform === platform &&
       prev.storeProblem === storeProblem &&
-      prev.refusals === input.refusals &&
       prev.withheld === input.withheld &&
       [...prev.read].every(([name, value]) => input.env[name] === value) &&
       prev.asked.every(([row, verdict]) => input.trust(root as string, row) === verdict)
@@ -96,7 +94,6 @@ export function createPlanMemo(): PlanMemo {
         return verdict
       },
       ...(input.storeProblem ? { storeProblem: input.storeProblem } : {}),
-      ...(input.refusals ? { refusals: input.refusals } : {}),
       ...(input.withheld ? { withheld: input.withheld } : {}),
     }
     return {
@@ -108,7 +105,6 @@ export function createPlanMemo(): PlanMemo {
       read,
       asked,
       storeProblem,
-      refusals: input.refusals,
       withheld: input.withheld,
       judged: judgeView(rows, root, judging),
     }

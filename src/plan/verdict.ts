@@ -5,8 +5,9 @@
  * place that decides; the host's plan (desired.ts), `doctor`, `list`, `get`,
  * `status` and the trust review map its tagged result. Order of cause:
  * 1. `shadowed` — a stronger layer defines the name (never started);
- * 2. `refused` `ownership` / `symlink-out` — a file the row comes from was
- *    refused by the reading edge (`refusals`, keyed by absolute file path);
+ * 2. (a file the reading edge refused — another user's, a link out of the
+ *    project — has no rows: it is judged as a whole by `fileVerdictOf`, the
+ *    file-level `refused` `ownership` / `symlink-out` / `invalid`);
  * 3. `refused` `invalid` — the entry does not validate;
  * 4. `disabled` — `enabled: false`;
  * 5. `needs-trust` — the row has a repository contribution (any field from a
@@ -15,17 +16,23 @@
  *    used: fail closed), `changed`, `repository-contribution` (a user row
  *    that a repository file overrides), or `new`. Trust is judged on the
  *    unexpanded entry, before any `${VAR}` is read;
- * 6. `skipped` — a `${VAR}` without default is unset (named), or an expanded
- *    value is unsafe (a line break in a header); `problems` are the fields'
- *    one-line problems, `reason` the same for a server with its fix;
+ * 6. `skipped` — a `${VAR}` without default is unset (`variables`, named;
+ *    `withheld`: those of them the checkout's `.env` sets, which `${VAR}`
+ *    never reads), or an expanded value is unsafe (a line break in a
+ *    header); `problems` are the fields' one-line problems, `reason` the
+ *    same for a server with its fix;
  * 7. `refused` `invalid` — the mapped official config does not validate;
  * 8. `runs` — with the expanded entry and the exact official config to
  *    launch (reconnect tuning from a repository file clamped: `clampReconnect`).
  * Messages name servers, fields, variables and files — never a value.
+ * Every edge renders a verdict from its fields (`verdictView` is the form
+ * that travels: placements, status files, `--json`), never by reading its
+ * `reason` back; plan/states.ts maps a tag to each edge's state word.
  *
  * @module
  */
 import { formatDiagnostic, formatPath } from '../config/diagnostics.ts'
+import type { ParsedFile } from '../config/parse.ts'
 import { unsafeValueProblems } from '../config/entry.ts'
 import { type Env, expandEntry } from '../config/expand.ts'
 import { contributors, type Row, type Source } from '../config/layers.ts'
@@ -38,17 +45,10 @@ import { needsTrust, type TrustState } from '../trust/state.ts'
 export type NeedsTrustWhy = 'new' | 'changed' | 'repository-contribution' | 'store-problem'
 export type RefusedWhy = 'ownership' | 'invalid' | 'symlink-out'
 
-/** Why the reading edge refused a file (ownership, a symlink out of the project). */
-export interface FileRefusal {
-  why: Exclude<RefusedWhy, 'invalid'>
-  /** One line: what is wrong and how to allow or repair it. */
-  message: string
-}
-
 export type Verdict =
   | { tag: 'runs'; entry: Entry; config: OfficialConfig; notes: string[] }
-  | { tag: 'needs-trust'; why: NeedsTrustWhy; reason: string }
-  | { tag: 'skipped'; variables: string[]; problems: string[]; reason: string }
+  | { tag: 'needs-trust'; why: NeedsTrustWhy; reason: string; fix: string }
+  | { tag: 'skipped'; variables: string[]; withheld: string[]; problems: string[]; reason: string }
   | { tag: 'refused'; why: RefusedWhy; reason: string; file?: string }
   | { tag: 'disabled'; reason: string }
   | { tag: 'shadowed'; by: Source; reason: string }
@@ -69,8 +69,25 @@ export interface VerdictInput {
   gateOff?: boolean
   /** What is wrong with the trust store (for the `store-problem` reason). */
   storeProblem?: string
-  /** Files the reading edge refused, by absolute path. */
-  refusals?: ReadonlyMap<string, FileRefusal>
+}
+
+/** A whole config file refused: by the reading edge (`ownership`, `symlink-out`) or because it does not parse (`invalid`). */
+export interface FileVerdict {
+  tag: 'refused'
+  why: RefusedWhy
+  file: string
+  /** One line: the first problem (`file:line:col: …`) or the refusal with how to allow or repair it. */
+  reason: string
+}
+
+/** The verdict of a file as a whole: undefined when it parsed (its entries are judged row by row). */
+export function fileVerdictOf(
+  parsed: Pick<ParsedFile, 'file' | 'ok' | 'diagnostics' | 'refused'>,
+): FileVerdict | undefined {
+  if (parsed.ok) return undefined
+  const d = parsed.diagnostics.find((x) => x.severity === 'error') ?? parsed.diagnostics[0]
+  const reason = parsed.refused?.message ?? (d ? formatDiagnostic(d) : `${parsed.file}: cannot be read`)
+  return { tag: 'refused', why: parsed.refused?.reason ?? 'invalid', file: parsed.file, reason }
 }
 
 /** How a repository file may tune reconnects: never faster nor more persistent than the official client's defaults. */
@@ -126,10 +143,6 @@ export function verdictOf(row: Row, input: VerdictInput): Verdict {
     const by = row.shadowedBy ?? { scope: row.scope, file: row.file }
     return { tag: 'shadowed', by, reason: `shadowed by ${by.scope} layer (${by.file})` }
   }
-  for (const s of contributors(row)) {
-    const refusal = input.refusals?.get(s.file)
-    if (refusal) return { tag: 'refused', why: refusal.why, reason: refusal.message, file: s.file }
-  }
   if (row.state === 'invalid' || !row.entry) {
     const d = row.diagnostics.find((x) => x.severity === 'error')
     return {
@@ -152,20 +165,19 @@ export function verdictOf(row: Row, input: VerdictInput): Verdict {
             : row.scope === 'user'
               ? 'repository-contribution'
               : 'new'
-      return {
-        tag: 'needs-trust',
-        why,
-        reason: needsTrustReason(why, trustCommand(input.root, row.name), input.storeProblem),
-      }
+      const fix = trustCommand(input.root, row.name)
+      return { tag: 'needs-trust', why, reason: needsTrustReason(why, fix, input.storeProblem), fix }
     }
   }
   const expanded = expandEntry(row.entry, input.env, input.withheld ? { withheld: input.withheld } : {})
   if ('errors' in expanded) {
     const variables = [...new Set(expanded.errors.flatMap((e) => e.missing))]
+    const withheld = variables.filter((v) => input.withheld?.has(v) === true)
     const problems = expanded.errors.map((e) => e.message)
     return {
       tag: 'skipped',
       variables,
+      withheld,
       problems,
       reason: `server "${row.name}": ${expanded.errors.map((e) => (e.hint ? `${e.message} (${e.hint})` : e.message)).join('; ')}`,
     }
@@ -174,7 +186,13 @@ export function verdictOf(row: Row, input: VerdictInput): Verdict {
   const unsafe = unsafeValueProblems(expanded.entry)
   if (unsafe.length) {
     const problems = unsafe.map((p) => `${formatPath(p.path)} ${p.message} once its variables are expanded`)
-    return { tag: 'skipped', variables: [], problems, reason: `server "${row.name}": ${problems.join('; ')}` }
+    return {
+      tag: 'skipped',
+      variables: [],
+      withheld: [],
+      problems,
+      reason: `server "${row.name}": ${problems.join('; ')}`,
+    }
   }
   const notes: string[] = []
   let entry = expanded.entry
@@ -210,22 +228,43 @@ export function verdictOf(row: Row, input: VerdictInput): Verdict {
   return { tag: 'runs', entry, config, notes }
 }
 
-/** A verdict as `--json` and status files carry it: the tag, the reason's kind, the one-line reason. */
+/**
+ * A verdict as it travels to every edge (placements, status files, `--json`):
+ * the tag, `why` (the kind of reason; for `skipped`, the variables joined),
+ * the one-line `reason`, and the structured fields an edge renders from —
+ * `variables` / `withheld` (skipped), `fix` (needs-trust: the trust
+ * command), `file` (refused). Never a value.
+ */
 export interface VerdictView {
   tag: VerdictTag
   why: string | null
   reason: string | null
+  /** skipped: every `${VAR}` without a default that is unset for the host. */
+  variables?: string[]
+  /** skipped: those of `variables` set only in the checkout's `.env` (never read by `${VAR}`). */
+  withheld?: string[]
+  /** needs-trust (but `store-problem`): the command that trusts it. */
+  fix?: string
+  /** refused: the file the problem is in. */
+  file?: string
 }
 
-export function verdictView(v: Verdict): VerdictView {
+export function verdictView(v: Verdict | FileVerdict): VerdictView {
   switch (v.tag) {
     case 'runs':
       return { tag: 'runs', why: null, reason: v.notes[0] ?? null }
     case 'needs-trust':
+      return { tag: v.tag, why: v.why, reason: v.reason, ...(v.why === 'store-problem' ? {} : { fix: v.fix }) }
     case 'refused':
-      return { tag: v.tag, why: v.why, reason: v.reason }
+      return { tag: v.tag, why: v.why, reason: v.reason, ...(v.file !== undefined ? { file: v.file } : {}) }
     case 'skipped':
-      return { tag: 'skipped', why: v.variables.join(', ') || null, reason: v.reason }
+      return {
+        tag: 'skipped',
+        why: v.variables.join(', ') || null,
+        reason: v.reason,
+        variables: v.variables,
+        withheld: v.withheld,
+      }
     default:
       return { tag: v.tag, why: null, reason: v.reason }
   }

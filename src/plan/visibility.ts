@@ -20,7 +20,7 @@ export type Visible = ReadonlyMap<string, ToolFilter | undefined>
 
 export function visibleOf(placements: readonly Placement[]): Map<string, ToolFilter | undefined> {
   const out = new Map<string, ToolFilter | undefined>()
-  for (const p of placements) if (p.want === 'mount' && p.key) out.set(p.key, p.filter)
+  for (const p of placements) if (p.verdict.tag === 'runs' && p.key) out.set(p.key, p.filter)
   return out
 }
 

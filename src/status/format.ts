@@ -19,6 +19,7 @@
  */
 import type { Scope } from '../config/layers.ts'
 import type { Lifecycle } from '../config/schema.ts'
+import { SERVER_STATES, type ServerState } from '../plan/states.ts'
 import type { VerdictTag, VerdictView } from '../plan/verdict.ts'
 import { isRecord } from '../config/guards.ts'
 import { jsonTerminalSafe } from '../config/terminal-safe.ts'
@@ -26,20 +27,10 @@ import { jsonTerminalSafe } from '../config/terminal-safe.ts'
 /** The version this build writes and the only one it reads. */
 export const STATUS_VERSION = 1
 
-/** Every state a server row can be in, as the host writes it. */
-export const STATUS_STATES = [
-  'mounted',
-  'starting',
-  'failed',
-  'untrusted',
-  'invalid',
-  'disabled',
-  'shadowed',
-  'idle',
-  'dormant',
-  'stopped',
-] as const
-export type ServerState = (typeof STATUS_STATES)[number]
+/** Every state a server row can be in, as the host writes it (plan/states.ts, the one vocabulary). */
+export const STATUS_STATES = SERVER_STATES
+export type { ServerState }
+
 /** A state as read back: a state this build does not know reads `unknown`. */
 export type StatusState = ServerState | 'unknown'
 
@@ -88,7 +79,7 @@ export interface StatusServer {
   toolCount: number
   error: string | null
   /** The row's verdict as the host judged it (plan/verdict.ts), or null when the file has none. */
-  verdict: { tag: string; why: string | null; reason: string | null } | null
+  verdict: VerdictView | null
   updatedAt: string | null
   /** `eager` | `lazy` (null: written by a host without lifecycles). */
   lifecycle: string | null
@@ -141,7 +132,20 @@ function isoOrNull(v: unknown): string | null {
 
 function verdictOf(v: unknown): StatusServer['verdict'] {
   if (!isRecord(v) || typeof v.tag !== 'string' || !Object.hasOwn(VERDICT_TAGS, v.tag)) return null
-  return { tag: v.tag, why: text(v.why, 200), reason: text(v.reason) }
+  const out: VerdictView = { tag: v.tag as VerdictTag, why: text(v.why, 200), reason: text(v.reason) }
+  const names = (x: unknown) =>
+    Array.isArray(x)
+      ? x.slice(0, 64).flatMap((n) => (typeof n === 'string' && /^[A-Za-z_]\w{0,127}$/.test(n) ? [n] : []))
+      : undefined
+  const variables = names(v.variables)
+  const withheld = names(v.withheld)
+  const fix = text(v.fix)
+  const file = text(v.file, 4096)
+  if (variables) out.variables = variables
+  if (withheld) out.withheld = withheld
+  if (fix) out.fix = fix
+  if (file) out.file = file
+  return out
 }
 
 function stateOf(v: unknown): StatusState {

@@ -209,11 +209,11 @@ describe('list text and broken files', () => {
     assert.equal(lines.length, 13)
   })
 
-  test('a file that does not parse: stderr names file:line:col, its rows are absent, exit 0', async () => {
+  test('a file that does not parse: stderr names file:line:col, its rows are absent, exit 1', async () => {
     const { project, dshHome } = fiveFileProject()
     project.write('.dsh/mcp.json', '{\n  "mcpServers": {\n    "scripts": { "command": "node", }\n  }\n}\n')
     const r = await runCli(['list', '--json'], { cwd: project.path, dshHome })
-    assert.equal(r.code, 0)
+    assert.equal(r.code, 1)
     const rows = JSON.parse(r.stdout) as { file: string; name: string; scope: string; state: string }[]
     assert.ok(!rows.some((x) => x.file.endsWith('.dsh/mcp.json')))
     // The env-only local override of `scripts` now overrides nothing.
@@ -222,8 +222,22 @@ describe('list text and broken files', () => {
     assert.equal(lines.length, 1, r.stderr)
     assert.match(lines[0]!, /^\.dsh\/mcp\.json:3:\d+: error: /)
     const text = await runCli(['list'], { cwd: project.path, dshHome })
-    assert.equal(text.code, 0)
+    assert.equal(text.code, 1)
     assert.match(text.stderr, /^\.dsh\/mcp\.json:3:\d+: error: /)
+  })
+
+  test('the only file does not parse: list says so (never "add one") and exits 1; validate too', async () => {
+    const project = makeProject()
+    const dshHome = makeTempDir().join('.dsh')
+    project.write('.dsh/mcp.yml', 'servers:\n  a: [unclosed\n')
+    const r = await runCli(['list'], { cwd: project.path, dshHome })
+    assert.equal(r.code, 1)
+    assert.doesNotMatch(r.stdout, /add one/)
+    assert.match(r.stdout, /1 config file could not be read/)
+    assert.match(r.stderr, /^\.dsh\/mcp\.yml:\d+:\d+: error: /)
+    const v = await runCli(['validate'], { cwd: project.path, dshHome })
+    assert.equal(v.code, 1)
+    assert.match(v.stderr, /^\.dsh\/mcp\.yml:\d+:\d+: error: /)
   })
 
   test('an empty project lists nothing: [] in JSON, a hint in text', async () => {

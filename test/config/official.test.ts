@@ -11,7 +11,7 @@ import type { Entry } from '../../src/config/schema.ts'
 const linux = { root: '/proj', platform: 'linux' }
 
 /** The stdio branch of a mapped config (fails the test on an http one). */
-function stdio(e: Entry, opts: { root: string; platform?: string } = linux) {
+function stdio(e: Entry, opts: { root: string; platform: string } = linux) {
   const out = toOfficialConfig('s', e, opts)
   assert.ok(out.transport === 'stdio')
   return out
@@ -99,10 +99,10 @@ describe('toOfficialConfig', () => {
     assert.deepEqual(bare.args, ['/c', 'npm'])
     assert.equal(stdio({ command: 'node' }, { root: 'C:\\p', platform: 'win32' }).args, undefined)
   })
-  it('defaults the platform to the running one', () => {
-    const out = toOfficialConfig('s', { command: 'npx' }, { root: path.resolve('/proj') })
+  it('takes the platform as an input (a bare npx runs as itself off win32)', () => {
+    const out = toOfficialConfig('s', { command: 'npx' }, { root: path.resolve('/proj'), platform: 'linux' })
     assert.ok(out.transport === 'stdio')
-    assert.equal(out.command, process.platform === 'win32' ? 'cmd' : 'npx')
+    assert.equal(out.command, 'npx')
   })
 })
 

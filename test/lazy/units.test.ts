@@ -45,12 +45,12 @@ test('the cache key covers launch config and env names, never env values; lifecy
   assert.equal(cacheFingerprint(lazy, '/p'), cacheFingerprint(eager, '/p'))
   assert.equal(trustFingerprint(lazy), trustFingerprint(eager), 'lifecycle is not a trust question')
   assert.equal(
-    mountKey(toOfficialConfig('s', lazy, { root: '/p' })),
-    mountKey(toOfficialConfig('s', eager, { root: '/p' })),
+    mountKey(toOfficialConfig('s', lazy, { root: '/p', platform: 'linux' })),
+    mountKey(toOfficialConfig('s', eager, { root: '/p', platform: 'linux' })),
     'nor a remount',
   )
   assert.ok(
-    !JSON.stringify(toOfficialConfig('s', lazy, { root: '/p' })).includes('lifecycle'),
+    !JSON.stringify(toOfficialConfig('s', lazy, { root: '/p', platform: 'linux' })).includes('lifecycle'),
     'never sent to the official client',
   )
 })
@@ -129,7 +129,7 @@ test('lifecycle policy: a shared mount is lazy only when every row is; 0 idle wi
     name: key,
     layer: 'project',
     file: 'f',
-    want: 'mount',
+    verdict: { tag: 'runs', why: null, reason: null },
     key,
     ...o,
   })
@@ -142,7 +142,7 @@ test('lifecycle policy: a shared mount is lazy only when every row is; 0 idle wi
           [
             p('k', { lifecycle: 'lazy', idleTimeoutMs: 100 }),
             p('m', { lifecycle: 'lazy', idleTimeoutMs: 0 }),
-            p('x', { want: 'untrusted' }),
+            p('x', { verdict: { tag: 'needs-trust', why: 'new', reason: null } }),
           ],
         ],
         [

@@ -34,10 +34,10 @@ describe('desired state', () => {
     })
     const a = p.projects.get('/a')!
     assert.deepEqual(
-      a.map((x) => [x.name, x.layer, x.want]),
+      a.map((x) => [x.name, x.layer, x.verdict.tag]),
       [
-        ['s', 'project', 'mount'],
-        ['u', 'user', 'mount'],
+        ['s', 'project', 'runs'],
+        ['u', 'user', 'runs'],
       ],
     )
     const s = p.mounts.get(a[0]!.key!)!
@@ -56,9 +56,9 @@ describe('desired state', () => {
     })
     const a = p.projects.get('/a')!
     assert.deepEqual(
-      a.map((x) => [x.layer, x.want]),
+      a.map((x) => [x.layer, x.verdict.tag]),
       [
-        ['project', 'mount'],
+        ['project', 'runs'],
         ['user', 'shadowed'],
       ],
     )
@@ -70,7 +70,7 @@ describe('desired state', () => {
       projects: [{ root: '/a', layers: [input(files('/a')[0], { gh: { env: { MODE: 'local' } } })] }],
       user: [input(USER, { gh: node(['global.js']) })],
     })
-    const row = p.projects.get('/a')!.find((x) => x.want === 'mount')!
+    const row = p.projects.get('/a')!.find((x) => x.verdict.tag === 'runs')!
     assert.notEqual(row.key, p.global[0]!.key)
   })
   it('tuning keys never change a mount key; identity keys do', () => {
@@ -105,11 +105,12 @@ describe('desired state', () => {
       env: { SECRET: 'hunter2-value' },
     })
     const row = p.projects.get('/a')![0]!
-    assert.equal(row.want, 'skipped')
-    assert.match(row.reason!, /"s"/)
-    assert.match(row.reason!, /env\.TOKEN/)
-    assert.match(row.reason!, /\$\{NOPE\}/)
-    assert.ok(!row.reason!.includes('hunter2'))
+    assert.equal(row.verdict.tag, 'skipped')
+    assert.deepEqual(row.verdict.variables, ['NOPE'])
+    assert.match(row.verdict.reason!, /"s"/)
+    assert.match(row.verdict.reason!, /env\.TOKEN/)
+    assert.match(row.verdict.reason!, /\$\{NOPE\}/)
+    assert.ok(!row.verdict.reason!.includes('hunter2'))
     assert.equal(p.mounts.size, 0)
   })
   it('records expanded secrets for redaction', () => {
@@ -145,15 +146,15 @@ describe('desired state', () => {
     })
     const a = p.projects.get('/a')!
     assert.deepEqual(
-      a.map((x) => [x.name, x.want, x.trust]),
+      a.map((x) => [x.name, x.verdict.tag, x.verdict.why]),
       [
-        ['n', 'untrusted', 'untrusted'],
-        ['c', 'untrusted', 'changed'],
-        ['u', 'mount', undefined],
+        ['n', 'needs-trust', 'new'],
+        ['c', 'needs-trust', 'changed'],
+        ['u', 'runs', null],
       ],
     )
     assert.deepEqual(asked.sort(), ['/a:c', '/a:n'])
-    assert.match(a[1]!.reason!, /changed/)
+    assert.match(a[1]!.verdict.reason!, /changed/)
   })
   it('disabled and invalid rows carry their state; an invalid entry skips only itself', () => {
     const p = plan({
@@ -172,21 +173,21 @@ describe('desired state', () => {
     })
     const a = p.projects.get('/a')!
     assert.deepEqual(
-      a.map((x) => [x.name, x.want]),
+      a.map((x) => [x.name, x.verdict.tag]),
       [
         ['off', 'disabled'],
-        ['bad', 'invalid'],
-        ['ok', 'mount'],
+        ['bad', 'refused'],
+        ['ok', 'runs'],
       ],
     )
-    assert.match(a[1]!.reason!, /mcp\.yml:\d+:\d+/)
+    assert.match(a[1]!.verdict.reason!, /mcp\.yml:\d+:\d+/)
   })
   it('the global view is the user layer alone', () => {
     const p = plan({ user: [input(USER, { u: node(['u.js']), d: node(['d.js'], { enabled: false }) })] })
     assert.deepEqual(
-      p.global.map((x) => [x.name, x.want]),
+      p.global.map((x) => [x.name, x.verdict.tag]),
       [
-        ['u', 'mount'],
+        ['u', 'runs'],
         ['d', 'disabled'],
       ],
     )

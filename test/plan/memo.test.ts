@@ -177,11 +177,11 @@ describe('plan memo', () => {
     assert.deepEqual([...read.mounts.values()].find((m) => m.name === 't')?.secrets, ['two'])
     w.trust.set('/b:s', 'untrusted')
     const untrusted = memo.plan(planInput(w, []))
-    assert.equal(untrusted.projects.get('/b')![0]!.want, 'untrusted')
+    assert.equal(untrusted.projects.get('/b')![0]!.verdict.tag, 'needs-trust')
     assert.equal(untrusted.projects.get('/a'), read.projects.get('/a'))
     w.env = {}
     assert.equal(
-      memo.plan(planInput(w, [])).projects.get('/a')![0]!.want,
+      memo.plan(planInput(w, [])).projects.get('/a')![0]!.verdict.tag,
       'skipped',
       'a variable that went away is seen',
     )

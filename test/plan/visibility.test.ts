@@ -9,13 +9,13 @@ import { denySet, ownership, toolsByKey, visibleOf } from '../../src/plan/visibi
 const place = (
   name: string,
   key: string | undefined,
-  want: Placement['want'] = 'mount',
+  tag: Placement['verdict']['tag'] = 'runs',
   filter?: Placement['filter'],
 ): Placement => ({
   name,
   layer: 'project',
   file: '/f',
-  want,
+  verdict: { tag, why: null, reason: null },
   ...(key ? { key } : {}),
   ...(filter ? { filter } : {}),
 })
@@ -48,7 +48,7 @@ describe('deny sets', () => {
     assert.ok(denySet(registered, own, visible).includes('mcp__glob__g1'))
   })
   it('filters deny excluded raw names of visible mounts', () => {
-    const visible = visibleOf([place('alpha', 'kA', 'mount', { exclude: ['drop_*'] })])
+    const visible = visibleOf([place('alpha', 'kA', 'runs', { exclude: ['drop_*'] })])
     assert.deepEqual(denySet(registered, own, visible), [
       'mcp__alpha__drop_me',
       'mcp__beta__b1',

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { type LayerInput, mergeLayers, type Row } from '../../src/config/layers.ts'
 import { parseConfigText } from '../../src/config/parse.ts'
-import { type FileRefusal, verdictOf, type VerdictInput } from '../../src/plan/verdict.ts'
+import { fileVerdictOf, verdictOf, type VerdictInput } from '../../src/plan/verdict.ts'
 import { waitFor } from '../support/host.ts'
 import { stdioFixtureArgs } from '../support/fixture-config.ts'
 import { readMarker } from '../support/procs.ts'
@@ -96,12 +96,20 @@ test('verdictOf: the order of cause, one tag per row', () => {
   const noTrustAsked = input({ answer: 'untrusted' })
   verdictOf(rowNamed(rs, 'mine'), noTrustAsked)
   assert.deepEqual(noTrustAsked.asked, [], 'the gate is never asked about a user-only row')
-  // A file the reading edge refused wins over everything but shadowing.
-  const refusals = new Map<string, FileRefusal>([
-    ['/p/.dsh/mcp.local.yml', { why: 'ownership', message: 'owned by uid 7' }],
-  ])
-  assert.equal(tag(rowNamed(rs, 'u'), input({ refusals })), 'refused:ownership')
-  assert.equal(tag(rowNamed(rs, 'mine'), input({ refusals })), 'runs')
+  // A file the reading edge refused has no rows: it is judged as a whole (refused, with its kind), never row by row.
+  const refusedFile = {
+    file: '/p/.dsh/mcp.local.yml',
+    ok: false,
+    diagnostics: [],
+    refused: { reason: 'ownership' as const, message: 'owned by uid 7' },
+  }
+  assert.deepEqual(fileVerdictOf(refusedFile), {
+    tag: 'refused',
+    why: 'ownership',
+    file: '/p/.dsh/mcp.local.yml',
+    reason: 'owned by uid 7',
+  })
+  assert.equal(fileVerdictOf({ file: '/p/.dsh/mcp.yml', ok: true, diagnostics: [] }), undefined)
   // Gate off: no trust asked, the row runs.
   const off = input({ answer: 'untrusted', gateOff: true })
   assert.equal(tag(rowNamed(rs, 'u'), off), 'runs')
@@ -222,11 +230,11 @@ test('host, list --json and doctor map one verdict: needs-trust / disabled / ski
     state: string
   }[]
   const want: Record<string, [string, string, string]> = {
-    // name: [host status state, list verdict tag, doctor state]; a skipped row's status state is `failed` (spec status states)
+    // name: [host status state, list verdict tag, doctor state]; one word per verdict (plan/states.ts)
     run: ['mounted', 'runs', 'ok'],
     fresh: ['untrusted', 'needs-trust', 'untrusted'],
     off: ['disabled', 'disabled', 'disabled'],
-    novar: ['failed', 'skipped', 'skipped'],
+    novar: ['skipped', 'skipped', 'skipped'],
     bad: ['invalid', 'refused', 'invalid'],
   }
   for (const [name, [host, tag, doc]] of Object.entries(want)) {

@@ -23,6 +23,7 @@ import { cacheFingerprint } from '../../config/fingerprint.ts'
 import { type Row, winners } from '../../config/layers.ts'
 import { loadProject, type ProjectView } from '../../files/project.ts'
 import { type DoctorResult, isBroken } from '../../doctor/types.ts'
+import { stateColor } from '../../plan/states.ts'
 import { readCache } from '../../lazy/cache.ts'
 import { canonicalRoot } from '../../trust/store.ts'
 import { failure } from '../errors.ts'
@@ -45,10 +46,7 @@ type Paint = Output['paint']
 
 /** The coloured state word. */
 export function paintState(state: DoctorResult['state'], paint: Paint): string {
-  if (state === 'ok') return paint('green', state)
-  if (state === 'failed' || state === 'timeout' || state === 'invalid') return paint('red', state)
-  if (state === 'disabled') return paint('gray', state)
-  return paint('yellow', state)
+  return paint(stateColor(state), state)
 }
 
 function toolsText(r: DoctorResult): string {

@@ -2,9 +2,14 @@
  * `dsh-mcp list [--json] [-s scope]`: every row of every layer of the
  * project found from `-C/--dir` plus the user layer, with its state.
  *
- * Contract: exit 0 even when files are broken — a file that does not parse
- * has no rows and is reported on stderr, one `file:line:col` line per
- * problem. `--json` prints an array of `ServerView` (see present.ts).
+ * Contract: a config file that does not parse (or was refused unread) has
+ * no rows: it is reported on stderr, one `file:line:col` line per problem.
+ * One that does not parse (plan/verdict.ts `fileVerdictOf`: `refused`
+ * `invalid`) also makes the exit code 1, and the table says how many files
+ * could not be read (never "no MCP servers … add one" while a file is
+ * broken); one refused unread (another user's, a link out of the project)
+ * is the protection working: exit 0. Rows of the other files are listed. `--json` prints an array of `ServerView` (see
+ * present.ts), whose `state` is the verdict's word (plan/states.ts).
  * Without --check it reads files only: no host package, no network, no child process.
  * `--check` runs the doctor engine (`checksFor`): the table gains a CHECK
  * column, each JSON row a `check` object, and the exit code is 1 when a
@@ -13,6 +18,7 @@
  * @module
  */
 import { type DoctorResult, isBroken } from '../../doctor/types.ts'
+import { fileVerdictOf } from '../../plan/verdict.ts'
 import { type CheckResult, type Listing, readListing, type ServerView, tableOf, withChecks } from '../present.ts'
 import type { CliContext } from '../program.ts'
 import { checkTimeoutMs, paintState, resultSummary, runChecks } from './doctor.ts'
@@ -33,18 +39,28 @@ export async function run(cli: CliContext, opts: ListOptions): Promise<number> {
   }
   for (const line of listing.fileProblems) cli.out.err(line)
   const views = opts.scope ? listing.views.filter((v) => v.scope === opts.scope) : listing.views
-  // With --check, a broken server is a failure, as for doctor (disabled ones are not).
-  const code = views.some((v) => v.check && isBroken(v.check.state as DoctorResult['state'])) ? 1 : 0
+  const files = listing.project.layers.flatMap((l) => fileVerdictOf(l.parsed) ?? [])
+  // A file refused unread (another user's, a link out) is a warning on stderr: the refusal is the protection working.
+  const refused = files.filter((f) => f.why === 'invalid')
+  // A file that does not parse is a failure; with --check, so is a broken server, as for doctor (disabled ones are not).
+  const broken = views.some((v) => v.check && isBroken(v.check.state as DoctorResult['state']))
+  const code = broken || refused.length > 0 ? 1 : 0
   if (opts.json) {
     cli.out.json(views)
     return code
   }
-  printTable(cli, views, listing)
+  printTable(cli, views, listing, refused.length)
   if (opts.check) printCheckDetails(cli, views)
   return code
 }
 
-function printTable(cli: CliContext, views: readonly ServerView[], listing: Listing): void {
+function printTable(cli: CliContext, views: readonly ServerView[], listing: Listing, refused: number): void {
+  if (views.length === 0 && refused > 0) {
+    cli.out.out(
+      `no servers listed for ${listing.project.root.root}: ${refused} config file${refused === 1 ? '' : 's'} could not be read (see above; dsh-mcp validate)`,
+    )
+    return
+  }
   if (views.length === 0) {
     cli.out.out(`no MCP servers for ${listing.project.root.root} (add one: dsh-mcp add <name> <command> [args...])`)
     return

@@ -28,6 +28,7 @@
  */
 import { ageText, type HostState, hostState, readProjectStatus, stateNow } from '../../doctor/status.ts'
 import type { ProjectStatus, StatusState } from '../../status/format.ts'
+import { stateColor } from '../../plan/states.ts'
 import { lstatSync } from 'node:fs'
 import path from 'node:path'
 import { ROOT_MARKERS } from '../../config/root.ts'
@@ -49,11 +50,7 @@ interface ProjectStatusJson extends Omit<ProjectStatus, 'host'> {
 }
 
 function paintState(state: StatusState, paint: Output['paint']): string {
-  if (state === 'mounted') return paint('green', state)
-  if (state === 'failed' || state === 'invalid') return paint('red', state)
-  if (state === 'untrusted' || state === 'unknown' || state === 'starting') return paint('yellow', state)
-  if (state === 'dormant') return paint('green', state)
-  return paint('gray', state)
+  return paint(stateColor(state), state)
 }
 
 function existsAt(file: string): boolean {

@@ -18,16 +18,20 @@ import { rowFingerprint } from '../../config/fingerprint.ts'
 import type { Row } from '../../config/layers.ts'
 import { needsTrust } from '../../trust/state.ts'
 import { failure, usage } from '../errors.ts'
-import { detailLines, readListing, reviewWarnings, type ServerView, unknownServer } from '../present.ts'
+import {
+  detailLines,
+  issuesBesideVerdict,
+  readListing,
+  reviewWarnings,
+  type ServerView,
+  unknownServer,
+} from '../present.ts'
 import type { CliContext } from '../program.ts'
 
 export interface TrustOptions {
   all?: boolean
   yes?: boolean
 }
-
-/** The presenter's trust hints ("run dsh-mcp trust …"): noise in trust's own review. */
-const TRUST_NOTE = /^(not trusted yet|changed since trusted|a repository file overrides this user server):/
 
 interface Target {
   row: Row
@@ -66,7 +70,8 @@ export async function run(cli: CliContext, names: string[] = [], opts: TrustOpti
   cli.out.out(`These servers of ${root} will be allowed to run:`)
   for (const t of targets) {
     cli.out.out()
-    const issues = t.view.issues.filter((i) => !TRUST_NOTE.test(i))
+    // The verdict's own line ("not trusted yet: run dsh-mcp trust …") is noise in trust's own review.
+    const issues = t.view.verdict.tag === 'needs-trust' ? issuesBesideVerdict(t.view) : t.view.issues
     for (const line of detailLines({ ...t.view, issues }, root, listing.display)) cli.out.out(line)
     for (const line of reviewWarnings(t.row, listing.display)) cli.out.out(line)
     if (t.view.trust === 'changed') cli.out.out('  ! changed since it was last trusted')

@@ -1,0 +1,93 @@
+/**
+ * The one state vocabulary: what a row reads as at every edge, from its
+ * verdict (plan/verdict.ts) and, for a row that runs, its live state.
+ *
+ * Contract: pure, data only. A verdict that is not `runs` reads the same
+ * word everywhere (`SETTLED_STATE`): `needs-trust` → `untrusted`, `skipped`
+ * → `skipped`, `refused` → `invalid`, `disabled`, `shadowed`. A row that runs
+ * reads `active` in `list` (`listState`: the documented `list --json`
+ * values) and its live state in `status`, the web panel and the host
+ * (`LiveState`: `dormant | installing | starting | mounted | failed |
+ * stopped`, plus `idle` — known, not mounted: no agent of the project needs
+ * it now); `doctor` probes it (`ok | failed | timeout`). `refused-file` is a
+ * config file refused as a whole (plan/verdict.ts `fileVerdictOf`). Every
+ * state union of the package (status rows, doctor results, list rows, the
+ * panel) is built from these lists — add a state here, nowhere else.
+ *
+ * @module
+ */
+import type { VerdictTag } from './verdict.ts'
+
+/** What a row that does not run reads as, everywhere. */
+export const SETTLED_STATE = {
+  'needs-trust': 'untrusted',
+  skipped: 'skipped',
+  refused: 'invalid',
+  disabled: 'disabled',
+  shadowed: 'shadowed',
+} as const satisfies Record<Exclude<VerdictTag, 'runs'>, string>
+
+export type SettledState = (typeof SETTLED_STATE)[keyof typeof SETTLED_STATE]
+export const SETTLED_STATES = Object.values(SETTLED_STATE) as SettledState[]
+
+/** Where a row that runs is, in a host. */
+export const LIVE_STATES = ['dormant', 'installing', 'starting', 'mounted', 'failed', 'stopped', 'idle'] as const
+export type LiveState = (typeof LIVE_STATES)[number]
+
+/** A status row's state: the live state of a row that runs, else its settled state. */
+export const SERVER_STATES = [...LIVE_STATES, ...SETTLED_STATES] as const
+export type ServerState = LiveState | SettledState
+
+/** `list`'s state: `active` for a row that runs (nothing is started to know more), else its settled state. */
+export type ListState = 'active' | SettledState
+export const LIST_STATES: readonly ListState[] = ['active', ...SETTLED_STATES]
+
+/** `doctor`'s state: the probe's answer for a row that runs, else its settled state (a shadowed row is never probed). */
+export const PROBE_STATES = ['ok', 'failed', 'timeout'] as const
+export type DoctorState = (typeof PROBE_STATES)[number] | Exclude<SettledState, 'shadowed'>
+
+/** The word a verdict that does not run reads as; null for `runs` (its live state, probe or `active` says more). */
+export function settledState(tag: VerdictTag): SettledState | null {
+  return tag === 'runs' ? null : SETTLED_STATE[tag]
+}
+
+export function listState(tag: VerdictTag): ListState {
+  return settledState(tag) ?? 'active'
+}
+
+/**
+ * Whether a fork that is up reads as failed: mounted, holding no tools, while
+ * its client reports an error (the status file says `failed`; reload retries it).
+ */
+export function readsFailed(mount: { state: string; error: string | null }, toolCount: number): boolean {
+  return mount.state === 'mounted' && toolCount === 0 && !!mount.error
+}
+
+/** How a state is coloured at every edge (the CLI's paint, the panel's dot): one tone per word. */
+export type Tone = 'ok' | 'warn' | 'error' | 'idle'
+export const STATE_TONE: Readonly<Record<ServerState | ListState | DoctorState | 'unknown', Tone>> = {
+  active: 'ok',
+  mounted: 'ok',
+  dormant: 'ok',
+  ok: 'ok',
+  installing: 'warn',
+  starting: 'warn',
+  untrusted: 'warn',
+  skipped: 'warn',
+  unknown: 'warn',
+  failed: 'error',
+  timeout: 'error',
+  invalid: 'error',
+  disabled: 'idle',
+  shadowed: 'idle',
+  idle: 'idle',
+  stopped: 'idle',
+}
+
+/** The CLI's colour of a tone. */
+export const TONE_COLOR = { ok: 'green', warn: 'yellow', error: 'red', idle: 'gray' } as const
+
+/** The CLI colour of a state word (list, status, doctor). */
+export function stateColor(state: keyof typeof STATE_TONE): (typeof TONE_COLOR)[Tone] {
+  return TONE_COLOR[STATE_TONE[state]]
+}

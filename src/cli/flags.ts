@@ -14,24 +14,22 @@
 import { formatPath } from '../config/diagnostics.ts'
 import type { CheckedEntry } from '../config/entry.ts'
 import { MAX_TIMER_DELAY_MS } from '../config/schema.ts'
+import { FIELD_NAMES, fieldSpec, flagAttribute, flagName, type ValueType } from '../config/fields.ts'
 import { serverNameRefusal } from '../config/server-name.ts'
 import { WINDOWS_SHIMMED, windowsLaunch } from '../config/windows.ts'
 import { usage } from './errors.ts'
 
+/** `add`'s own flags; each field flag of the table (config/fields.ts `flag`) arrives under its commander attribute. */
 export interface AddFlags {
   transport?: string
   scope?: string
   env?: string[]
   header?: string[]
-  cwd?: string
-  timeout?: string
   includeTools?: string
   excludeTools?: string
-  description?: string
   disabled?: boolean
-  lifecycle?: string
-  idleTimeout?: string
   force?: boolean
+  [fieldFlag: string]: string | string[] | boolean | undefined
 }
 
 const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/
@@ -129,14 +127,21 @@ export function parseTimeout(text: string | undefined, flag = '--timeout'): numb
   return Number(t)
 }
 
-/** `--idle-timeout <ms>`: a whole number of milliseconds, 0 = never stop. */
-function parseIdleTimeout(text: string): number {
+/** A millisecond flag that takes 0 (`--idle-timeout`: 0 = never stop). */
+function parseMillis0(text: string, flag: string): number {
   const t = text.trim()
   if (!/^\d+$/.test(t) || Number(t) > MAX_TIMER_DELAY_MS)
     throw usage(
-      `--idle-timeout: expected a whole number of milliseconds between 0 (never stop) and ${MAX_TIMER_DELAY_MS}, got "${text.slice(0, 20)}"`,
+      `${flag}: expected a whole number of milliseconds between 0 (never stop) and ${MAX_TIMER_DELAY_MS}, got "${text.slice(0, 20)}"`,
     )
   return Number(t)
+}
+
+/** A field flag's text as the field's value type (config/fields.ts). */
+function flagValue(type: ValueType, text: string, flag: string): unknown {
+  if (type === 'millis') return parseTimeout(text, flag)
+  if (type === 'millis0') return parseMillis0(text, flag)
+  return text
 }
 
 function parseGlobs(text: string | undefined, flag: string): string[] | undefined {
@@ -161,13 +166,11 @@ export function entryFromAdd(commandOrUrl: string, args: readonly string[], flag
   if (commandOrUrl.trim() === '') throw usage('the command is empty')
   const env = parseEnv(flags.env)
   const headers = parseHeaders(flags.header)
-  const timeout = parseTimeout(flags.timeout)
   const include = parseGlobs(flags.includeTools, '--include-tools')
   const exclude = parseGlobs(flags.excludeTools, '--exclude-tools')
   if (http) {
     if (args.length > 0) throw usage('an http server takes no command arguments (extra arguments after the URL)')
     if (env) throw usage('-e/--env applies only to stdio servers (this one is a URL); use -H for headers')
-    if (flags.cwd !== undefined) throw usage('--cwd applies only to stdio servers (this one is a URL)')
   } else if (headers) {
     throw usage('-H/--header applies only to http servers (this one runs a command); use -e for environment variables')
   }
@@ -176,15 +179,22 @@ export function entryFromAdd(commandOrUrl: string, args: readonly string[], flag
     : { command: commandOrUrl }
   if (!http && args.length > 0) entry.args = [...args]
   if (env) entry.env = env
-  if (flags.cwd !== undefined) entry.cwd = flags.cwd
   if (headers) entry.headers = headers
-  if (timeout !== undefined) entry.toolCallTimeoutMs = timeout
   if (include || exclude) entry.tools = { ...(include ? { include } : {}), ...(exclude ? { exclude } : {}) }
-  if (flags.description !== undefined) entry.description = flags.description
   if (flags.disabled) entry.enabled = false
-  if (flags.lifecycle !== undefined) entry.lifecycle = flags.lifecycle
-  if (flags.idleTimeout !== undefined) entry.idleTimeoutMs = parseIdleTimeout(flags.idleTimeout)
-  return entry
+  // The table's field flags (config/fields.ts `flag`), judged by the field's value type and transport.
+  for (const name of FIELD_NAMES) {
+    const spec = fieldSpec(name)
+    const text = spec.flag ? flags[flagAttribute(spec.flag.flags)] : undefined
+    if (spec.flag === undefined || typeof text !== 'string') continue
+    const flag = flagName(spec.flag.flags)
+    if (http && spec.transport === 'stdio') throw usage(`${flag} applies only to stdio servers (this one is a URL)`)
+    if (!http && spec.transport === 'http')
+      throw usage(`${flag} applies only to http servers (this one runs a command)`)
+    entry[name] = flagValue(spec.type, text, flag)
+  }
+  // Keys in the order the format documents (the table's).
+  return Object.fromEntries(FIELD_NAMES.filter((k) => k in entry).map((k) => [k, entry[k]]))
 }
 
 /** The one-line Windows note for a bare package-manager launcher, or undefined. */

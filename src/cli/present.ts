@@ -46,6 +46,8 @@ import { displayArgs, displayUrl } from '../config/redact.ts'
 import { redactShapesIn } from '../config/redact-shapes.ts'
 import { templateVariables } from '../config/expand.ts'
 import { cacheFingerprint } from '../config/fingerprint.ts'
+import { type FieldName, fieldSpec, fieldsWhere } from '../config/fields.ts'
+import { isRecord } from '../config/guards.ts'
 import { shellWord } from '../trust/command.ts'
 import { canonicalRoot, loadTrustStore } from '../trust/store.ts'
 import { needsTrust, type TrustState, type TrustStore, trustAnswerOf, trustGateOff } from '../trust/state.ts'
@@ -93,6 +95,8 @@ export interface ServerView {
   /** As written; null: the plugin's `defaultLifecycle` (eager unless configured). */
   lifecycle: 'eager' | 'lazy' | null
   idleTimeoutMs: number | null
+  /** The written fields the table shows as detail rows (fields.ts `view: 'setting'`), in its order; strings redacted. */
+  settings: Record<string, unknown>
   /** The tool-metadata cache of this row (what a lazy server offers while stopped), or null when there is none. */
   cache: { tools: number; recordedAt: string } | null
   trust: TrustView
@@ -214,6 +218,7 @@ function presentRow(
       : null,
     lifecycle: e?.lifecycle ?? null,
     idleTimeoutMs: e?.idleTimeoutMs ?? null,
+    settings: settingsOf(e),
     cache: cacheOf(e, row.scope === 'user' ? opts.dshHome : root, read),
     trust,
     verdict: verdictView(verdict),
@@ -356,6 +361,31 @@ export function withChecks(listing: Listing, checks: ReadonlyMap<string, CheckRe
   return { ...listing, views }
 }
 
+/** The table's `setting` fields of an entry, as written (strings through the one redaction of free text). */
+function settingsOf(e: Row['entry']): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  const shown = (v: unknown): unknown =>
+    typeof v === 'string'
+      ? redactShapesIn(v)
+      : isRecord(v)
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shown(x)]))
+        : v
+  for (const key of fieldsWhere((f) => f.view === 'setting')) {
+    const value = (e as Readonly<Record<string, unknown>> | undefined)?.[key]
+    if (value !== undefined) out[key] = shown(value)
+  }
+  return out
+}
+
+/** A setting's detail-row text: milliseconds with their unit, a mapping as `key value` pairs. */
+function settingText(key: FieldName, value: unknown): string {
+  if (isRecord(value))
+    return Object.entries(value)
+      .map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(',') : String(v)}`)
+      .join(', ')
+  return fieldSpec(key).type === 'millis' ? `${String(value)} ms` : String(value)
+}
+
 /** Per key, the distinct `${VAR}` names its value refers to (keys without any are left out). */
 function variablesOf(values: Readonly<Record<string, string>> | undefined): Record<string, string[]> {
   const out: Record<string, string[]> = {}
@@ -423,6 +453,8 @@ export function detailLines(v: ServerView, root: string, display: (file: string)
     'lifecycle',
     `${v.lifecycle ?? 'default (eager unless the plugin says otherwise)'}${v.idleTimeoutMs !== null ? `, idle timeout ${v.idleTimeoutMs === 0 ? 'never' : `${v.idleTimeoutMs} ms`}` : ''}`,
   )
+  for (const [key, value] of Object.entries(v.settings))
+    field(fieldSpec(key as FieldName).label ?? key, settingText(key as FieldName, value))
   field(
     'tool cache',
     v.cache

@@ -15,6 +15,7 @@ import path from 'node:path'
 import { isatty } from 'node:tty'
 import { Command, CommanderError, Option } from 'commander'
 import { SERVER_NAME_SHAPE } from '../config/server-name.ts'
+import { FIELD_NAMES, fieldSpec } from '../config/fields.ts'
 import { terminalSafe } from '../config/terminal-safe.ts'
 import { defaultLocations, type Locations } from '../files/locations.ts'
 import { CliError } from './errors.ts'
@@ -146,7 +147,7 @@ function buildProgram(
       result.command = sub.name()
     })
 
-  program
+  const add = program
     .command('add')
     .description('add a server (use -- before server args that start with -)')
     .argument('<name>', `server name (${SERVER_NAME_SHAPE})`)
@@ -163,19 +164,17 @@ function buildProgram(
     .addOption(scopeOption())
     .option('-e, --env <KEY=VALUE>', 'environment variable for the server (repeatable)', collect)
     .option('-H, --header <"Key: Value">', 'HTTP header (repeatable)', collect)
-    .option('--cwd <dir>', 'working directory, relative to the project root')
-    .option('--timeout <ms>', 'tool call timeout in milliseconds')
+  // One flag per field the table gives one (config/fields.ts `flag`), in its order.
+  for (const name of FIELD_NAMES) {
+    const flag = fieldSpec(name).flag
+    if (flag === undefined) continue
+    const option = new Option(flag.flags, flag.help)
+    add.addOption(flag.choices ? option.choices(flag.choices) : option)
+  }
+  add
     .option('--include-tools <globs>', 'only these tools (comma-separated globs)')
     .option('--exclude-tools <globs>', 'hide these tools (comma-separated globs)')
-    .option('--description <text>', 'what the server is for')
     .option('--disabled', 'add it disabled')
-    .addOption(
-      new Option(
-        '--lifecycle <lifecycle>',
-        'eager (start with the project) or lazy (start on the first tool call)',
-      ).choices(['eager', 'lazy']),
-    )
-    .option('--idle-timeout <ms>', 'lazy: stop the server after this long without a call (0: never)')
     .option('-f, --force', 'replace an existing entry')
     .showHelpAfterError(false)
     .action(action('add'))

@@ -13,6 +13,7 @@ import { closest, distance } from 'fastest-levenshtein'
 import type * as z from 'zod/mini'
 import type { DiagnosticCode, Severity } from './diagnostics.ts'
 import { scanTemplate, templateSites } from './expand.ts'
+import { fieldSpec, fieldsWhere } from './fields.ts'
 import {
   ENTRY_KEYS,
   type Entry,
@@ -41,6 +42,8 @@ export interface CheckOptions {
   allowPartial?: boolean
   /** Transports the installed official client supports (official spelling). */
   supported?: readonly Transport[]
+  /** The user's own file (`$DSH_HOME/mcp.yml`): the field table's repository caps do not apply. */
+  userFile?: boolean
 }
 
 export interface CheckedEntry {
@@ -204,7 +207,7 @@ export function checkEntry(raw: unknown, opts: CheckOptions = {}): CheckedEntry 
     })
   }
   if (partial && opts.allowPartial) {
-    for (const key of ['args', 'cwd', 'transport', 'type'] as const) {
+    for (const key of fieldsWhere((f, n) => !f.override && n !== 'command' && n !== 'url')) {
       if (entry[key] !== undefined) {
         problems.push({
           severity: 'error',
@@ -239,6 +242,7 @@ export function checkEntry(raw: unknown, opts: CheckOptions = {}): CheckedEntry 
   }
   problems.push(...unsafeValueProblems(entry))
   checkReconnect(entry, problems)
+  if (!opts.userFile) capRepositoryValues(entry, problems)
   const failed = schemaFailed || problems.some((p) => p.severity === 'error')
   return failed ? { partial, problems } : { entry, partial, problems }
 }
@@ -277,6 +281,22 @@ export function unsafeValueProblems(entry: Entry): Problem[] {
       bad(['headers', k], 'contains a line break or a NUL character, which an HTTP header cannot carry')
   }
   return out
+}
+
+/** A value above a field's repository cap (fields.ts `repositoryMax`) is clamped to it, with a warning. */
+function capRepositoryValues(entry: Entry, problems: Problem[]): void {
+  for (const key of fieldsWhere((f) => f.repositoryMax !== undefined)) {
+    const max = fieldSpec(key).repositoryMax as number
+    const value = entry[key]
+    if (typeof value !== 'number' || value <= max) continue
+    ;(entry as Record<string, unknown>)[key] = max
+    problems.push({
+      severity: 'warning',
+      code: 'bad-value',
+      message: `a repository file may not set more than ${max}; ${max} applies (set a larger value in $DSH_HOME/mcp.yml)`,
+      path: [key],
+    })
+  }
 }
 
 /** The official client refuses (at mount) a first reconnect delay above the backoff ceiling, defaults included. */
@@ -362,33 +382,16 @@ function checkTransport(entry: Entry, partial: boolean, opts: CheckOptions, prob
       path: [key],
     })
   }
-  if (t !== 'stdio') {
-    for (const k of ['args', 'env', 'cwd'] as const) {
-      if (entry[k] !== undefined)
-        problems.push({
-          severity: 'error',
-          code: 'conflict',
-          message: `"${k}" applies only to stdio servers (this one has "url")`,
-          path: [k],
-          atKey: true,
-        })
-    }
-  } else if (entry.headers !== undefined) {
-    problems.push({
-      severity: 'error',
-      code: 'conflict',
-      message: '"headers" applies only to http servers (this one has "command")',
-      path: ['headers'],
-      atKey: true,
-    })
-  }
-  if (t === 'stdio' && entry.oauth !== undefined) {
-    problems.push({
-      severity: 'error',
-      code: 'conflict',
-      message: '"oauth" applies only to http servers (this one has "command")',
-      path: ['oauth'],
-      atKey: true,
-    })
+  // The field table says which transport each field applies to (fields.ts `transport`).
+  const [other, has] = t === 'stdio' ? (['http', 'command'] as const) : (['stdio', 'url'] as const)
+  for (const k of fieldsWhere((f, n) => f.transport === other && n !== 'command' && n !== 'url')) {
+    if (entry[k] !== undefined)
+      problems.push({
+        severity: 'error',
+        code: 'conflict',
+        message: `"${k}" applies only to ${other} servers (this one has "${has}")`,
+        path: [k],
+        atKey: true,
+      })
   }
 }

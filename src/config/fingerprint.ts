@@ -2,8 +2,9 @@
  * Fingerprints: short stable hashes of what an entry does.
  *
  * Contract: `trustFingerprint` covers exactly what decides what runs or where
- * data goes — transport, command, args, cwd, env, url, headers, and `oauth`
- * when written (where an authorization code is sent) — unexpanded,
+ * data goes — the fields the field table (fields.ts `trust`) marks: transport,
+ * command, args, cwd, env, url, headers, and `oauth` when written (where an
+ * authorization code is sent) — unexpanded,
  * so a changed `${VAR}` value does not re-ask while a changed command does.
  * `mountKey` covers everything that needs a reconnect when it changes (the
  * resolved official config); tuning keys (`tools`, `description`) are in
@@ -21,6 +22,7 @@
 import { createHash } from 'node:crypto'
 import path from 'node:path'
 import { transportOf } from './entry.ts'
+import { FIELD_NAMES, fieldSpec, type ValueType } from './fields.ts'
 import { contributors, type Row } from './layers.ts'
 import type { Entry } from './schema.ts'
 import { isRecord } from './guards.ts'
@@ -42,20 +44,23 @@ export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex')
 }
 
+/** What an absent `trust: 'always'` field is written as. */
+const ABSENT: Partial<Record<ValueType, unknown>> = { 'text-list': [], 'text-map': {} }
+
+/** The fields the table marks for trust (fields.ts `trust`), `files` when overrides merged in. */
 export function trustFingerprint(entry: Entry, files?: readonly string[]): string {
-  const identity = {
-    ...(files && files.length > 1 ? { files: [...files] } : {}),
-    transport: transportOf(entry) ?? null,
-    command: entry.command ?? null,
-    args: entry.args ?? [],
-    cwd: entry.cwd ?? null,
-    env: entry.env ?? {},
-    url: entry.url ?? null,
-    headers: entry.headers ?? {},
+  const merged = files !== undefined && files.length > 1
+  const identity: Record<string, unknown> = merged ? { files: [...files] } : {}
+  const written = entry as Readonly<Record<string, unknown>>
+  for (const name of FIELD_NAMES) {
+    const spec = fieldSpec(name)
+    const value = written[name]
+    if (spec.trust === 'always') identity[name] = value ?? ABSENT[spec.type] ?? null
+    else if (spec.trust === 'resolved') identity.transport = transportOf(entry) ?? null
     // Only when written: fingerprints of entries without it stay what they were.
-    ...(entry.oauth !== undefined ? { oauth: entry.oauth } : {}),
+    else if (spec.trust === 'written' && value !== undefined) identity[name] = value
     // A merged row: an override's `tools` filter may lift what the base row's own file hides, so it is trusted too.
-    ...(files && files.length > 1 && entry.tools !== undefined ? { tools: entry.tools } : {}),
+    else if (spec.trust === 'merged' && merged && value !== undefined) identity[name] = value
   }
   return `sha256:${sha256(canonicalJson(identity))}`
 }

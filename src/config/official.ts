@@ -3,7 +3,8 @@
  * one mapping from a friendly entry to it.
  *
  * Contract: `toOfficialConfig` writes only what the user wrote — the official
- * client keeps its own defaults — except `transport` (always set: omitting it
+ * client keeps its own defaults; the field table (fields.ts `official`) says
+ * which fields are copied as written and which are mapped here — except `transport` (always set: omitting it
  * passes the official validation and then fails obscurely), `serverName`, and
  * `cwd` (always the resolved directory: the official default is the host's
  * cwd, never what a project means). The input must already be expanded.
@@ -21,6 +22,8 @@
 import path from 'node:path'
 import * as z from 'zod/mini'
 import { transportOf } from './entry.ts'
+import { fieldsWhere } from './fields.ts'
+import { isRecord } from './guards.ts'
 import { type Entry, OAuthSchema, ReconnectSchema } from './schema.ts'
 import { SERVER_NAME_PATTERN } from './server-name.ts'
 import { windowsLaunch } from './windows.ts'
@@ -108,11 +111,13 @@ export interface MapOptions {
 /** Map an expanded, valid, full entry to the official client's config. */
 export function toOfficialConfig(serverName: string, entry: Entry, opts: MapOptions): OfficialConfig {
   const transport = transportOf(entry)
-  const tuning = {
-    ...(entry.toolCallTimeoutMs !== undefined ? { toolCallTimeoutMs: entry.toolCallTimeoutMs } : {}),
-    ...(entry.failOnStartupError !== undefined ? { failOnStartupError: entry.failOnStartupError } : {}),
-    ...(entry.maxInstructionBytes !== undefined ? { maxInstructionBytes: entry.maxInstructionBytes } : {}),
-    ...(entry.reconnect !== undefined ? { reconnect: { ...entry.reconnect } } : {}),
+  // The fields the table copies as written (fields.ts `official: 'copied'`); the rest are mapped below.
+  const tuning: Partial<
+    Pick<OfficialConfig, 'toolCallTimeoutMs' | 'failOnStartupError' | 'maxInstructionBytes' | 'reconnect'>
+  > = {}
+  for (const key of fieldsWhere((f) => f.official === 'copied')) {
+    const value = (entry as Readonly<Record<string, unknown>>)[key]
+    if (value !== undefined) (tuning as Record<string, unknown>)[key] = isRecord(value) ? { ...value } : value
   }
   if (transport === 'stdio') {
     if (entry.command === undefined)

@@ -13,6 +13,7 @@
  */
 import * as z from 'zod/mini'
 import en from 'zod/v4/locales/en.js'
+import { FIELD_NAMES, FIELDS, type FieldName, fieldsWhere, type ValueType } from './fields.ts'
 import { globProblem } from './glob.ts'
 import { SERVER_NAME_PATTERN, SERVER_NAME_SHAPE } from './server-name.ts'
 
@@ -38,8 +39,6 @@ const Text = z.pipe(
   z.union([z.string(), z.number(), z.boolean()]),
   z.transform((v) => String(v)),
 )
-
-const StringMap = z.record(z.string(), Text)
 
 /** A whole number in `[min, max]`, failing as the checks of `z.number()` do (a string is "expected a number"). */
 const WholeNumber = (min: number, max: number) => z.number().check(z.int(), z.minimum(min), z.maximum(max))
@@ -80,47 +79,45 @@ export const OAuthSchema = z.strictObject({
   credentialPrefix: opt(NonEmpty(), 'Prefix of the host credentials that hold the grant.'),
 })
 
-/** One server entry as written in any layer file (unexpanded, unvalidated cross-field rules). */
-export const EntrySchema = z.object({
-  command: opt(NonEmpty(), 'Executable to start (stdio transport).'),
-  args: opt(z.array(Text), 'Arguments, passed without a shell.'),
-  env: opt(StringMap, 'Environment variables for the server process.'),
-  cwd: opt(z.string(), 'Working directory, relative to the project root (default: the project root).'),
-  url: opt(NonEmpty(), 'MCP endpoint (streamable-http transport).'),
-  headers: opt(StringMap, 'HTTP headers sent with every request.'),
-  transport: opt(
-    z.string(),
-    'stdio | http | streamable-http | sse (sse needs a host dsh-mcp-client that has it); inferred from command/url when absent.',
-  ),
-  type: opt(z.string(), 'Alias of transport (Claude Code spelling).'),
-  toolCallTimeoutMs: opt(Millis, 'Timeout of one tool call in ms.'),
-  failOnStartupError: opt(z.boolean(), 'Fail the mount when the first connection fails.'),
-  maxInstructionBytes: opt(
-    WholeNumber(1, Number.MAX_SAFE_INTEGER),
-    'Largest server instructions (UTF-8 bytes) the client accepts; needs a host dsh-mcp-client that has it (0.1.6-alpha.2 and later).',
-  ),
-  reconnect: opt(ReconnectSchema),
-  oauth: opt(OAuthSchema, 'OAuth for an http server; needs a host dsh-mcp-client that has it.'),
-  tools: opt(ToolFilterSchema),
-  description: opt(z.string(), 'What this server is for (shown by dsh-mcp list).'),
-  lifecycle: opt(
-    z.enum(LIFECYCLES),
-    'eager: start with the project; lazy: start on the first tool call (tools offered from the cache meanwhile).',
-  ),
-  idleTimeoutMs: opt(
-    WholeNumber(0, MAX_TIMER_DELAY_MS),
-    'lazy: stop the server after this long without a call (0: never).',
-  ),
-  enabled: opt(z.boolean(), 'false keeps the entry but does not mount it.'),
-})
+/** Each value type of the field table (fields.ts) as zod. */
+const VALUE_TYPES = {
+  nonempty: () => NonEmpty(),
+  string: () => z.string(),
+  'text-list': () => z.array(Text),
+  'text-map': () => z.record(z.string(), Text),
+  boolean: () => z.boolean(),
+  millis: () => WholeNumber(1, MAX_TIMER_DELAY_MS),
+  millis0: () => WholeNumber(0, MAX_TIMER_DELAY_MS),
+  count: () => WholeNumber(1, Number.MAX_SAFE_INTEGER),
+  lifecycle: () => z.enum(LIFECYCLES),
+  reconnect: () => ReconnectSchema,
+  oauth: () => OAuthSchema,
+  tools: () => ToolFilterSchema,
+} as const satisfies Record<ValueType, () => z.core.SomeType>
+
+type EntryShape = {
+  [K in FieldName]: z.ZodMiniOptional<ReturnType<(typeof VALUE_TYPES)[(typeof FIELDS)[K]['type']]>>
+}
+
+/** One server entry as written in any layer file (unexpanded, unvalidated cross-field rules): the field table's fields, in its order. */
+export const EntrySchema = z.object(
+  Object.fromEntries(FIELD_NAMES.map((n) => [n, opt(VALUE_TYPES[FIELDS[n].type](), FIELDS[n].docs)])) as EntryShape,
+)
 
 export type Entry = z.output<typeof EntrySchema>
 
 /** Every key an entry may carry, for unknown-key warnings. */
-export const ENTRY_KEYS: readonly string[] = Object.keys(EntrySchema.shape)
+export const ENTRY_KEYS: readonly string[] = FIELD_NAMES
 
 /** Keys that may expand `${VAR}`. */
-export const EXPANDABLE_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'headers'] as const
+export const EXPANDABLE_KEYS = fieldsWhere((f) => f.expand === true) as readonly (
+  | 'command'
+  | 'args'
+  | 'env'
+  | 'cwd'
+  | 'url'
+  | 'headers'
+)[]
 
 /** The friendly file document: `.dsh/mcp.yml`, `.dsh/mcp.local.yml`, `$DSH_HOME/mcp.yml`. */
 export const FriendlyFileSchema = z

@@ -176,7 +176,11 @@ export function readLayers(root: string | undefined, loc: Locations, opts: ReadL
   ]
   const out: LayerInput[] = []
   for (const layer of layers) {
-    const r = readConfigFile(layer, { ...opts, allowPartial: layer.scope === 'local' }, guardFor(layer, loc))
+    const r = readConfigFile(
+      layer,
+      { ...opts, allowPartial: layer.scope === 'local', userFile: layer.scope === 'user' },
+      guardFor(layer, loc),
+    )
     if (!r.absent) out.push({ layer, parsed: r.parsed })
   }
   return out

@@ -7,7 +7,8 @@
  * failed, nothing throws to the caller — then forks
  * `ctx.plugin(mcpClient, config)` and returns at once; the mount settles as
  * `mounted` when the fork activates, or `failed` when it rejects or does not
- * activate within `mountTimeoutMs` — then its fork is disposed in the
+ * activate within its bound (the entry's `startupTimeoutMs`, else the
+ * plugin's `mountTimeoutMs`) — then its fork is disposed in the
  * background. `unmount` forgets the mount at once and disposes its fork in
  * the background; until that dispose resolves the fork's name stays *held*
  * (the official client still reserves it) and its tools belong to nobody.
@@ -209,9 +210,11 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
         if (m.state === 'failed') byUid.delete(uid)
       })
     }
+    // The entry's own bound (its `startupTimeoutMs`, capped for repository files) wins over the plugin's.
+    const bound = spec.settings?.startupTimeoutMs ?? opts.mountTimeoutMs
     let timer: NodeJS.Timeout | undefined
     const timeout = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), opts.mountTimeoutMs)
+      timer = setTimeout(() => resolve('timeout'), bound)
       timer.unref?.()
     })
     const activated = Promise.resolve(fiber).then(
@@ -227,7 +230,7 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
         settle()
         opts.onChange()
       } else if (outcome === 'timeout') {
-        fail(`did not finish initialize + tools/list within ${opts.mountTimeoutMs} ms`)
+        fail(`did not finish initialize + tools/list within ${bound} ms`)
         // A still-activating fork cannot be disposed: end its server so activation (and the dispose) settle.
         if (config.transport === 'stdio') reapStdioChild(config)
       } else {

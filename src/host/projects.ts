@@ -143,7 +143,11 @@ export function createProjects(opts: ProjectsOptions): Projects {
 
   const readFresh = (layer: LayerFile): { value: LayerInput | undefined; text?: string } => {
     const key = `file:${layer.file}`
-    const r = readConfigFile(layer, { allowPartial: layer.scope === 'local' }, guardFor(layer, opts.loc))
+    const r = readConfigFile(
+      layer,
+      { allowPartial: layer.scope === 'local', userFile: layer.scope === 'user' },
+      guardFor(layer, opts.loc),
+    )
     problems.delete(layer.file)
     if (r.absent) {
       lastGood.delete(layer.file)

@@ -9,7 +9,8 @@
  * never an env or header value) — the one state every edge renders; a
  * `runs` row also names its mount (`key`), mounted with the verdict's
  * official config. The platform comes in as an input. A mount's key covers its
- * written name and its resolved official config, so equal keys share one
+ * written name, its resolved official config and the fields the table hands
+ * the mount beside it (`MountSpec.settings`), so equal keys share one
  * mount and tuning keys (`tools`, `description`, `lifecycle`, `idleTimeoutMs`)
  * never change a key.
  * `desiredState` is `assemblePlan` over `judgeView` of every view: each view
@@ -24,7 +25,8 @@ import { type LayerInput, mergeLayers, type Row, type Scope } from '../config/la
 import type { OfficialConfig } from '../config/official.ts'
 import { secretValues } from '../config/redact.ts'
 import type { TrustState } from '../trust/state.ts'
-import type { Lifecycle } from '../config/schema.ts'
+import type { Entry, Lifecycle } from '../config/schema.ts'
+import { fieldsWhere, type HostField } from '../config/fields.ts'
 import type { ToolFilter } from './filter.ts'
 import { type VerdictView, verdictOf, verdictView } from './verdict.ts'
 
@@ -32,6 +34,17 @@ export { redact } from '../config/redact.ts'
 
 /** The trust gate's seam: asked for every active row that needs trust (a repository contribution). */
 export type TrustFn = (root: string, row: Row) => TrustState
+
+/** What a mount reads beside its official config: the table's `mount: 'host'` fields. */
+export type HostSettings = Partial<Pick<Entry, HostField>>
+
+/** The written `mount: 'host'` fields of an entry (part of the mount key: a change remounts). */
+export function hostSettings(entry: Entry): HostSettings {
+  const out: Record<string, unknown> = {}
+  for (const key of fieldsWhere((f) => f.mount === 'host'))
+    if (entry[key] !== undefined) out[key] = (entry as Record<string, unknown>)[key]
+  return out as HostSettings
+}
 
 /** One mount the plan needs. `config.serverName` is the written name; the edge sets the effective one. */
 export interface MountSpec {
@@ -46,6 +59,8 @@ export interface MountSpec {
   secrets: string[]
   /** Key of its tool-metadata cache (config/fingerprint.ts `cacheFingerprint`). */
   cacheKey: string
+  /** The fields the table hands the mount beside its official config (fields.ts `mount: 'host'`), as written. */
+  settings?: HostSettings
 }
 
 /** One row of one view (a project, or the global view), judged. */
@@ -153,7 +168,8 @@ function judgeRow(row: Row, root: string | null, input: ViewInput, mounts: Map<s
   const verdict = verdictView(v)
   if (v.tag !== 'runs') return { ...base, verdict }
   const origin = row.scope === 'user' ? input.dshHome : (root as string)
-  const key = mountKey(v.config)
+  const settings = hostSettings(v.entry)
+  const key = mountKey({ ...v.config, ...settings })
   if (!mounts.has(key)) {
     mounts.set(key, {
       key,
@@ -164,6 +180,7 @@ function judgeRow(row: Row, root: string | null, input: ViewInput, mounts: Map<s
       config: v.config,
       secrets: secretValues(row.entry!, v.entry, input.env),
       cacheKey: cacheFingerprint(row.entry!, origin),
+      ...(Object.keys(settings).length > 0 ? { settings } : {}),
     })
   }
   return { ...base, verdict, key }

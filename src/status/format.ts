@@ -1,15 +1,16 @@
 /**
  * The status file's format (docs/guide/status.md "Status"): the one place its
- * version, its states, its written shape and its decoded shape live. The
- * host's writer (src/host/status.ts) encodes with `encodeStatus`; the CLI's
- * reader (src/doctor/status.ts) decodes with `decodeStatus`.
+ * version, its states, and its one zod/mini schema (`StatusSchema`), whose
+ * input type is the written shape and whose output type is the decoded one.
+ * The host's writer (src/host/status.ts) encodes with `encodeStatus`; the
+ * CLI's reader (src/doctor/status.ts) decodes with `decodeStatus`.
  *
  * Contract: pure (no file system, no host). `encodeStatus` writes version
  * `STATUS_VERSION` as indented JSON with a trailing newline; the writer only
  * ever hands it names, states, counts and redacted errors. `decodeStatus`
  * never throws: text that is not JSON, not an object, not this version, or
  * written for another root is `{ reason }` (one line). Fields are sanitized
- * one by one (an unknown state reads as `unknown`, missing numbers as 0,
+ * one by one by the schema (each falls back on its own: an unknown state reads as `unknown`, missing numbers as 0,
  * strings lose control characters and are bounded), so a hand-edited or
  * half-written file cannot break the CLI or the terminal. `host` is
  * `running` unless the file says `stopped` (an older file without it reads
@@ -18,7 +19,8 @@
  * @module
  */
 import type { Scope } from '../config/layers.ts'
-import type { Lifecycle } from '../config/schema.ts'
+import * as z from 'zod/mini'
+import { LIFECYCLES, type Lifecycle } from '../config/schema.ts'
 import { SERVER_STATES, type ServerState } from '../plan/states.ts'
 import type { VerdictTag, VerdictView } from '../plan/verdict.ts'
 import { isRecord } from '../config/guards.ts'
@@ -34,151 +36,155 @@ export type { ServerState }
 /** A state as read back: a state this build does not know reads `unknown`. */
 export type StatusState = ServerState | 'unknown'
 
-/** One server row as the host writes it. */
-export interface WrittenServer {
-  name: string
-  effectiveName: string | null
-  layer: Scope
-  file: string
-  state: ServerState
-  toolCount: number
-  error: string | null
-  verdict?: VerdictView
-  lifecycle: Lifecycle
-  toolSource: 'cache' | 'live' | null
-  lastUsedAt: string | null
+/** The verdict tags a row may carry (plan/verdict.ts). */
+const VERDICT_TAGS = [
+  'runs',
+  'needs-trust',
+  'skipped',
+  'refused',
+  'disabled',
+  'shadowed',
+] as const satisfies readonly VerdictTag[]
+
+/** Control characters blanked, trimmed, bounded to `max` characters. */
+function clean(v: string, max: number): string {
+  const out = v.replace(/[\u0000-\u001f\u007f\u009b]/g, ' ').trim()
+  return out.length > max ? `${out.slice(0, max - 1)}…` : out
+}
+
+/** `schema` with its written (input) type narrowed to `In`: the host's writer is typed by it; reading trusts only what `schema` checks. */
+const writes = <In, Out>(schema: z.ZodMiniType<Out, unknown>) => schema as unknown as z.ZodMiniType<Out, In>
+
+/** `schema`'s value, or null for anything else. */
+const orNull = <Out>(schema: z.ZodMiniType<Out, unknown>) => z.catch(z.nullable(schema), null)
+
+/** A string cleaned and bounded. */
+const cleaned = (max: number) =>
+  z.pipe(
+    z.string(),
+    z.transform((v) => clean(v, max)),
+  )
+
+/** A string as read back (cleaned, bounded), or null for anything else. */
+const text = <In = string | null>(max = 500) => writes<In, string | null>(orNull(cleaned(max)))
+
+/** A non-empty string: a row without one is dropped. */
+const key = (max: number) => z.pipe(cleaned(max), z.string().check(z.minLength(1)))
+
+/** An ISO time, or null. */
+const iso = <In = string | null>() =>
+  writes<In, string | null>(orNull(z.string().check(z.refine((v) => !Number.isNaN(Date.parse(v))))))
+
+/** Variable names as read back: at most 64, each a plain identifier; anything else is dropped. */
+const names = z.pipe(
+  z.array(z.unknown()),
+  z.transform((list) =>
+    list.slice(0, 64).flatMap((n) => (typeof n === 'string' && /^[A-Za-z_]\w{0,127}$/.test(n) ? [n] : [])),
+  ),
+)
+
+/** An optional field: its value when it decodes, else absent. */
+const maybe = <Out>(schema: z.ZodMiniType<Out, unknown>) => z.catch(z.optional(schema), undefined)
+
+const VerdictSchema = z.pipe(
+  z.object({
+    tag: z.enum(VERDICT_TAGS),
+    why: text(200),
+    reason: text(),
+    variables: maybe(names),
+    withheld: maybe(names),
+    fix: maybe(cleaned(500)),
+    file: maybe(cleaned(4096)),
+  }),
+  // Absent stays absent: an optional field that did not decode is left out, not written as undefined.
+  z.transform((v) => Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined)) as unknown as VerdictView),
+)
+
+const ServerRowSchema = z.object({
+  name: key(64),
+  effectiveName: text(64),
+  layer: text<Scope>(32),
+  file: text<string>(4096),
+  /** A state this build does not know reads `unknown`. */
+  state: writes<ServerState, StatusState>(z.catch(z.enum([...STATUS_STATES, 'unknown']), 'unknown')),
+  toolCount: writes<number, number>(
+    z.catch(z.number().check(z.int(), z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER)), 0),
+  ),
+  error: text(),
+  /** The row's verdict as the host judged it (plan/verdict.ts); null when the file has none. */
+  verdict: z.pipe(
+    z.optional(writes<VerdictView, StatusVerdict | null>(orNull(VerdictSchema))),
+    z.transform((v) => v ?? null),
+  ),
   /** When this row last changed. */
-  updatedAt: string
-}
-
-/** One refused config file as the host writes it. */
-export interface WrittenFile {
-  file: string
-  layer: Scope
-  error: string
-  keptLastGood: boolean
-}
-
-/** A whole status file as the host writes it. */
-export interface WrittenStatus {
-  root: string
-  pid: number
-  host: 'running' | 'stopped'
-  updatedAt: string
-  servers: readonly WrittenServer[]
-  files: readonly WrittenFile[]
-}
-
-/** One server row as read back (every field sanitized). */
-export interface StatusServer {
-  name: string
-  effectiveName: string | null
-  layer: string | null
-  file: string | null
-  state: StatusState
-  toolCount: number
-  error: string | null
-  /** The row's verdict as the host judged it (plan/verdict.ts), or null when the file has none. */
-  verdict: VerdictView | null
-  updatedAt: string | null
+  updatedAt: iso<string>(),
   /** `eager` | `lazy` (null: written by a host without lifecycles). */
-  lifecycle: string | null
+  lifecycle: writes<Lifecycle, Lifecycle | null>(orNull(z.enum(LIFECYCLES))),
   /** `cache` (a dormant lazy server) | `live` | null. */
-  toolSource: string | null
-  lastUsedAt: string | null
-}
+  toolSource: orNull(z.enum(['cache', 'live'])),
+  lastUsedAt: iso(),
+})
 
+const FileRowSchema = z.object({
+  file: key(4096),
+  layer: text<Scope>(32),
+  error: writes<string, string>(z.catch(cleaned(500), 'refused')),
+  keptLastGood: z.catch(z.boolean(), false),
+})
+
+/** A list of rows: a row that does not decode is dropped, a list that is not one reads empty. */
+const rows = <R extends z.ZodMiniType>(row: R) =>
+  writes<readonly z.input<R>[], z.output<R>[]>(
+    z.catch(
+      z.pipe(
+        z.array(z.unknown()),
+        z.transform((list) =>
+          list.flatMap((x) => {
+            const r = row.safeParse(x)
+            return r.success ? [r.data as z.output<R>] : []
+          }),
+        ),
+      ),
+      [],
+    ),
+  )
+
+/**
+ * The one schema of a status file (after its version and root are checked): the writer's types are its
+ * input, the reader's its output. Every field decodes on its own (`catch`), so a hand-edited or
+ * half-written file reads as far as it can.
+ */
+export const StatusSchema = z.object({
+  root: z.string(),
+  pid: writes<number, number | null>(
+    orNull(z.number().check(z.int(), z.positive(), z.maximum(Number.MAX_SAFE_INTEGER))),
+  ),
+  /** `running` unless the file says `stopped` (an older file without it reads `running`). */
+  host: z.catch(z.enum(['running', 'stopped']), 'running'),
+  updatedAt: iso<string>(),
+  servers: rows(ServerRowSchema),
+  files: rows(FileRowSchema),
+})
+
+/** A verdict as read back: the host's `VerdictView`, sanitized (absent optional fields stay absent). */
+export type StatusVerdict = VerdictView
+
+/** One server row as the host writes it. */
+export type WrittenServer = z.input<typeof ServerRowSchema>
+/** One refused config file as the host writes it. */
+export type WrittenFile = z.input<typeof FileRowSchema>
+/** A whole status file as the host writes it. */
+export type WrittenStatus = z.input<typeof StatusSchema>
+/** One server row as read back (every field sanitized). */
+export type StatusServer = z.output<typeof ServerRowSchema>
 /** One refused config file as read back. */
-export interface StatusFile {
-  file: string
-  layer: string | null
-  error: string
-  keptLastGood: boolean
-}
-
+export type StatusFile = z.output<typeof FileRowSchema>
 /** A whole status file as read back. */
-export interface ProjectStatus {
-  root: string
-  pid: number | null
-  host: 'running' | 'stopped'
-  updatedAt: string | null
-  servers: StatusServer[]
-  files: StatusFile[]
-}
+export type ProjectStatus = z.output<typeof StatusSchema>
 
 /** The file's text: JSON with every terminal control (C1, bidi) written as a `\uXXXX` escape, so a server's text cannot act on a terminal that shows the file. */
 export function encodeStatus(status: WrittenStatus): string {
   return `${jsonTerminalSafe(JSON.stringify({ version: STATUS_VERSION, ...status }, null, 2))}\n`
-}
-
-const VERDICT_TAGS: Record<VerdictTag, true> = {
-  runs: true,
-  'needs-trust': true,
-  skipped: true,
-  refused: true,
-  disabled: true,
-  shadowed: true,
-}
-
-function text(v: unknown, max = 500): string | null {
-  if (typeof v !== 'string') return null
-  const clean = v.replace(/[\u0000-\u001f\u007f\u009b]/g, ' ').trim()
-  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean
-}
-
-function isoOrNull(v: unknown): string | null {
-  return typeof v === 'string' && !Number.isNaN(Date.parse(v)) ? v : null
-}
-
-function verdictOf(v: unknown): StatusServer['verdict'] {
-  if (!isRecord(v) || typeof v.tag !== 'string' || !Object.hasOwn(VERDICT_TAGS, v.tag)) return null
-  const out: VerdictView = { tag: v.tag as VerdictTag, why: text(v.why, 200), reason: text(v.reason) }
-  const names = (x: unknown) =>
-    Array.isArray(x)
-      ? x.slice(0, 64).flatMap((n) => (typeof n === 'string' && /^[A-Za-z_]\w{0,127}$/.test(n) ? [n] : []))
-      : undefined
-  const variables = names(v.variables)
-  const withheld = names(v.withheld)
-  const fix = text(v.fix)
-  const file = text(v.file, 4096)
-  if (variables) out.variables = variables
-  if (withheld) out.withheld = withheld
-  if (fix) out.fix = fix
-  if (file) out.file = file
-  return out
-}
-
-function stateOf(v: unknown): StatusState {
-  return (STATUS_STATES as readonly unknown[]).includes(v) ? (v as ServerState) : 'unknown'
-}
-
-function server(v: unknown): StatusServer | undefined {
-  if (!isRecord(v)) return undefined
-  const name = text(v.name, 64)
-  if (!name) return undefined
-  const count =
-    typeof v.toolCount === 'number' && Number.isSafeInteger(v.toolCount) && v.toolCount >= 0 ? v.toolCount : 0
-  return {
-    name,
-    effectiveName: text(v.effectiveName, 64),
-    layer: text(v.layer, 32),
-    file: text(v.file, 4096),
-    state: stateOf(v.state),
-    toolCount: count,
-    error: text(v.error),
-    verdict: verdictOf(v.verdict),
-    updatedAt: isoOrNull(v.updatedAt),
-    lifecycle: v.lifecycle === 'eager' || v.lifecycle === 'lazy' ? v.lifecycle : null,
-    toolSource: v.toolSource === 'cache' || v.toolSource === 'live' ? v.toolSource : null,
-    lastUsedAt: isoOrNull(v.lastUsedAt),
-  }
-}
-
-function refusedFile(v: unknown): StatusFile | undefined {
-  if (!isRecord(v)) return undefined
-  const file = text(v.file, 4096)
-  if (!file) return undefined
-  return { file, layer: text(v.layer, 32), error: text(v.error) ?? 'refused', keptLastGood: v.keptLastGood === true }
 }
 
 /** Decode a status file's text for `root` (the canonical root it must name). */
@@ -195,20 +201,6 @@ export function decodeStatus(raw: string, root: string): ProjectStatus | { reaso
       reason: `has version ${JSON.stringify(value.version ?? null)}; this dsh-mcp reads version ${STATUS_VERSION}`,
     }
   if (typeof value.root === 'string' && value.root !== root)
-    return { reason: `belongs to another project (${text(value.root, 4096)})` }
-  const pid = typeof value.pid === 'number' && Number.isSafeInteger(value.pid) && value.pid > 0 ? value.pid : null
-  const servers = Array.isArray(value.servers)
-    ? value.servers.map(server).filter((s): s is StatusServer => s !== undefined)
-    : []
-  const files = Array.isArray(value.files)
-    ? value.files.map(refusedFile).filter((f): f is StatusFile => f !== undefined)
-    : []
-  return {
-    root,
-    pid,
-    host: value.host === 'stopped' ? 'stopped' : 'running',
-    updatedAt: isoOrNull(value.updatedAt),
-    servers,
-    files,
-  }
+    return { reason: `belongs to another project (${clean(value.root, 4096)})` }
+  return StatusSchema.parse({ ...value, root })
 }

@@ -121,7 +121,7 @@ describe('import', () => {
     assert.match(r.stdout, /note: vs: set GH_TOKEN in the environment \(it was the input "gh-token": GitHub token\)/)
     assert.match(r.stdout, /note: cur: "envFile" is not carried over/)
     assert.match(r.stdout, /note: gem: "trust" is not carried over/)
-    assert.match(r.stdout, /note: cx: startup timeout ignored/)
+    assert.doesNotMatch(r.stdout, /note: cx: startup timeout/, 'startup_timeout_sec imports (the field table)')
     assert.match(r.stdout, /invalid +old .*unknown transport "ws"/)
 
     const text = env.read('.dsh/mcp.yml')
@@ -146,6 +146,7 @@ describe('import', () => {
       env: { A: '1' },
       tools: { include: ['a'], exclude: ['b'] },
       toolCallTimeoutMs: 45000,
+      startupTimeoutMs: 20000,
     })
     assert.deepEqual(user.web, { url: 'https://codex.test/mcp', headers: { Authorization: 'Bearer ${CODEX_TOKEN}' } })
 

@@ -8,11 +8,13 @@
  * counted in a note — unless `--include-local`, which merges it as the host
  * does. Output goes to stdout, or atomically into `-o`.
  * Values are written as in the source, never expanded: `${VAR}` stays (as
- * `${env:VAR}` for Cursor and VS Code, which spell it so). Fields the client
- * has no place for are dropped with a note on stderr naming the keys. `-o`
- * never targets the project's own dsh layer files (`.dsh/mcp.yml`,
- * `.dsh/mcp.json`, `.dsh/mcp.local.yml`); `.mcp.json` (Claude Code's project
- * file) may be written. No `***` is ever written into a file:
+ * `${env:VAR}` for Cursor and VS Code, which spell it so). Each field is
+ * spelled as the field table says for the target (config/fields.ts
+ * `export`); a written field it has no place for is dropped with a note on
+ * stderr naming the keys. `-o` never targets the project's own dsh layer
+ * files (`.dsh/mcp.yml`, `.dsh/mcp.json`, `.dsh/mcp.local.yml`); `.mcp.json`
+ * (Claude Code's project file) may be written. No `***` is ever written into
+ * a file:
  * - on stdout (a display) every written secret is `***` — env and header
  *   values other than `${VAR}` references, secret arguments, URL credentials
  *   and query values — and a note says so;
@@ -31,6 +33,7 @@ import { transportOf } from '../../config/entry.ts'
 import { mergeLayers, projectLayerFiles } from '../../config/layers.ts'
 import { displayArgs, displayUrl, MASK, onlyReferences } from '../../config/redact.ts'
 import type { Entry } from '../../config/schema.ts'
+import { FIELD_NAMES, type FieldName, fieldSpec } from '../../config/fields.ts'
 import { loadProject } from '../../files/project.ts'
 import { linkOutside, realPath } from '../../files/guard.ts'
 import { WriteError, writeFileSafely } from '../../files/write.ts'
@@ -58,34 +61,27 @@ function editorVars(s: string, lossy: Set<string>): string {
 
 function exportEntry(entry: Entry, format: Format, dropped: string[], lossy: Set<string>): Record<string, unknown> {
   const v = format === 'claude' ? (s: string) => s.replace(/\$\$/g, '$') : (s: string) => editorVars(s, lossy)
-  const map = (m: Record<string, string> | undefined) =>
-    m ? Object.fromEntries(Object.entries(m).map(([k, x]) => [k, v(x)])) : undefined
+  const map = (m: Record<string, string>) => Object.fromEntries(Object.entries(m).map(([k, x]) => [k, v(x)]))
+  /** How a value is written (strings translated to the target's variable syntax); the rest as written. */
+  const convert = (key: FieldName, value: unknown): unknown => {
+    if (key === 'cwd') return format === 'vscode' ? path.posix.join(`$\{workspaceFolder}`, v(value as string)) : value
+    if (typeof value === 'string' && fieldSpec(key).expand) return v(value)
+    if (key === 'args') return (value as string[]).map(v)
+    if (key === 'env' || key === 'headers') return map(value as Record<string, string>)
+    return value
+  }
   const out: Record<string, unknown> = {}
   const t = transportOf(entry)
-  const http = t !== 'stdio'
-  if (format !== 'cursor') out.type = t === 'sse' ? 'sse' : http ? 'http' : 'stdio'
-  if (http) {
-    out.url = v(entry.url!)
-    if (entry.headers) out.headers = map(entry.headers)
-  } else {
-    out.command = v(entry.command!)
-    if (entry.args) out.args = entry.args.map(v)
-    if (entry.env) out.env = map(entry.env)
-    if (entry.cwd !== undefined) {
-      if (format === 'vscode') out.cwd = path.posix.join(`$\{workspaceFolder}`, v(entry.cwd))
-      else dropped.push('cwd')
-    }
+  if (format !== 'cursor') out.type = t === 'sse' ? 'sse' : t === 'stdio' ? 'stdio' : 'http'
+  // The field table spells each field per target (fields.ts `export`); a written field with no spelling is named.
+  for (const key of FIELD_NAMES) {
+    const value = entry[key]
+    const spelling = fieldSpec(key).export
+    if (value === undefined || spelling === 'implicit') continue
+    const as = spelling[format]
+    if (as === undefined) dropped.push(key)
+    else out[as] = convert(key, value)
   }
-  for (const k of [
-    'toolCallTimeoutMs',
-    'failOnStartupError',
-    'maxInstructionBytes',
-    'oauth',
-    'reconnect',
-    'tools',
-    'description',
-  ] as const)
-    if (entry[k] !== undefined) dropped.push(k)
   return out
 }
 

@@ -21,6 +21,7 @@
 import path from 'node:path'
 import { type Diagnostic, formatDiagnostic, hasErrors } from '../../config/diagnostics.ts'
 import { allDiagnostics } from '../../config/parse.ts'
+import { userLayerFile } from '../../config/layers.ts'
 import { loadProject } from '../../files/project.ts'
 import { projectRootOf, readConfigFile } from '../../files/read.ts'
 import { displayPath } from '../present.ts'
@@ -53,7 +54,11 @@ function checkFiles(cli: CliContext, files: string[]): Diagnostic[] {
       home: cli.loc.home,
       env: cli.env,
     }
-    const r = readConfigFile({ file, format }, { allowPartial: /^mcp\.local\.ya?ml$/i.test(base) }, guard)
+    const r = readConfigFile(
+      { file, format },
+      { allowPartial: /^mcp\.local\.ya?ml$/i.test(base), userFile: file === userLayerFile(cli.loc.dshHome).file },
+      guard,
+    )
     if (r.absent)
       out.push({ severity: 'error', code: 'read-failed', message: 'no such file', file, line: 0, col: 0, path: '' })
     else out.push(...allDiagnostics(r.parsed))

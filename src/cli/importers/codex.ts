@@ -1,12 +1,22 @@
 /**
  * Codex's `config.toml` (`[mcp_servers.<name>]`): command/args/env/cwd/url;
- * `enabled_tools`/`disabled_tools` → `tools`, `tool_timeout_sec` → ms,
- * `enabled`, `bearer_token_env_var` / `http_headers` / `env_http_headers` →
- * headers; `startup_timeout_sec` and `env_vars` are dropped with a note.
+ * the keys the field table spells for Codex (config/fields.ts `import`:
+ * `tool_timeout_sec`, `startup_timeout_sec`/`_ms`, in ms);
+ * `enabled_tools`/`disabled_tools` → `tools`, `enabled`,
+ * `bearer_token_env_var` / `http_headers` / `env_http_headers` → headers;
+ * `env_vars` is dropped with a note.
  */
 import { parse } from 'smol-toml'
 import type { Candidate } from './common.ts'
-import { candidateFrom, candidatesOf, droppedNote, fromMcpJsonEntry, isRecord, parseFailure } from './common.ts'
+import {
+  candidateFrom,
+  candidatesOf,
+  droppedNote,
+  fromMcpJsonEntry,
+  isRecord,
+  parseFailure,
+  tableImports,
+} from './common.ts'
 
 export function importCodex(text: string): Candidate[] | { error: string } {
   let doc: Record<string, unknown>
@@ -27,28 +37,16 @@ export function importCodex(text: string): Candidate[] | { error: string } {
 function codexEntry(name: string, raw: unknown): Candidate {
   if (!isRecord(raw)) return { name, invalid: 'the entry is not a table', notes: [] }
   const notes: string[] = []
-  const {
-    enabled_tools,
-    disabled_tools,
-    tool_timeout_sec,
-    startup_timeout_sec,
-    startup_timeout_ms,
-    env_vars,
-    bearer_token_env_var,
-    http_headers,
-    env_http_headers,
-    ...rest
-  } = raw
+  const renamed = tableImports(raw, 'codex')
+  if ('invalid' in renamed) return { name, invalid: renamed.invalid, notes }
+  const { enabled_tools, disabled_tools, env_vars, bearer_token_env_var, http_headers, env_http_headers, ...rest } =
+    renamed.body
   const body: Record<string, unknown> = { ...rest }
   if (enabled_tools !== undefined || disabled_tools !== undefined)
     body.tools = {
       ...(enabled_tools !== undefined ? { include: enabled_tools } : {}),
       ...(disabled_tools !== undefined ? { exclude: disabled_tools } : {}),
     }
-  if (typeof tool_timeout_sec === 'number') body.toolCallTimeoutMs = Math.round(tool_timeout_sec * 1000)
-  else if (tool_timeout_sec !== undefined) return { name, invalid: '"tool_timeout_sec" is not a number', notes }
-  if (startup_timeout_sec !== undefined || startup_timeout_ms !== undefined)
-    notes.push("startup timeout ignored (the host's mountTimeoutMs applies)")
   if (env_vars !== undefined)
     notes.push(`"env_vars" is not carried over: list those variables under env: (KEY: \${KEY})`)
   const headers: Record<string, unknown> = isRecord(http_headers) ? { ...http_headers } : {}

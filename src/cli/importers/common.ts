@@ -13,6 +13,7 @@
  */
 import { checkJsonSyntax } from '../../config/json-check.ts'
 import { ENTRY_KEYS } from '../../config/schema.ts'
+import { FIELD_NAMES, fieldSpec, type ImportSource } from '../../config/fields.ts'
 import { positionAt } from '../../config/yaml-doc.ts'
 import { isRecord } from '../../config/guards.ts'
 import { MAX_CONFIG_BYTES } from '../../config/parse.ts'
@@ -139,6 +140,28 @@ export function candidateFrom(name: string, mapped: Pick<Mapped, 'entry' | 'inva
   return mapped.entry
     ? { name, entry: mapped.entry, notes }
     : { name, invalid: mapped.invalid ?? 'invalid entry', notes }
+}
+
+/**
+ * The fields the table spells differently in `source` (config/fields.ts `import`), moved to their friendly
+ * key: a value in seconds (a scale) must be a number and becomes whole milliseconds; the first spelling
+ * present wins.
+ */
+export function tableImports(
+  raw: Readonly<Record<string, unknown>>,
+  source: ImportSource,
+): { body: Record<string, unknown> } | { invalid: string } {
+  const body: Record<string, unknown> = { ...raw }
+  for (const name of FIELD_NAMES) {
+    for (const { key, scale } of fieldSpec(name).import?.[source] ?? []) {
+      if (!(key in body)) continue
+      const value = body[key]
+      delete body[key]
+      if (scale !== undefined && typeof value !== 'number') return { invalid: `"${key}" is not a number` }
+      if (body[name] === undefined) body[name] = scale === undefined ? value : Math.round((value as number) * scale)
+    }
+  }
+  return { body }
 }
 
 export function droppedNote(keys: readonly string[]): string[] {

@@ -1,7 +1,7 @@
 /**
  * Gemini CLI's `.gemini/settings.json` (`mcpServers`): `httpUrl` (and `url`)
- * become `url`, `includeTools`/`excludeTools` the `tools` filter, `timeout`
- * (ms) `toolCallTimeoutMs`; `$VAR` in env values becomes `${VAR}`; `trust`
+ * become `url`, `includeTools`/`excludeTools` the `tools` filter, the keys the
+ * field table spells for Gemini (config/fields.ts `import`: `timeout`, ms); `$VAR` in env values becomes `${VAR}`; `trust`
  * and other Gemini-only keys are dropped with a note.
  */
 import {
@@ -12,6 +12,7 @@ import {
   fromMcpJsonEntry,
   isRecord,
   parseJsonObject,
+  tableImports,
 } from './common.ts'
 import { stripJsonc } from './vscode.ts'
 
@@ -24,7 +25,9 @@ export function importGemini(text: string): Candidate[] | { error: string } {
 function geminiEntry(name: string, raw: unknown): Candidate {
   if (!isRecord(raw)) return { name, invalid: 'the entry is not an object', notes: [] }
   const notes: string[] = []
-  const { httpUrl, url, includeTools, excludeTools, timeout, trust, ...rest } = raw
+  const renamed = tableImports(raw, 'gemini')
+  if ('invalid' in renamed) return { name, invalid: renamed.invalid, notes }
+  const { httpUrl, url, includeTools, excludeTools, trust, ...rest } = renamed.body
   const body: Record<string, unknown> = { ...rest }
   if (httpUrl !== undefined) body.url = httpUrl
   else if (url !== undefined) {
@@ -40,7 +43,6 @@ function geminiEntry(name: string, raw: unknown): Candidate {
       ...(includeTools !== undefined ? { include: includeTools } : {}),
       ...(excludeTools !== undefined ? { exclude: excludeTools } : {}),
     }
-  if (timeout !== undefined) body.toolCallTimeoutMs = timeout
   if (trust !== undefined) notes.push('"trust" is not carried over: dsh asks for trust itself (dsh-mcp trust)')
   if (isRecord(body.env)) {
     body.env = Object.fromEntries(

@@ -1,0 +1,303 @@
+/**
+ * The field table: every per-server field of the friendly format, declared
+ * once. Read this file first when adding a field (AGENTS.md, "Add a field").
+ *
+ * Contract: pure data, no zod (the CLI's command tree reads `flag` at start
+ * and loads nothing heavier than commander): a field names its value type,
+ * and `schema.ts` turns the names into zod. Everything that lists fields
+ * derives from this table, in its order (the order the format documents):
+ * the entry schema and its JSON Schema (`type`, `docs`), the partial-override
+ * and transport rules (`override`, `transport`), the repository cap
+ * (`repositoryMax`, applied by `checkEntry` to every file but the user's own),
+ * the trust fingerprint (`trust`), the mount key and what the host reads from
+ * a mount (`mount`), the official client mapping (`official`), `get`/`list`
+ * (`view`), `export`'s targets (`export`; a written field a target has no
+ * spelling for is named in a note), the importers (`import`), and `add`'s
+ * flags (`flag`). The tool-cache key's members are declared (`cacheKey`); its
+ * hashing lives in fingerprint.ts. test/config/fields.test.ts fails when any
+ * of those, or the field table of docs/guide/format.md (+ zh), disagrees.
+ *
+ * @module
+ */
+
+import type { FieldSpec } from './field-spec.ts'
+
+export type { ExportTarget, FieldSpec, ImportSource, ValueType } from './field-spec.ts'
+export { flagAttribute, flagName } from './field-spec.ts'
+
+/** Largest `startupTimeoutMs` a repository file may set (see docs/guide/format.md). */
+export const REPOSITORY_STARTUP_CAP_MS = 120_000
+
+/** Spelled as here in every export target. */
+const everywhere = (key: string) => ({ claude: key, cursor: key, vscode: key })
+
+export const FIELDS = {
+  command: {
+    type: 'nonempty',
+    docs: 'Executable to start (stdio transport).',
+    transport: 'stdio',
+    override: false,
+    expand: true,
+    trust: 'always',
+    cacheKey: 'value',
+    mount: 'official',
+    official: 'mapped',
+    view: 'own',
+    export: everywhere('command'),
+  },
+  args: {
+    type: 'text-list',
+    docs: 'Arguments, passed without a shell.',
+    transport: 'stdio',
+    override: false,
+    expand: true,
+    trust: 'always',
+    cacheKey: 'value',
+    mount: 'official',
+    official: 'mapped',
+    view: 'own',
+    export: everywhere('args'),
+  },
+  env: {
+    type: 'text-map',
+    docs: 'Environment variables for the server process.',
+    transport: 'stdio',
+    override: true,
+    expand: true,
+    trust: 'always',
+    cacheKey: 'names',
+    mount: 'official',
+    official: 'mapped',
+    view: 'own',
+    export: everywhere('env'),
+  },
+  cwd: {
+    type: 'string',
+    docs: 'Working directory, relative to the project root (default: the project root).',
+    transport: 'stdio',
+    override: false,
+    expand: true,
+    trust: 'always',
+    cacheKey: 'value',
+    mount: 'official',
+    official: 'mapped',
+    view: 'own',
+    export: { vscode: 'cwd' },
+    flag: { flags: '--cwd <dir>', help: 'working directory, relative to the project root' },
+  },
+  url: {
+    type: 'nonempty',
+    docs: 'MCP endpoint (streamable-http transport).',
+    transport: 'http',
+    override: false,
+    expand: true,
+    trust: 'always',
+    cacheKey: 'value',
+    mount: 'official',
+    official: 'mapped',
+    view: 'own',
+    export: everywhere('url'),
+  },
+  headers: {
+    type: 'text-map',
+    docs: 'HTTP headers sent with every request.',
+    transport: 'http',
+    override: true,
+    expand: true,
+    trust: 'always',
+    cacheKey: 'names',
+    mount: 'official',
+    official: 'mapped',
+    view: 'own',
+    export: everywhere('headers'),
+  },
+  transport: {
+    type: 'string',
+    docs: 'stdio | http | streamable-http | sse (sse needs a host dsh-mcp-client that has it); inferred from command/url when absent.',
+    transport: 'both',
+    override: false,
+    trust: 'resolved',
+    cacheKey: 'resolved',
+    mount: 'official',
+    official: 'mapped',
+    view: 'own',
+    export: 'implicit',
+  },
+  type: {
+    type: 'string',
+    docs: 'Alias of transport (Claude Code spelling).',
+    transport: 'both',
+    override: false,
+    trust: 'resolved',
+    cacheKey: 'resolved',
+    mount: 'official',
+    official: 'mapped',
+    view: 'own',
+    export: 'implicit',
+  },
+  toolCallTimeoutMs: {
+    type: 'millis',
+    docs: 'Timeout of one tool call in ms.',
+    transport: 'both',
+    override: true,
+    trust: false,
+    cacheKey: false,
+    mount: 'official',
+    official: 'copied',
+    view: 'setting',
+    label: 'tool calls',
+    export: {},
+    import: { codex: [{ key: 'tool_timeout_sec', scale: 1000 }], gemini: [{ key: 'timeout' }] },
+    flag: { flags: '--timeout <ms>', help: 'tool call timeout in milliseconds' },
+  },
+  startupTimeoutMs: {
+    type: 'millis',
+    docs: `Bound on initialize + tools/list for this server in ms, instead of the plugin's mountTimeoutMs; a repository file may not set more than ${REPOSITORY_STARTUP_CAP_MS}.`,
+    transport: 'both',
+    override: true,
+    repositoryMax: REPOSITORY_STARTUP_CAP_MS,
+    trust: false,
+    cacheKey: false,
+    mount: 'host',
+    view: 'setting',
+    label: 'startup',
+    export: {},
+    import: { codex: [{ key: 'startup_timeout_sec', scale: 1000 }, { key: 'startup_timeout_ms' }] },
+    flag: {
+      flags: '--startup-timeout <ms>',
+      help: "bound on initialize + tools/list (default: the plugin's mountTimeoutMs)",
+    },
+  },
+  failOnStartupError: {
+    type: 'boolean',
+    docs: 'Fail the mount when the first connection fails.',
+    transport: 'both',
+    override: true,
+    trust: false,
+    cacheKey: false,
+    mount: 'official',
+    official: 'copied',
+    view: 'setting',
+    label: 'start error',
+    export: {},
+  },
+  maxInstructionBytes: {
+    type: 'count',
+    docs: 'Largest server instructions (UTF-8 bytes) the client accepts; needs a host dsh-mcp-client that has it (0.1.6-alpha.2 and later).',
+    transport: 'both',
+    override: true,
+    trust: false,
+    cacheKey: false,
+    mount: 'official',
+    official: 'copied',
+    view: 'setting',
+    label: 'max instr.',
+    export: {},
+  },
+  oauth: {
+    type: 'oauth',
+    docs: 'OAuth for an http server; needs a host dsh-mcp-client that has it.',
+    transport: 'http',
+    override: true,
+    trust: 'written',
+    cacheKey: false,
+    mount: 'official',
+    official: 'mapped',
+    view: 'setting',
+    label: 'oauth',
+    export: {},
+  },
+  reconnect: {
+    type: 'reconnect',
+    docs: 'Reconnecting after a lost connection (the official client defaults each key).',
+    transport: 'both',
+    override: true,
+    trust: false,
+    cacheKey: false,
+    mount: 'official',
+    official: 'copied',
+    view: 'setting',
+    label: 'reconnect',
+    export: {},
+  },
+  tools: {
+    type: 'tools',
+    docs: 'Which of its tools the agent sees (globs on raw tool names).',
+    transport: 'both',
+    override: true,
+    trust: 'merged',
+    cacheKey: false,
+    mount: false,
+    view: 'own',
+    export: {},
+  },
+  description: {
+    type: 'string',
+    docs: 'What this server is for (shown by dsh-mcp list).',
+    transport: 'both',
+    override: true,
+    trust: false,
+    cacheKey: false,
+    mount: false,
+    view: 'own',
+    export: {},
+    flag: { flags: '--description <text>', help: 'what the server is for' },
+  },
+  enabled: {
+    type: 'boolean',
+    docs: 'false keeps the entry but does not mount it.',
+    transport: 'both',
+    override: true,
+    trust: false,
+    cacheKey: false,
+    mount: false,
+    view: 'own',
+    export: 'implicit',
+  },
+  lifecycle: {
+    type: 'lifecycle',
+    docs: 'eager: start with the project; lazy: start on the first tool call (tools offered from the cache meanwhile).',
+    transport: 'both',
+    override: true,
+    trust: false,
+    cacheKey: false,
+    mount: false,
+    view: 'own',
+    export: {},
+    flag: {
+      flags: '--lifecycle <lifecycle>',
+      help: 'eager (start with the project) or lazy (start on the first tool call)',
+      choices: ['eager', 'lazy'],
+    },
+  },
+  idleTimeoutMs: {
+    type: 'millis0',
+    docs: 'lazy: stop the server after this long without a call (0: never).',
+    transport: 'both',
+    override: true,
+    trust: false,
+    cacheKey: false,
+    mount: false,
+    view: 'own',
+    export: {},
+    flag: { flags: '--idle-timeout <ms>', help: 'lazy: stop the server after this long without a call (0: never)' },
+  },
+} as const satisfies Record<string, FieldSpec>
+
+export type FieldName = keyof typeof FIELDS
+
+/** Every field, in the table's order. */
+export const FIELD_NAMES = Object.keys(FIELDS) as FieldName[]
+
+/** The spec of `name` (widened to FieldSpec for generic readers). */
+export function fieldSpec(name: FieldName): FieldSpec {
+  return FIELDS[name]
+}
+
+/** Field names whose spec matches `pick`, in table order. */
+export function fieldsWhere(pick: (spec: FieldSpec, name: FieldName) => boolean): FieldName[] {
+  return FIELD_NAMES.filter((n) => pick(FIELDS[n], n))
+}
+
+/** The fields handed to a mount beside its official config (`mount: 'host'`). */
+export type HostField = { [K in FieldName]: (typeof FIELDS)[K]['mount'] extends 'host' ? K : never }[FieldName]

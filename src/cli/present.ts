@@ -33,6 +33,7 @@
  *
  * @module
  */
+import { homedir } from 'node:os'
 import path from 'node:path'
 import { formatDiagnostic } from '../config/diagnostics.ts'
 import { isCodeEnv } from '../config/code-env.ts'
@@ -55,6 +56,8 @@ import { loadProject, type ProjectView } from '../files/project.ts'
 import { type CacheRecord, cacheReader } from '../lazy/cache.ts'
 import { type CliError, failure } from './errors.ts'
 import type { CliContext } from './program.ts'
+import { type LaunchView, type LaunchViewOptions, launchView } from './launch-view.ts'
+import { checkoutRoots } from '../launch/resolve.ts'
 
 export type { ListState }
 
@@ -103,6 +106,8 @@ export interface ServerView {
   /** The row's one verdict (plan/verdict.ts) under the CLI's environment. */
   verdict: VerdictView
   check?: CheckResult
+  /** A stdio row: the directory it really starts in and the file its command resolves to (launch-view.ts). */
+  runs?: LaunchView
 }
 
 export interface PresentOptions {
@@ -223,10 +228,22 @@ function presentRow(
     trust,
     verdict: verdictView(verdict),
   }
+  const runs = e ? launchView(e, runsOptions(row, root, opts)) : undefined
+  if (runs) view.runs = runs
+  if (runs?.refused) issues.push(runs.refused)
   const check = row.state !== 'shadowed' ? opts.checks?.get(row.name) : undefined
   if (check) view.check = check
   verdictLines.set(view, own)
   return view
+}
+
+/** Where a row's `cwd` resolves from, what expands it, and the checkout its command must not resolve into. */
+function runsOptions(row: Row, root: string, opts: PresentOptions): LaunchViewOptions {
+  return {
+    base: row.scope === 'user' ? path.dirname(row.file) : root,
+    env: opts.env,
+    checkouts: checkoutRoots([root], [opts.env.HOME ?? homedir(), opts.dshHome]),
+  }
 }
 
 /** Per view, the issue lines its verdict added (`verdictIssue`): the trust review leaves them out by identity, not by wording. */
@@ -438,8 +455,8 @@ export function detailLines(v: ServerView, root: string, display: (file: string)
   field('transport', v.transport ?? '-')
   if (v.command !== null) {
     field('command', targetOf(v))
-    const base = v.scope === 'user' ? path.dirname(v.file) : root
-    field('cwd', path.resolve(base, v.cwd ?? '.'))
+    if (v.runs) field('runs', v.runs.command)
+    field('cwd', v.runs?.cwd ?? path.resolve(v.scope === 'user' ? path.dirname(v.file) : root, v.cwd ?? '.'))
   }
   if (v.url !== null) field('url', v.url)
   // The variables a key's value is built from are named (they say what of yours the server is sent); values never print.

@@ -177,6 +177,18 @@ export const CODE_ENV_PREFIXES: readonly string[] = [
   'R_', // R_PROFILE, R_LIBS, …
   'HG', // HGRCPATH, HGEDITOR, HGPLAIN, …
   'CMAKE_',
+  // version managers: their shims pick the interpreter a bare `python3` / `node` / `ruby` runs (`PYENV_VERSION`)
+  'PYENV', // PYENV_VERSION, PYENV_ROOT, PYENV_DIR, …
+  'NODENV_',
+  'RBENV_',
+  'ASDF_',
+  'MISE_',
+  'RTX_', // mise's former name
+  'VOLTA_',
+  'NVM_',
+  'FNM_',
+  'JENV_',
+  'SDKMAN_',
 ]
 
 /** Name suffixes (upper case): options, toolchains, interpreters, search paths, hooks and configs of any tool. */

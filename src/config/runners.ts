@@ -44,8 +44,8 @@ function base(command: string): string {
   return (command.split(/[\\/]/).pop() ?? command).toLowerCase().replace(/\.(cmd|exe|bat|ps1)$/, '')
 }
 
-/** Where the runner's package word starts in `args` (after the runner's own subcommand), and the ecosystem. */
-function runnerOf(
+/** Where the runner's package word starts in `args` (after the runner's own subcommand), and the ecosystem (also launch/ambient.ts). */
+export function runnerOf(
   command: string,
   args: readonly string[],
 ): { runner: string; start: number; py: boolean } | undefined {

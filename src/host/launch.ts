@@ -11,12 +11,18 @@
  * once), and a fresh tree marker per mount (launch/tree.ts: what the
  * hang-kill looks for), and `unset`: the names of `opts.projectEnv` (what
  * the host took from the repository's `.env`) the entry's own `env` does not
- * set. The launcher runs on this process's node (launch/where.ts).
+ * set, and `checkouts`: the project checkouts a bare command must not
+ * resolve into (launch/resolve.ts) — the server's own project root, and for
+ * a user-layer server every known project root (`opts.checkouts`) but one
+ * that holds the user's home or `$DSH_HOME` (a home directory is no
+ * checkout). The launcher runs on this process's node (launch/where.ts).
  *
  * @module
  */
+import { homedir } from 'node:os'
 import * as mcpClient from '@deepseek-ai/dsh-mcp-client'
 import type { OfficialConfig } from '../config/official.ts'
+import { checkoutRoots } from '../launch/resolve.ts'
 import { clientCapturesStderr, launchedConfig, serverLogFile } from '../launch/spec.ts'
 import { newTreeMarker } from '../launch/tree.ts'
 import { launcher } from '../launch/where.ts'
@@ -28,6 +34,14 @@ export interface LaunchOptions {
   logMaxBytes?: number
   /** Names the host took from the repository's `.env` (project-env.ts): unset for the server unless its entry sets them. */
   projectEnv?: readonly string[]
+  /** The project roots agents run in: no bare command may resolve into one. */
+  checkouts?: readonly string[]
+}
+
+/** The checkouts no bare command may resolve into: the server's own project, and every root agents run in. */
+function checkoutsOf(spec: MountSpec, opts: LaunchOptions): string[] {
+  const roots = spec.layer === 'user' ? [...(opts.checkouts ?? [])] : [spec.origin, ...(opts.checkouts ?? [])]
+  return checkoutRoots(roots, [homedir(), opts.dshHome])
 }
 
 let captured: boolean | undefined
@@ -49,6 +63,7 @@ export function mountedConfig(spec: MountSpec, effectiveName: string, opts: Laun
     forward: stderrCapturedByClient(),
     ...(opts.logMaxBytes ? { maxBytes: opts.logMaxBytes } : {}),
     ...(unset.length > 0 ? { unset } : {}),
+    checkouts: checkoutsOf(spec, opts),
   }
   // Blank them for the launcher's own start too (NODE_OPTIONS, LD_PRELOAD act on the node that runs it); it then removes them.
   const blanked =

@@ -67,6 +67,8 @@ export interface MountTableOptions {
   log: Log
   /** Names the host took from the repository's `.env` (project-env.ts): unset for each server unless its entry sets them. */
   projectEnv(): readonly string[]
+  /** The project roots agents run in (host/launch.ts: no bare command resolves into one). */
+  checkouts?(): readonly string[]
   /** A mount settled, or a drain finished (status and visibility may change). */
   onChange(): void
   /** A mount failed because an mcp-client that is not ours holds its name: it may be retried under another. */
@@ -149,6 +151,7 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
     const config = mountedConfig(spec, effectiveName, {
       dshHome: opts.dshHome,
       projectEnv: opts.projectEnv(),
+      ...(opts.checkouts ? { checkouts: opts.checkouts() } : {}),
       ...(opts.logMaxBytes ? { logMaxBytes: opts.logMaxBytes } : {}),
     })
     let settle!: () => void

@@ -83,6 +83,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     dshHome: loc.dshHome,
     log,
     projectEnv: dotenv.names,
+    checkouts: () => [hostRoot, ...state.plan.projects.keys()],
     onChange: () => signals.changed.fire('mounts'),
     onNameTaken,
   })

@@ -7,7 +7,9 @@
  * - Strips `$DSH_MCP_LAUNCH` from its environment and starts `<command>`
  *   with the rest, in the same cwd — a bare name found in the absolute PATH
  *   entries only (resolve.ts; none found: nothing starts, exit 127, or 126
- *   when not executable, one log line says why) — with no shell, stdin and stdout passed
+ *   when not executable, 126 when it resolves inside a project checkout
+ *   (`spec.checkouts`; absent, the cwd when it is a project root), one log line says why; a package runner with its
+ *   project config neutralised or refused, ambient.ts) — with no shell, stdin and stdout passed
  *   straight through (the child inherits the very pipes; nothing is copied),
  *   and stderr piped into the server's log (log-writer.ts, loaded and the
  *   log opened on the first stderr output), every secret of the spec
@@ -30,9 +32,12 @@
  * @module
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { constants } from 'node:os'
+import { existsSync } from 'node:fs'
+import { constants, homedir } from 'node:os'
+import path from 'node:path'
+import { neutralRunner } from './ambient.ts'
 import type { ServerLog, ServerLogOptions } from './log-writer.ts'
-import { resolveCommand } from './resolve.ts'
+import { checkoutRoots, resolveCommand } from './resolve.ts'
 import { LAUNCH_ENV, type LaunchSpec, readLaunchSpec } from './spec.ts'
 import { endTree, newTreeMarker, TREE_ENV } from './tree.ts'
 
@@ -46,7 +51,7 @@ function fatal(message: string): never {
 
 const read = readLaunchSpec(process.env)
 delete process.env[LAUNCH_ENV]
-const [command, ...args] = process.argv.slice(2)
+const [command, ...written] = process.argv.slice(2)
 if ('error' in read) fatal(read.error)
 const spec: LaunchSpec = read
 if (command === undefined) fatal('no command to start')
@@ -59,18 +64,40 @@ const marker = /^[0-9a-f]{8,64}$/.test(process.env[TREE_ENV] ?? '')
   : newTreeMarker()
 process.env[TREE_ENV] = marker
 
-// A bare name is looked up in the absolute PATH entries only (resolve.ts): never a file of the checkout.
-const resolved = resolveCommand(command, process.env, process.cwd())
-if ('code' in resolved) {
-  // Nothing is started (a spawn of the bare name would search every PATH entry): say so in the log.
+/** Nothing is started: one line in the log says why, then exit with `code`. */
+async function refuse(why: string, code: number): Promise<never> {
   try {
     const { openServerLog } = await import('./log-writer.ts')
     const l = openServerLog(spec.log, logOptions())
-    l.note(`dsh-mcp launcher: cannot start ${command}: ${resolved.code}`)
+    l.note(`dsh-mcp launcher: cannot start ${command}: ${why}`)
     l.end()
   } catch {}
-  process.exit(resolved.code === 'EACCES' ? 126 : 127)
+  process.exit(code)
 }
+
+// A bare name is looked up in the absolute PATH entries only, never into a checkout (resolve.ts).
+// No list given (doctor's probes): the server's cwd, when it is a project root (`.dsh/` or `.git` there), and no home.
+const here = process.cwd()
+const checkouts =
+  spec.checkouts ??
+  (existsSync(path.join(here, '.dsh')) || existsSync(path.join(here, '.git')) ? checkoutRoots([here], [homedir()]) : [])
+const resolved = resolveCommand(command, process.env, process.cwd(), checkouts)
+if ('code' in resolved) {
+  // Nothing is started (a spawn of the bare name would search every PATH entry): say so in the log.
+  if (resolved.code === 'EINSIDE')
+    await refuse(
+      `it resolves to ${resolved.path}, inside the project checkout ${resolved.checkout} (a PATH entry points into the repository); refused — write the path as the command to run that file, or fix PATH`,
+      126,
+    )
+  await refuse(resolved.code, resolved.code === 'EACCES' ? 126 : 127)
+}
+
+// A package runner never reads its project config from the checkout (ambient.ts).
+const stop = checkouts.find((c) => !path.relative(c, process.cwd()).startsWith('..'))
+const neutral = neutralRunner(command, written, process.env, { cwd: process.cwd(), home: homedir(), stop })
+if ('refuse' in neutral) await refuse(neutral.refuse, 126)
+const args = 'args' in neutral ? neutral.args : written
+if ('env' in neutral) Object.assign(process.env, neutral.env)
 
 // Start the server first. The log writer (redaction, private files: it loads the config parser)
 // is loaded on the server's first stderr output, so a quiet server's start-up does not pay for it.

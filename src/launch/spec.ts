@@ -53,6 +53,8 @@ export interface LaunchSpec {
   maxBytes?: number
   /** Names the launcher removes from its environment before anything else: what the host took from the repository's `.env` and the entry does not set itself (host/project-env.ts). */
   unset?: string[]
+  /** The project checkouts an agent runs in: a bare command that resolves inside one is refused (resolve.ts). Absent (doctor's probes): the server's cwd when it is a project root (launcher.ts). */
+  checkouts?: string[]
 }
 
 export type StdioConfig = Extract<OfficialConfig, { transport: 'stdio' }>
@@ -103,12 +105,16 @@ export function readLaunchSpec(env: Readonly<Record<string, string | undefined>>
     return { error: `${LAUNCH_ENV} does not hold a launch spec` }
   }
   const unset = Array.isArray(v.unset) ? v.unset.filter((n): n is string => typeof n === 'string') : []
+  const checkouts = Array.isArray(v.checkouts)
+    ? v.checkouts.filter((n): n is string => typeof n === 'string' && path.isAbsolute(n))
+    : undefined
   return {
     ...(v.log !== undefined ? { log: v.log } : {}),
     secrets: v.secrets,
     forward: v.forward,
     ...(typeof v.maxBytes === 'number' && v.maxBytes > 0 ? { maxBytes: v.maxBytes } : {}),
     ...(unset.length > 0 ? { unset } : {}),
+    ...(checkouts ? { checkouts } : {}),
   }
 }
 

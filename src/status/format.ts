@@ -97,7 +97,9 @@ const VerdictSchema = z.pipe(
     file: maybe(cleaned(4096)),
   }),
   // Absent stays absent: an optional field that did not decode is left out, not written as undefined.
-  z.transform((v) => Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined)) as unknown as VerdictView),
+  z.transform(
+    (v) => Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined)) as unknown as VerdictView,
+  ),
 )
 
 const ServerRowSchema = z.object({

@@ -42,6 +42,22 @@ test('the code-loading env list: every name the issue lists (and the researched 
     'PIP_INDEX_URL',
     'UV_INDEX_URL',
     'HOME',
+    // version managers pick what a shim runs (issue 24, item 3)
+    'PYENV_VERSION',
+    'PYENV_ROOT',
+    'NODENV_VERSION',
+    'RBENV_VERSION',
+    'ASDF_PYTHON_VERSION',
+    'ASDF_DATA_DIR',
+    'MISE_PYTHON_VERSION',
+    'MISE_ENV',
+    'VOLTA_HOME',
+    'VOLTA_FEATURE_PNPM',
+    'NVM_DIR',
+    'UV_PYTHON',
+    'UV_CONFIG_FILE',
+    'PIP_CONFIG_FILE',
+    'PIP_REQUIRE_VIRTUALENV',
   ]
   for (const n of flagged) assert.ok(isCodeEnv(n), `${n} must be flagged`)
   for (const n of ['API_TOKEN', 'GITHUB_TOKEN', 'DEBUG', 'MY_SETTING', 'LOG_LEVEL', 'TZ', 'LANG'])
@@ -82,6 +98,17 @@ test('the code-loading env list: every name the issue lists (and the researched 
       'R_',
       'HG',
       'CMAKE_',
+      'PYENV',
+      'NODENV_',
+      'RBENV_',
+      'ASDF_',
+      'MISE_',
+      'RTX_',
+      'VOLTA_',
+      'NVM_',
+      'FNM_',
+      'JENV_',
+      'SDKMAN_',
     ],
   )
   assert.equal(CODE_ENV_SUFFIXES.length, 42)

@@ -15,7 +15,7 @@ import { chmodSync, existsSync, readFileSync } from 'node:fs'
 import { after, test } from 'node:test'
 import { runCli } from '../support/cli.ts'
 import { sandbox } from '../support/sandbox.ts'
-import { friendly, projectWith, type RuntimeWorld, startWorld } from '../support/runtime.ts'
+import { projectWith, type RuntimeWorld, startWorld } from '../support/runtime.ts'
 import { cleanupAll, makeTempDir } from '../support/tmp.ts'
 import { waitFor } from '../support/wait.ts'
 
@@ -60,11 +60,12 @@ test('host: a bare command with a relative or empty PATH entry never runs the re
     assert.notEqual(row?.state, 'mounted', PATH)
     assert.equal(existsSync(marker), false, `PATH=${PATH} ran the planted file`)
   }
-  // Control: the repository's bin/ as an absolute entry is what PATH says: it runs.
+  // Control: an absolute entry outside the checkout is what PATH says: it runs (one inside is refused: review-command.test.ts).
   const marker = marks.join(`host-control-${++seq}.log`)
-  const p = projectWith({}, planted(marker))
-  makeExecutable(p.path)
-  p.write('.dsh/mcp.yml', friendly({ control: { command: COMMAND, env: { PATH: `${p.path}/bin:/usr/bin:/bin` } } }))
+  const outside = makeTempDir('dsh-mcp-path-outside-')
+  for (const [f, text] of Object.entries(planted(marker))) outside.write(f, text)
+  makeExecutable(outside.path)
+  const p = projectWith({ control: { command: COMMAND, env: { PATH: `${outside.path}/bin:/usr/bin:/bin` } } })
   await w.host.createAgent({ cwd: p.path })
   await waitFor(() => existsSync(marker), { message: 'the control ran the file of an absolute PATH entry' })
 })

@@ -46,14 +46,15 @@ import { type ListState, listState, stateColor } from '../plan/states.ts'
 import { displayArgs, displayUrl } from '../config/redact.ts'
 import { redactShapesIn } from '../config/redact-shapes.ts'
 import { templateVariables } from '../config/expand.ts'
-import { cacheFingerprint } from '../config/fingerprint.ts'
 import { type FieldName, fieldSpec, fieldsWhere } from '../config/fields.ts'
 import { isRecord } from '../config/guards.ts'
+import { cacheKeyOf } from '../plan/desired.ts'
 import { shellWord } from '../trust/command.ts'
 import { canonicalRoot, loadTrustStore } from '../trust/store.ts'
 import { needsTrust, type TrustState, type TrustStore, trustAnswerOf, trustGateOff } from '../trust/state.ts'
 import { loadProject, type ProjectView } from '../files/project.ts'
 import { type CacheRecord, cacheReader } from '../lazy/cache.ts'
+import { readCacheSecret } from '../lazy/secret.ts'
 import { type CliError, failure } from './errors.ts'
 import type { CliContext } from './program.ts'
 import { type LaunchView, type LaunchViewOptions, launchView } from './launch-view.ts'
@@ -127,10 +128,20 @@ export interface PresentOptions {
   checks?: ReadonlyMap<string, CheckResult>
 }
 
-/** A row's tool cache (read only; src/lazy/cache.ts), or null. */
-function cacheOf(e: Row['entry'], origin: string, read: (key: string) => CacheRecord | undefined): ServerView['cache'] {
-  if (!e || transportOf(e) === undefined) return null
-  const record = read(cacheFingerprint(e, origin))
+/**
+ * A row's tool cache (read only; src/lazy/cache.ts), or null: only a row that runs here has a key
+ * (its name, origin and effective launch under the per-user secret, src/lazy/secret.ts).
+ */
+function cacheOf(
+  row: Row,
+  verdict: Verdict,
+  root: string,
+  opts: PresentOptions,
+  read: (key: string) => CacheRecord | undefined,
+  secret: Uint8Array | undefined,
+): ServerView['cache'] {
+  if (!secret || verdict.tag !== 'runs') return null
+  const record = read(cacheKeyOf(row, root, opts.dshHome, verdict.config, secret))
   return record ? { tools: record.tools.length, recordedAt: record.recordedAt } : null
 }
 
@@ -150,7 +161,8 @@ function commandLine(command: string, args: readonly string[] = []): string {
 function presentRows(rows: readonly Row[], layers: readonly LayerInput[], opts: PresentOptions): ServerView[] {
   const root = canonicalRoot(opts.root)
   const read = cacheReader(opts.dshHome)
-  const views = rows.map((row) => presentRow(row, layers, root, opts, read))
+  const secret = readCacheSecret(opts.dshHome)
+  const views = rows.map((row) => presentRow(row, layers, root, opts, read, secret))
   return views
     .map((v, i) => ({ v, i }))
     .sort((a, b) => (a.v.name < b.v.name ? -1 : a.v.name > b.v.name ? 1 : a.i - b.i))
@@ -163,6 +175,7 @@ function presentRow(
   root: string,
   opts: PresentOptions,
   read: (key: string) => CacheRecord | undefined,
+  secret: Uint8Array | undefined,
 ): ServerView {
   const e = row.entry
   const show = (d: Parameters<typeof formatDiagnostic>[0]) => formatDiagnostic(d, { relativeTo: opts.display })
@@ -224,7 +237,7 @@ function presentRow(
     lifecycle: e?.lifecycle ?? null,
     idleTimeoutMs: e?.idleTimeoutMs ?? null,
     settings: settingsOf(e),
-    cache: cacheOf(e, row.scope === 'user' ? opts.dshHome : root, read),
+    cache: cacheOf(row, verdict, root, opts, read, secret),
     trust,
     verdict: verdictView(verdict),
   }

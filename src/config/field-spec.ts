@@ -43,8 +43,8 @@ export interface FieldSpec {
    * `merged` (only when overrides merged in), `resolved` (as the resolved transport), or not at all.
    */
   trust: 'always' | 'written' | 'merged' | 'resolved' | false
-  /** Tool-cache key: the value, its key names only, the resolved transport, or not at all. */
-  cacheKey: 'value' | 'names' | 'resolved' | false
+  /** Tool-cache key (a keyed hash of the official launch): the value, the resolved transport, or not at all. */
+  cacheKey: 'value' | 'resolved' | false
   /**
    * Mount key (a change remounts): `official` through the official config, `host` handed to the mount
    * beside it (src/host/mounts.ts reads it from `MountSpec.settings`), or not at all (tuning).

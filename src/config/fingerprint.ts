@@ -15,11 +15,12 @@
  * an override that appears, moves or disappears asks again, and the merged
  * `tools` filter (an override lifting the base file's `exclude` asks again).
  * `lifecycle`/`idleTimeoutMs` are in neither (switching needs no remount).
- * `cacheFingerprint` keys the tool cache.
+ * `cacheFingerprint` keys the tool cache: a keyed hash (HMAC-SHA256 under a
+ * per-user secret) of name, origin and the full effective launch with values.
  *
  * @module
  */
-import { createHash } from 'node:crypto'
+import { createHash, createHmac } from 'node:crypto'
 import path from 'node:path'
 import { transportOf } from './entry.ts'
 import { FIELD_NAMES, fieldSpec, type ValueType } from './fields.ts'
@@ -71,24 +72,34 @@ export function rowFingerprint(row: Pick<Row, 'scope' | 'file' | 'sources'> & { 
   return trustFingerprint(row.entry ?? {}, files)
 }
 
+/** What a tool-cache entry belongs to: one effective server of one project, or of the user layer. */
+export interface CacheIdentity {
+  /** The server's written name. */
+  name: string
+  /** The project root for a row with any repository contribution (a partial override included), else `$DSH_HOME`. */
+  origin: string
+  /** The full effective launch with values (the verdict's official config; tuning keys are left out here). */
+  launch: Readonly<Record<string, unknown>>
+}
+
+/** The launch fields of an official config that decide which process or endpoint answers (values included). */
+const LAUNCH_FIELDS = ['transport', 'command', 'args', 'cwd', 'env', 'url', 'headers', 'oauth'] as const
+
 /**
- * Key of a server's tool-metadata cache: the trust fingerprint's fields with
- * env and header *names* only (never a value, not even hashed), plus the
- * directory relative paths resolve against, so equal text in two projects
- * never shares tools. Lifecycle and tuning keys are not in it.
+ * Key of a server's tool-metadata cache: HMAC-SHA256, under the per-user
+ * secret kept in `$DSH_HOME` (src/lazy/secret.ts), of the server's name, its
+ * origin and its full effective launch — env and header *values* included,
+ * so two servers that differ only in a value never share tools, while no
+ * plain hash of a secret is ever written (a cache file name cannot be
+ * brute-forced without the per-user secret). Lifecycle and tuning keys are
+ * not in it. 64 hex digits.
  */
-export function cacheFingerprint(entry: Entry, origin: string): string {
-  const identity = {
-    origin,
-    transport: transportOf(entry) ?? null,
-    command: entry.command ?? null,
-    args: entry.args ?? [],
-    cwd: entry.cwd ?? null,
-    env: Object.keys(entry.env ?? {}).sort(),
-    url: entry.url ?? null,
-    headers: Object.keys(entry.headers ?? {}).sort(),
-  }
-  return sha256(canonicalJson(identity)).slice(0, 32)
+export function cacheFingerprint(id: CacheIdentity, secret: Uint8Array): string {
+  if (secret.length < 16) throw new TypeError('cacheFingerprint: the cache secret is too short')
+  const launch: Record<string, unknown> = {}
+  for (const k of LAUNCH_FIELDS) launch[k] = id.launch[k] ?? null
+  const identity = { v: 2, name: id.name, origin: id.origin, launch }
+  return createHmac('sha256', secret).update(canonicalJson(identity)).digest('hex')
 }
 
 /** Hash of a resolved official config: equal keys ⇒ one shared mount, a changed key ⇒ remount. */

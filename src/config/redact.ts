@@ -9,7 +9,11 @@
  *   entry's templates refer to, the userinfo and every query value of the
  *   `url` (and of URLs in `args`), and the secret part of each argument
  *   (`--token=<x>`, `--api-key <x>`, `-p <x>`, `TOKEN=<x>`, `Authorization:
- *   <x>`; the flag list is `SECRET_FLAG_WORDS` in `redact-shapes.ts`).
+ *   <x>`; the flag list is `SECRET_FLAG_WORDS` in `redact-shapes.ts`), and
+ *   the derived forms a secret is sent or echoed as: URL userinfo as the
+ *   `Authorization: Basic base64(user:pass)` value and its base64 part
+ *   (`basicForms`), a written `Basic <base64>` header decoded (`user:pass`,
+ *   the password).
  *   Each value that spans lines adds every line as a fragment of its own (a
  *   PEM key: every line); each value also adds its JSON-escaped and
  *   percent-encoded spellings. Values shorter than {@link MIN_SECRET_LENGTH}
@@ -31,6 +35,7 @@
  *
  * @module
  */
+import { Buffer } from 'node:buffer'
 import { templateSites, templateVariables } from './expand.ts'
 import { argSecrets, MASK, redactShapesIn, urlSecrets } from './redact-shapes.ts'
 import type { Entry } from './schema.ts'
@@ -87,6 +92,9 @@ export function secretValues(
       if (space > 0) add(v.slice(space + 1).trim())
     }
     for (const text of [source.url ?? '', ...args]) for (const v of urlSecrets(text)) if (keep(v)) add(v)
+    // Derived forms as sent: URL userinfo travels as `Authorization: Basic base64(user:pass)` (official.ts).
+    if (source.url && keep(source.url)) for (const v of basicForms(source.url)) add(v)
+    for (const v of Object.values(source.headers ?? {})) if (keep(v)) for (const d of basicDecoded(v)) add(d)
   }
   for (const v of [...found]) {
     if (/[\r\n]/.test(v)) for (const line of v.split(/\r?\n|\r/)) add(line)
@@ -96,6 +104,36 @@ export function secretValues(
     add(encodeURIComponent(v))
   }
   return [...found].sort((a, b) => b.length - a.length)
+}
+
+/** The `Authorization` value a URL's userinfo is sent as, and its base64 part (nothing without userinfo). */
+export function basicForms(url: string): string[] {
+  let u: URL
+  try {
+    u = new URL(url)
+  } catch {
+    return []
+  }
+  if (!u.username && !u.password) return []
+  let user = u.username
+  let pass = u.password
+  try {
+    user = decodeURIComponent(user)
+    pass = decodeURIComponent(pass)
+  } catch {
+    // sent as written
+  }
+  const b64 = Buffer.from(`${user}:${pass}`).toString('base64')
+  return [`Basic ${b64}`, b64]
+}
+
+/** A `Basic <base64>` header value decoded: `user:pass` and the password (a server may echo them decoded). */
+function basicDecoded(value: string): string[] {
+  const m = /^\s*basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(value)
+  if (!m?.[1]) return []
+  const text = Buffer.from(m[1], 'base64').toString('utf8')
+  const colon = text.indexOf(':')
+  return colon < 0 ? [text] : [text, text.slice(colon + 1)]
 }
 
 /** Replace every occurrence of every secret in `text` with `***`, then mask secret shapes of free text. */

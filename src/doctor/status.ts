@@ -4,7 +4,9 @@
  * tools, the last error, when, and whether the writing process still lives.
  *
  * Contract: `readProjectStatus` never throws. A missing file is `absent`; a
- * file that is a link, owned (it or `mcp-status/`) by another user, too
+ * file that is a link (symbolic, or hard: link count > 1; opened O_NOFOLLOW
+ * and compared by dev+ino with the file checked, so a swap in between is
+ * refused), owned (it or `mcp-status/`) by another user, too
  * large, or that src/status/format.ts does not decode (not JSON, another
  * version, written for another root) is `unreadable` with a one-line reason.
  * `hostState` joins the file's `host` with the writer's liveness: `running`,
@@ -14,8 +16,9 @@
  *
  * @module
  */
-import { lstatSync, readFileSync } from 'node:fs'
+import { lstatSync } from 'node:fs'
 import path from 'node:path'
+import { type FileIdentity, readPinned } from '../files/pinned-read.ts'
 import { ownedByOther } from '../files/private-dir.ts'
 import { decodeStatus, type ProjectStatus, type StatusState } from '../status/format.ts'
 import { statusFilePath } from '../status/path.ts'
@@ -42,17 +45,21 @@ const MAX_STATUS_BYTES = 4 * 1024 * 1024
 
 export function readProjectStatus(dshHome: string, canonicalRoot: string): StatusRead {
   const file = statusFilePath(dshHome, canonicalRoot)
+  let checked: FileIdentity | undefined
+  try {
+    checked = lstatSync(file)
+  } catch {
+    checked = undefined
+  }
   const foreign = foreignStatus(file)
   if (foreign) return { kind: 'unreadable', file, reason: foreign }
-  let raw: string
-  try {
-    raw = readFileSync(file, 'utf8')
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'absent', file }
-    return { kind: 'unreadable', file, reason: `cannot be read (${code ?? 'error'})` }
-  }
-  if (raw.length > MAX_STATUS_BYTES) return { kind: 'unreadable', file, reason: 'is too large to be a status file' }
+  if (checked === undefined) return { kind: 'absent', file }
+  // Opened without following a link, and it must be the very file just checked (files/pinned-read.ts).
+  const read = readPinned(file, { max: MAX_STATUS_BYTES, checked })
+  if ('absent' in read) return { kind: 'absent', file }
+  if ('problem' in read)
+    return { kind: 'unreadable', file, reason: `is refused: ${read.problem}; remove it (the plugin writes it again)` }
+  const raw = read.text
   const parsed = decodeStatus(raw, canonicalRoot)
   return 'reason' in parsed ? { kind: 'unreadable', file, reason: parsed.reason } : { kind: 'ok', file, status: parsed }
 }
@@ -65,6 +72,8 @@ function foreignStatus(file: string): string | undefined {
       if (st.isSymbolicLink()) return `is refused: ${p} is a symbolic link; remove it (the plugin writes it again)`
       if (ownedByOther(st))
         return `is refused: ${p} is owned by another user (uid ${st.uid}); remove it (the plugin writes it again)`
+      if (p === file && st.nlink > 1)
+        return `is refused: ${p} has ${st.nlink} hard links (refused like a symbolic link); remove it (the plugin writes it again)`
     } catch {
       return undefined
     }

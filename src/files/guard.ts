@@ -26,8 +26,8 @@
  *   A symbolic link owned by another user is refused whatever its target.
  *   The user file is also refused when `$DSH_HOME` is another user's or
  *   writable by others (`homeProblem`), with no allow list (it would live in
- *   that very directory), and — reason `symlink-out` — when its real path
- *   lies inside a repository (`repositoryOf`; `DSH_HOME` in a checkout, or a
+ *   that very directory), and — reason `symlink-out` — when it has more
+ *   than one hard link, or when its real path lies inside a repository (`repositoryOf`; `DSH_HOME` in a checkout, or a
  *   link into one): whoever commits there would configure every agent.
  * - `foreignDir(dir)` says whether root discovery may look in `dir`: not
  *   when it is owned by another user.
@@ -240,6 +240,15 @@ export function fileRefusal(layer: Pick<LayerFile, 'file'>, ctx: GuardContext): 
         message: `refused: the user file ${layer.file} lies inside the repository ${repo} (its real path is ${realPath(layer.file)}), so whoever commits there would decide what runs in every project; nothing from it is mounted. Keep DSH_HOME outside repositories, or, if that repository is your own, add ${repo} to ${SAFE_ROOTS_ENV}`,
       }
     }
+  }
+  if (root === undefined) {
+    // A hard link is refused like a symbolic link: whoever writes another of its names decides what runs.
+    const st = tryStat(layer.file, true)
+    if (st && st.nlink > 1)
+      return {
+        reason: 'symlink-out',
+        message: `refused: the user file ${layer.file} has ${st.nlink} hard links, so whoever can write another of its names (a file in a repository) would decide what runs in every project; nothing from it is mounted. Replace it with a copy: cp ${layer.file} ${layer.file}.new && mv ${layer.file}.new ${layer.file}`,
+      }
   }
   const problem = ownershipProblem(layer.file, root)
   // The user file has no allow: its own directory holds the allow list.

@@ -8,13 +8,16 @@
  * bytes, so a huge file costs no memory. With a `guard`, a present file that
  * `files/guard.ts` refuses (a link out of the project, another user's file)
  * is a parsed file with `refused` set, `ok: false` and one `refused`
- * diagnostic, and is never read. Root discovery never looks in a directory
+ * diagnostic, and is never read. The check runs after the open, and the
+ * path must still name the opened file (dev+ino) after it: a file swapped
+ * for a link (or another file) between the open and the check is a
+ * `read-failed` file, never read. Root discovery never looks in a directory
  * owned by another user.
  *
  * @module
  */
 import { Buffer, isUtf8 } from 'node:buffer'
-import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readSync } from 'node:fs'
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readSync, statSync } from 'node:fs'
 import path from 'node:path'
 import type { CheckOptions } from '../config/entry.ts'
 import { type LayerFile, type LayerInput, projectLayerFiles, userLayerFile } from '../config/layers.ts'
@@ -23,6 +26,7 @@ import { MAX_CONFIG_BYTES, type ParsedFile, parseConfigText } from '../config/pa
 import { findProjectRoot, type ProjectRoot } from '../config/root.ts'
 import { positionAt } from '../config/yaml-doc.ts'
 import { fileRefusal, foreignDir, type GuardContext } from './guard.ts'
+import { type FileIdentity, sameFile } from './pinned-read.ts'
 
 export { defaultLocations, type Locations } from './locations.ts'
 
@@ -70,8 +74,15 @@ export function readBoundedText<R>(
     return failed('read-failed', `cannot be read: ${code ?? (err as Error).message}`)
   }
   try {
+    const opened = fstatSync(fd)
     const refused = refuse?.()
     if (refused !== undefined) return { refused }
+    // The check judged the path: it must still name the very file opened (a link or file swapped in between is refused).
+    if (!sameAsPath(file, opened))
+      return failed(
+        'read-failed',
+        'cannot be read: it was replaced while being read (a link or another file swapped in); nothing from it is used',
+      )
     const st = fstatSync(fd)
     if (st.isDirectory()) return failed('not-a-file', 'is a directory, not a config file')
     if (!st.isFile()) return failed('not-a-file', 'is not a regular file')
@@ -144,6 +155,15 @@ export function readConfigFile(
     }
   }
   return { absent: false, parsed: parseConfigText(read.text, { ...opts, file, format }), text: read.text }
+}
+
+/** Whether `file` (links followed, as it was opened) still names the file behind `opened`. */
+function sameAsPath(file: string, opened: FileIdentity): boolean {
+  try {
+    return sameFile(statSync(file), opened)
+  } catch {
+    return false
+  }
 }
 
 function isSymlink(file: string): boolean {

@@ -48,6 +48,8 @@ export interface ReconcileDeps {
   state: RuntimeState
   options: Options
   dshHome: string
+  /** The per-user tool-cache secret (src/lazy/secret.ts); absent: no cache keys. */
+  cacheSecret?: Uint8Array | undefined
   gate: TrustGate
   projects: Projects
   mounts: MountTable
@@ -86,6 +88,7 @@ export function createReconciler(deps: ReconcileDeps): Reconciler {
       platform: process.platform,
       trust: gate.check,
       storeProblem: gate.storeProblem,
+      ...(deps.cacheSecret ? { cacheSecret: deps.cacheSecret } : {}),
     })
 
   /** The keys to unmount and mount again this run; the requests are consumed. */

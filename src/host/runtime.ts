@@ -94,7 +94,11 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
   // Beside the restrictions: a call from an agent that does not see the tool never reaches a server (owned by ctx's fiber).
   guardExecution(ctx, model, (agent) => visibility.rootOf(agent))
   // Lazy servers (src/lazy): cached tools while stopped, started by their first call, released when idle.
-  const { servers: lazy, recorder } = startLazy(ctx, {
+  const {
+    servers: lazy,
+    recorder,
+    cacheSecret,
+  } = startLazy(ctx, {
     mounts,
     dshHome: loc.dshHome,
     log,
@@ -135,6 +139,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     state,
     options,
     dshHome: loc.dshHome,
+    cacheSecret,
     gate,
     projects,
     mounts,

@@ -7,7 +7,12 @@
  * non-regular file or another user's file planted at its path is refused —
  * the error says which). `write(chunk)` buffers text and writes every
  * complete line, each secret replaced with `***` (config/redact.ts) before
- * it touches the disk, prefixed with an ISO time. A line longer than
+ * it touches the disk, escaped to one visible line (config/terminal-safe.ts
+ * `oneLine`: control characters, ANSI/OSC, bidi, tabs as escapes; a CRLF's
+ * `\r` dropped) and stored as `<ISO time> server| <text>` — the launcher's
+ * own notes as `<ISO time> launcher| <text>` (log-line.ts).
+ * A server cannot forge a launcher line: whatever it prints, even a whole
+ * stamped `launcher|` line, stays after its own `server|` mark on one line. A line longer than
  * `MAX_LINE` is written in pieces, keeping back enough characters that a
  * secret cut by the piece boundary is still whole in the next piece. When a
  * write would take the file past `maxBytes` it is renamed to `<file>.1`
@@ -28,6 +33,8 @@
 import { closeSync, fstatSync, renameSync, writeSync } from 'node:fs'
 import path from 'node:path'
 import { MIN_SECRET_LENGTH, redact } from '../config/redact.ts'
+import { oneLine } from '../config/terminal-safe.ts'
+import { type LogSource, logLine } from './log-line.ts'
 import { maskPemLine, type PemState } from '../config/redact-pem.ts'
 import { ensurePrivateDir, openPrivateAppend } from '../files/private-dir.ts'
 import { LOG_MAX_BYTES } from './spec.ts'
@@ -88,11 +95,12 @@ export function openServerLog(file: string | undefined, opts: ServerLogOptions):
   }
 
   const pem: PemState = { inside: false }
-  const put = (text0: string) => {
+  const put = (text0: string, who: LogSource) => {
     const stamp = new Date().toISOString()
     // A PEM block printed over several writes: its body lines stay hidden until its END line.
-    const lines = text0.split('\n').map((l) => maskPemLine(l, pem))
-    const text = `${lines.map((l) => `${stamp} ${l}`).join('\n')}\n`
+    // Each line escaped (control characters, ANSI, bidi, tabs as visible escapes): one stored line per printed line.
+    const lines = text0.split('\n').map((l) => oneLine(maskPemLine(l.replace(/\r$/, ''), pem)))
+    const text = `${lines.map((l) => logLine(stamp, who, l)).join('\n')}\n`
     for (const l of lines) opts.onLine?.(l)
     const buf = Buffer.from(text, 'utf8')
     if (size > 0 && size + buf.length > maxBytes) rotate()
@@ -111,14 +119,14 @@ export function openServerLog(file: string | undefined, opts: ServerLogOptions):
     const last = carry.lastIndexOf('\n')
     if (last >= 0) {
       // Redact the complete lines together, so a multi-line secret printed at once is matched whole.
-      const done = redact(carry.slice(0, last), opts.secrets).replace(/\r/g, '')
+      const done = redact(carry.slice(0, last), opts.secrets)
       carry = carry.slice(last + 1)
-      put(done)
+      put(done, 'server')
     }
     if (carry.length > MAX_LINE) {
       const hidden = redact(carry, opts.secrets)
       const cut = Math.max(0, hidden.length - keep)
-      put(hidden.slice(0, cut))
+      put(hidden.slice(0, cut), 'server')
       carry = hidden.slice(cut)
     }
   }
@@ -126,10 +134,10 @@ export function openServerLog(file: string | undefined, opts: ServerLogOptions):
   return {
     write,
     note(text) {
-      put(redact(text, opts.secrets))
+      put(redact(text, opts.secrets), 'launcher')
     },
     end() {
-      if (carry.length > 0) put(redact(carry, opts.secrets))
+      if (carry.length > 0) put(redact(carry, opts.secrets), 'server')
       carry = ''
       if (fd !== undefined) {
         try {

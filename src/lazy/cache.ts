@@ -3,10 +3,12 @@
  * in `$DSH_HOME/mcp-cache/<cacheKey>.json`.
  *
  * Contract: one file per cache key (config/fingerprint.ts `cacheFingerprint`:
- * launch config and env/header *names*, never a value). A record holds the
+ * a keyed hash of name, origin and the full effective launch with values,
+ * under the per-user secret of secret.ts — one entry per effective server). A record holds the
  * effective server name it was recorded under and, per tool, exactly what the
  * official client registered: the public name, the raw name where the public
  * one shows it, the description, the input schema and the output schema.
+ * A hard-linked file is no cache either.
  * `writeCache` replaces the file atomically, mode 0600, in a 0700 directory
  * (files/private-dir.ts: no symbolic link is followed) and returns whether it
  * succeeded; `readCache` returns `undefined` for a missing, unreadable,
@@ -25,7 +27,8 @@ import * as z from 'zod/mini'
 import { ensureHomeDir, PRIVATE_DIRS, writePrivateFile } from '../files/private-dir.ts'
 import { publicToolName, rawNameOf } from '../plan/tool-names.ts'
 
-export const CACHE_VERSION = 1
+/** 2: keys name one effective server (name, origin, launch with values) under the per-user secret. */
+export const CACHE_VERSION = 2
 /** A cache file larger than this is ignored (a tool list is kilobytes). */
 const MAX_CACHE_BYTES = 8 * 1024 * 1024
 
@@ -90,7 +93,8 @@ export function readCache(dshHome: string, key: string): CacheRecord | undefined
   try {
     fd = openSync(cachePath(dshHome, key), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0))
     const st = fstatSync(fd)
-    if (!st.isFile() || st.size > MAX_CACHE_BYTES) return undefined
+    // A hard-linked record could be written through its other name (a repository file): no cache.
+    if (!st.isFile() || st.nlink > 1 || st.size > MAX_CACHE_BYTES) return undefined
     const buf = Buffer.alloc(st.size)
     let off = 0
     while (off < buf.length) {

@@ -7,6 +7,9 @@
  * may call a tool of a starting or stopping server when its plan view and
  * filters admit it (`visibleFor` the agent's project; no agent: allowed, as
  * for any registered tool). `onChange` runs on every lazy state change.
+ * It reads (creating when absent) the per-user cache secret (secret.ts) and
+ * returns it for the plan's cache keys; without one (an unusable directory,
+ * logged) no cache key exists and every lazy server starts as an eager one.
  *
  * @module
  */
@@ -15,6 +18,7 @@ import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { LazyLog, LazyMounts } from './ports.ts'
 import { denySet, ownership, type Visible } from '../plan/visibility.ts'
 import { createRecorder, type Recorder } from './record.ts'
+import { ensureCacheSecret } from './secret.ts'
 import { createLazyServers, type LazyServers } from './servers.ts'
 import { wakeOnCall } from './wake.ts'
 
@@ -33,7 +37,20 @@ export interface LazyDeps {
   onChange(): void
 }
 
-export function startLazy(ctx: Context, deps: LazyDeps): { servers: LazyServers; recorder: Recorder } {
+export function startLazy(
+  ctx: Context,
+  deps: LazyDeps,
+): { servers: LazyServers; recorder: Recorder; cacheSecret: Uint8Array | undefined } {
+  let cacheSecret: Uint8Array | undefined
+  try {
+    cacheSecret = ensureCacheSecret(deps.dshHome)
+  } catch (err) {
+    deps.log.once(
+      'cache-secret',
+      'warn',
+      `no tool-metadata cache (lazy servers start at once): ${(err as Error).message}`,
+    )
+  }
   const recorder = createRecorder({
     ctx,
     mounts: deps.mounts,
@@ -57,5 +74,5 @@ export function startLazy(ctx: Context, deps: LazyDeps): { servers: LazyServers;
       !agent ||
       denySet([name], ownership(new Map([[server, key]])), deps.visibleFor(deps.rootOf(agent) ?? null)).length === 0,
   })
-  return { servers, recorder }
+  return { servers, recorder, cacheSecret }
 }

@@ -8,7 +8,8 @@
  * under its effective name (public name, description, input and output
  * schema, as the registry holds them) and writes the record of its cache key
  * when it differs from the last one this host wrote — so a re-sync after
- * `tools/list_changed` refreshes the cache and a server whose real list
+ * `tools/list_changed` refreshes the cache (a mount without a cache key — no
+ * cache secret — records nothing) and a server whose real list
  * differs from its cache converges on the real one. The latest record per
  * cache key is kept in memory (`recorded`), so a release right after a
  * failed write still parks the right tools. A write failure is logged once
@@ -66,6 +67,7 @@ export function createRecorder(deps: RecorderDeps): Recorder {
       }
       tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
       const cacheKey = m.spec.cacheKey
+      if (!cacheKey) continue // no cache secret: nothing is recorded
       const sig = `${m.effectiveName}\0${JSON.stringify(tools)}`
       if (written.get(cacheKey) === sig) continue
       const record: CacheRecord = {

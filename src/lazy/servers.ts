@@ -97,7 +97,9 @@ export function createLazyServers(deps: LazyServersDeps): LazyServers {
     index = ownerIndex([...servers.values()].map((s) => s.name))
   }
 
-  const recordOf = (spec: MountSpec) => deps.recorded(spec.cacheKey) ?? readCache(deps.dshHome, spec.cacheKey)
+  /** No cache key (no cache secret): nothing is ever offered from a cache. */
+  const recordOf = (spec: MountSpec) =>
+    spec.cacheKey ? (deps.recorded(spec.cacheKey) ?? readCache(deps.dshHome, spec.cacheKey)) : undefined
 
   /**
    * Register the cached tools of `s` (already in `servers`); false when no usable record exists.

@@ -15,13 +15,16 @@
  * registry's `unknown tool`, without anything being started for it. A
  * failure of such a forwarded call carries its delivery class (delivery.ts)
  * in the text the model sees: the server could not start, or the call was
- * cancelled while it started, is `not_sent`. Nothing throws.
+ * cancelled while it started, is `not_sent`. Its text is redacted with the
+ * server's secret values (config/redact.ts, derived forms included) like
+ * every other channel. Nothing throws.
  *
  * @module
  */
 import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { ToolExecutionResult } from '@deepseek-ai/dsh-tools'
+import { redact } from '../config/redact.ts'
 import { classifyFailure, type Delivery, deliveryText } from './delivery.ts'
 import type { LazyServer, LazyServers, WakeOutcome } from './servers.ts'
 
@@ -31,8 +34,14 @@ export interface WakeCallsDeps {
   mayCall(agent: Agent | undefined, key: string, server: string, name: string): boolean
 }
 
-function failure(delivery: Delivery, message: string, prior?: ToolExecutionResult): ToolExecutionResult {
-  const text = deliveryText(delivery, message)
+/** The failure the model sees, redacted like every other channel (the server's secret values and their derived forms). */
+function failure(
+  delivery: Delivery,
+  message: string,
+  secrets: readonly string[],
+  prior?: ToolExecutionResult,
+): ToolExecutionResult {
+  const text = redact(deliveryText(delivery, message), secrets)
   return {
     ...(prior ?? {}),
     isError: true,
@@ -68,13 +77,15 @@ export function wakeOnCall(ctx: Context, deps: WakeCallsDeps): void {
     try {
       if (s.state === 'live' || !visible(s, exec.name, exec.agent)) return await next()
       const outcome = await untilAborted(servers.wake(s), exec.signal)
-      if (!outcome.ok) return failure('not_sent', `server "${s.spec.name}" did not start: ${outcome.reason}`)
+      if (!outcome.ok)
+        return failure('not_sent', `server "${s.spec.name}" did not start: ${outcome.reason}`, s.spec.secrets)
       const result = await next()
       if (!result.isError) return result
       const code = (result.error as { info?: { code?: unknown } } | undefined)?.info?.code
       return failure(
         classifyFailure(result.error.message, typeof code === 'string' ? code : undefined),
         result.error.message,
+        s.spec.secrets,
         result,
       )
     } finally {

@@ -21,7 +21,7 @@
  */
 import type { Env } from '../config/expand.ts'
 import { cacheFingerprint, mountKey } from '../config/fingerprint.ts'
-import { type LayerInput, mergeLayers, type Row, type Scope } from '../config/layers.ts'
+import { type LayerInput, mergeLayers, repositoryContribution, type Row, type Scope } from '../config/layers.ts'
 import type { OfficialConfig } from '../config/official.ts'
 import { secretValues } from '../config/redact.ts'
 import type { TrustState } from '../trust/state.ts'
@@ -57,7 +57,7 @@ export interface MountSpec {
   config: OfficialConfig
   /** Expanded values that must never reach a log line (env/header values, substituted variables). */
   secrets: string[]
-  /** Key of its tool-metadata cache (config/fingerprint.ts `cacheFingerprint`). */
+  /** Key of its tool-metadata cache (config/fingerprint.ts `cacheFingerprint`); '' when there is no cache secret (no cache). */
   cacheKey: string
   /** The fields the table hands the mount beside its official config (fields.ts `mount: 'host'`), as written. */
   settings?: HostSettings
@@ -96,6 +96,8 @@ export interface PlanInput {
   trust: TrustFn
   /** What is wrong with the trust store for a root, if it cannot be used (the reason of `store-problem`). */
   storeProblem?: (root: string) => string | undefined
+  /** The per-user secret keying the tool-metadata cache (src/lazy/secret.ts); absent: no cache keys. */
+  cacheSecret?: Uint8Array
 }
 
 export interface Plan {
@@ -179,9 +181,25 @@ function judgeRow(row: Row, root: string | null, input: ViewInput, mounts: Map<s
       origin,
       config: v.config,
       secrets: secretValues(row.entry!, v.entry, input.env),
-      cacheKey: cacheFingerprint(row.entry!, origin),
+      cacheKey: input.cacheSecret ? cacheKeyOf(row, root, input.dshHome, v.config, input.cacheSecret) : '',
       ...(Object.keys(settings).length > 0 ? { settings } : {}),
     })
   }
   return { ...base, verdict, key }
+}
+
+/**
+ * The tool-cache key of a row that runs with `config`: its name, its origin — the project root when any
+ * repository file contributed (a project's partial override of a user server included), `$DSH_HOME` only for
+ * a row with no repository contribution — and the full effective launch, values included (keyed hash).
+ */
+export function cacheKeyOf(
+  row: Pick<Row, 'name' | 'scope' | 'file' | 'sources'>,
+  root: string | null,
+  dshHome: string,
+  config: OfficialConfig,
+  secret: Uint8Array,
+): string {
+  const origin = root !== null && repositoryContribution(row) ? root : dshHome
+  return cacheFingerprint({ name: row.name, origin, launch: config as unknown as Record<string, unknown> }, secret)
 }

@@ -7,7 +7,7 @@
  * still current, a view judged again may ask a row twice. A view (the global
  * one, or one project) is reused when all of these are unchanged since it was
  * judged: its `LayerInput`s and the user layer's (by identity, in order),
- * `dshHome`, the platform, the trust store's problem and the withheld names, the value of every variable its rows read from
+ * `dshHome`, the platform, the trust store's problem, the withheld names and the cache secret, the value of every variable its rows read from
  * `env`, and every trust verdict its rows got. So callers must hand in a new
  * `LayerInput` whenever a file's content changes, and never mutate one. A
  * project missing from an input is forgotten. Pure apart from its own cache.
@@ -44,6 +44,7 @@ interface View {
   /** The store problem the judgement saw. */
   storeProblem: string | undefined
   withheld: PlanInput['withheld']
+  cacheSecret: PlanInput['cacheSecret']
   judged: ViewJudgement
 }
 
@@ -69,6 +70,7 @@ export function createPlanMemo(): PlanMemo {
       prev.platform === platform &&
       prev.storeProblem === storeProblem &&
       prev.withheld === input.withheld &&
+      prev.cacheSecret === input.cacheSecret &&
       [...prev.read].every(([name, value]) => input.env[name] === value) &&
       prev.asked.every(([row, verdict]) => input.trust(root as string, row) === verdict)
     ) {
@@ -95,6 +97,7 @@ export function createPlanMemo(): PlanMemo {
       },
       ...(input.storeProblem ? { storeProblem: input.storeProblem } : {}),
       ...(input.withheld ? { withheld: input.withheld } : {}),
+      ...(input.cacheSecret ? { cacheSecret: input.cacheSecret } : {}),
     }
     return {
       layers,
@@ -106,6 +109,7 @@ export function createPlanMemo(): PlanMemo {
       asked,
       storeProblem,
       withheld: input.withheld,
+      cacheSecret: input.cacheSecret,
       judged: judgeView(rows, root, judging),
     }
   }

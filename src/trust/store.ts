@@ -7,8 +7,10 @@
  *   was refused, with how to repair it) never throws: a missing file reads
  *   as an empty store. It reads as empty and is refused — trusts nothing,
  *   fail closed — when the file is unreadable, not valid JSON or not a
- *   version-1 store, a symbolic link, owned by another user, writable by
- *   group or others (`storeProblem`), or its real path lies inside
+ *   version-1 store, a symbolic link or a hard link (link count > 1), owned
+ *   by another user, writable by group or others (`storeProblem`), swapped
+ *   for another file between that check and the read (opened O_NOFOLLOW, the
+ *   opened file's dev+ino compared with the checked one: files/pinned-read.ts), or its real path lies inside
  *   `opts.forRoot` (a repository can never trust itself, e.g. with
  *   `DSH_HOME` pointing into it). Writers refuse a refused store too
  *   (they never overwrite a store they cannot read).
@@ -32,10 +34,11 @@
  *
  * @module
  */
-import { lstatSync, readFileSync } from 'node:fs'
+import { lstatSync } from 'node:fs'
 import path from 'node:path'
 import { homeProblem, isInside, realPath } from '../files/guard.ts'
 import { lockPathProblem } from '../files/lock-path.ts'
+import { type FileIdentity, readPinned } from '../files/pinned-read.ts'
 import { ensurePrivateDir, ownedByOther } from '../files/private-dir.ts'
 import { dict, emptyTrustStore, sanitizeTrustStore, type TrustRecord, type TrustStore } from './state.ts'
 import { isRecord } from '../config/guards.ts'
@@ -78,6 +81,9 @@ export function storeProblem(file: string): string | undefined {
     return `${file} is owned by another user (uid ${st.uid}); remove it, or run chown $(id -u) ${file} if it is yours`
   if ((st.mode & 0o022) !== 0)
     return `${file} is writable by ${(st.mode & 0o002) !== 0 ? 'every user' : 'its group'}; run: chmod 600 ${file}`
+  // A hard link is refused like a symbolic link: whoever writes its other name (a repository file) would write trust.
+  if (st.nlink > 1)
+    return `${file} has ${st.nlink} hard links, so whoever can write another of its names could write trust; replace it with a copy: cp ${file} ${file}.new && mv ${file}.new ${file}`
   return undefined
 }
 
@@ -110,16 +116,26 @@ export function readTrustStore(dshHome: string, opts: { forRoot?: string } = {})
   return loadTrustStore(dshHome, opts.forRoot).store
 }
 
-/** The store file's content, or why it cannot be used (unreadable, not JSON, not a trust store). Missing: empty. */
-function readContent(file: string): { store: TrustStore; problem?: string } {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code
-    if (code === 'ENOENT') return { store: emptyTrustStore() }
-    return { store: emptyTrustStore(), problem: `${file} cannot be read (${code ?? 'error'}); repair its permissions` }
-  }
+/** A trust store larger than this is refused (a store is kilobytes). */
+const MAX_STORE_BYTES = 16 * 1024 * 1024
+
+/**
+ * The store file's content, or why it cannot be used (unreadable, not JSON, not a trust store). Missing: empty.
+ * Read as checked (`checked`: the identity the caller's lstat saw): a link or another file swapped in
+ * between the check and the read, or a hard link, is refused (files/pinned-read.ts).
+ */
+function readContent(file: string, checked?: FileIdentity): { store: TrustStore; problem?: string } {
+  const read = readPinned(file, { max: MAX_STORE_BYTES, ...(checked ? { checked } : {}) })
+  if ('absent' in read)
+    return checked
+      ? { store: emptyTrustStore(), problem: `${file} was removed between its check and its read; try again` }
+      : { store: emptyTrustStore() }
+  if ('problem' in read)
+    return {
+      store: emptyTrustStore(),
+      problem: `${read.problem}; nothing in it counts as trusted (replace it with a regular file of your own)`,
+    }
+  const text = read.text
   let value: unknown
   try {
     value = JSON.parse(text)
@@ -144,9 +160,16 @@ function readContent(file: string): { store: TrustStore; problem?: string } {
  */
 export function loadTrustStore(dshHome: string, forRoot?: string): { store: TrustStore; refused: string | undefined } {
   const file = trustFilePath(dshHome)
+  // The identity checked first: the read must open this very file (a swap in between is refused).
+  let checked: FileIdentity | undefined
+  try {
+    checked = lstatSync(file)
+  } catch {
+    checked = undefined
+  }
   const refused = refusal(file, forRoot)
   if (refused) return { store: emptyTrustStore(), refused }
-  const { store, problem } = readContent(file)
+  const { store, problem } = readContent(file, checked)
   return { store: problem ? emptyTrustStore() : store, refused: problem }
 }
 

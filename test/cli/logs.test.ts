@@ -51,7 +51,7 @@ test('prints the last lines of the backup and the live log, redacted again on di
       .trim()
       .split('\n')
       .map((l) => l.replace(/^\S+ /, '')),
-    ['line 10 token=***', 'line 11 token=***'],
+    ['server| line 10 token=***', 'server| line 11 token=***'],
   )
   const mine = openServerLog(logOf('mine', s.dshHome), { secrets: [] })
   mine.write('from the user layer\n')

@@ -36,6 +36,10 @@ const SAMPLES: Record<ValueType, [unknown, unknown]> = {
   tools: [{ include: ['a'] }, { include: ['b'] }],
 }
 const STDIO: Entry = { command: 'node' }
+const SECRET = new Uint8Array(32).fill(7)
+/** The official launch a cache key is computed from. */
+const launchOf = (e: Entry) =>
+  toOfficialConfig('s', e, { root: '/p', platform: 'linux' }) as unknown as Record<string, unknown>
 const HTTP: Entry = { url: 'http://127.0.0.1:1/mcp' }
 
 /** The field's two values on an entry of a transport it applies to (transport/type: http vs sse). */
@@ -141,7 +145,7 @@ describe('keys and fingerprints', () => {
   test('the tool-cache key moves exactly with the fields marked for it', () => {
     for (const name of FIELD_NAMES)
       assert.equal(
-        differs((e) => cacheFingerprint(e, '/p'), name),
+        differs((e) => cacheFingerprint({ name: 's', origin: '/p', launch: launchOf(e) }, SECRET), name),
         fieldSpec(name).cacheKey !== false,
         name,
       )

@@ -45,7 +45,7 @@ test('secrets are redacted whole, across chunks, in long lines and line by line 
   for (let i = 0; i + 6 <= SECRET.length; i++)
     assert.ok(!text.includes(SECRET.slice(i, i + 6)), `fragment ${SECRET.slice(i, i + 6)}`)
   assert.match(text, /x\*\*\*y/, 'the long line keeps its redaction in place')
-  assert.match(text, /^\d{4}-\d\d-\d\dT[\d:.]+Z plain/m, 'lines carry a time')
+  assert.match(text, /^\d{4}-\d\d-\d\dT[\d:.]+Z server\| plain/m, "lines carry a time and the server's mark")
 })
 
 test('0600 file in a 0700 directory whatever the umask', () => {

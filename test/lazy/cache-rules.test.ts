@@ -34,13 +34,16 @@ const lazyStdio = (tools: string[]) => (marker: string, pids: string) =>
   stdioEntry('lz', { tools, marker, pidfileDir: pids, extra: { lifecycle: 'lazy' } })
 
 /** An entry whose tools (and crash) come from env values: equal env names keep the cache key. */
-const envDriven = (marker: string, pids: string, env: Record<string, string>) => ({
-  command: process.execPath,
-  args: stdioFixtureArgs({ name: 'lz', marker, pidfileDir: pids }),
-  env,
-  lifecycle: 'lazy',
-  toolCallTimeoutMs: 10_000,
-})
+/** The fixture steered by a control file: the same launch (so the same cache key) with another behaviour. */
+const controlled = (marker: string, pids: string, control: string, set: { tools?: string; crash?: boolean }) => {
+  writeFileSync(control, JSON.stringify(set))
+  return {
+    command: process.execPath,
+    args: stdioFixtureArgs({ name: 'lz', marker, pidfileDir: pids, control }),
+    lifecycle: 'lazy',
+    toolCallTimeoutMs: 10_000,
+  }
+}
 
 test('an untrusted or changed lazy server offers no cached tools and starts nothing', async (t) => {
   const { home, pids, marker, project, entry } = setup(lazyStdio(['echo']))
@@ -131,13 +134,14 @@ test('a server whose real tool list differs from its cache converges on the real
   const home = makeTempDir('dsh-mcp-lazy-home-')
   const pids = home.mkdir('pids')
   const marker = home.join('spawns.log')
-  const project = projectWith({ lz: envDriven(marker, pids, { MCP_FIXTURE_TOOLS: 'echo,old' }) })
+  const control = home.join('control.json')
+  const project = projectWith({ lz: controlled(marker, pids, control, { tools: 'echo,old' }) })
   t.after(() => reapAll(pids))
   await warm(home, project.path, 'lz')
-  // Same env names, another value: same cache key, another real tool list.
+  // The same launch (same cache key), another real tool list.
   writeFileSync(
     project.join('.dsh', 'mcp.yml'),
-    friendly({ lz: { ...envDriven(marker, pids, { MCP_FIXTURE_TOOLS: 'echo,add' }), idleTimeoutMs: 300 } }),
+    friendly({ lz: { ...controlled(marker, pids, control, { tools: 'echo,add' }), idleTimeoutMs: 300 } }),
   )
   const w = await lazyWorld(home)
   t.after(() => w.dispose())
@@ -154,13 +158,11 @@ test('a lazy server that cannot start answers not_sent and keeps its cached tool
   const home = makeTempDir('dsh-mcp-lazy-home-')
   const pids = home.mkdir('pids')
   const marker = home.join('spawns.log')
-  const project = projectWith({ lz: envDriven(marker, pids, { MCP_FIXTURE_TOOLS: 'echo', MCP_FIXTURE_CRASH: '0' }) })
+  const control = home.join('control.json')
+  const project = projectWith({ lz: controlled(marker, pids, control, { tools: 'echo', crash: false }) })
   t.after(() => reapAll(pids))
   await warm(home, project.path, 'lz')
-  writeFileSync(
-    project.join('.dsh', 'mcp.yml'),
-    friendly({ lz: envDriven(marker, pids, { MCP_FIXTURE_TOOLS: 'echo', MCP_FIXTURE_CRASH: '1' }) }),
-  )
+  controlled(marker, pids, control, { tools: 'echo', crash: true })
   const w = await lazyWorld(home)
   t.after(() => w.dispose())
   const { agent } = await w.host.createAgent({ cwd: project.path })
@@ -174,10 +176,7 @@ test('a lazy server that cannot start answers not_sent and keeps its cached tool
   const s = await waitRow(w, project.path, 'lz', (x) => x.state === 'dormant', 'not dormant after the failed start')
   assert.ok(s.lastError, 'the failure is reported')
   // Fixed: the next call starts it.
-  writeFileSync(
-    project.join('.dsh', 'mcp.yml'),
-    friendly({ lz: envDriven(marker, pids, { MCP_FIXTURE_TOOLS: 'echo', MCP_FIXTURE_CRASH: '0' }) }),
-  )
+  controlled(marker, pids, control, { tools: 'echo', crash: false })
   await w.mcp.reload()
   await waitTools(w, agent, ['mcp__lz__echo'], 'cached tools missing after the fix')
   assert.equal(resultText(await execTool(w.host.ctx, agent, 'mcp__lz__echo', { text: 'ok' })), '[lz] echo: ok')

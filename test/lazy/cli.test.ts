@@ -6,7 +6,9 @@
  */
 import assert from 'node:assert/strict'
 import { after, test } from 'node:test'
-import { cacheFingerprint } from '../../src/config/fingerprint.ts'
+import { toOfficialConfig } from '../../src/config/official.ts'
+import { cacheKeyOf } from '../../src/plan/desired.ts'
+import { ensureCacheSecret } from '../../src/lazy/secret.ts'
 import { EntrySchema } from '../../src/config/schema.ts'
 import { CACHE_VERSION, writeCache } from '../../src/lazy/cache.ts'
 import { canonicalRoot } from '../../src/trust/store.ts'
@@ -29,7 +31,15 @@ test('add --lifecycle lazy --idle-timeout; get and list show the lifecycle and t
   assert.match(got.stdout, /tool cache: +none/)
 
   const entry = EntrySchema.parse({ command: 'node', args: ['server.js'], lifecycle: 'lazy', idleTimeoutMs: 5000 })
-  const key = cacheFingerprint(entry, canonicalRoot(env.project.path))
+  const root = canonicalRoot(env.project.path)
+  const row = { name: 'lz', scope: 'project' as const, file: `${root}/.dsh/mcp.yml` }
+  const key = cacheKeyOf(
+    row,
+    root,
+    env.dshHome,
+    toOfficialConfig('lz', entry, { root, platform: 'linux' }),
+    ensureCacheSecret(env.dshHome),
+  )
   writeCache(env.dshHome, {
     version: CACHE_VERSION,
     key,

@@ -148,18 +148,21 @@ test('switching lifecycle needs no remount: eager → lazy releases when idle, l
 test('a step that arrives while a lazy server starts waits for it: the tools are never missing from a request', async (t) => {
   const home = makeTempDir('dsh-mcp-lazy-home-')
   const pids = home.mkdir('pids')
-  const entryWith = (delay: string) => ({
-    command: process.execPath,
-    args: stdioFixtureArgs({ name: 'lz', tools: ['echo'], pidfileDir: pids }),
-    env: { MCP_FIXTURE_INIT_DELAY_MS: delay },
-    lifecycle: 'lazy',
-    toolCallTimeoutMs: 10_000,
-  })
-  const project = projectWith({ lz: entryWith('0') })
+  const control = home.join('control.json')
+  const entryWith = (initDelayMs: number) => {
+    writeFileSync(control, JSON.stringify({ initDelayMs }))
+    return {
+      command: process.execPath,
+      args: stdioFixtureArgs({ name: 'lz', tools: ['echo'], pidfileDir: pids, control }),
+      lifecycle: 'lazy',
+      toolCallTimeoutMs: 10_000,
+    }
+  }
+  const project = projectWith({ lz: entryWith(0) })
   t.after(() => reapAll(pids))
   await warm(home, project.path, 'lz')
-  // Same env names, a slow start: the cache still serves it.
-  writeFileSync(project.join('.dsh', 'mcp.yml'), friendly({ lz: entryWith('1500') }))
+  // The same launch (the cache still serves it), a slow start.
+  entryWith(1500)
   const w = await lazyWorld(home)
   t.after(() => w.dispose())
   const stub = installStubModel(w.host.ctx)

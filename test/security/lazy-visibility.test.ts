@@ -13,7 +13,7 @@ import type { Agent } from '@deepseek-ai/dsh-agent'
 import { execTool, mcpToolNames } from '../support/host.ts'
 import { stdioFixtureArgs } from '../support/fixture-config.ts'
 import { readMarker, reapAll } from '../support/procs.ts'
-import { friendly, projectWith } from '../support/runtime.ts'
+import { projectWith } from '../support/runtime.ts'
 import { cleanupAll, makeTempDir } from '../support/tmp.ts'
 import { type LazyWorld, lazyWorld, waitRow, waitTools, warm } from '../support/lazy.ts'
 
@@ -28,20 +28,24 @@ function watchForeign(w: LazyWorld, stranger: Agent): string[] {
   return leaks
 }
 
-const entry = (marker: string, pids: string, env: Record<string, string>, extra: Record<string, unknown> = {}) => ({
-  command: process.execPath,
-  args: stdioFixtureArgs({ name: 'lz', tools: ['echo', 'add'], marker, pidfileDir: pids }),
-  env,
-  lifecycle: 'lazy',
-  toolCallTimeoutMs: 10_000,
-  ...extra,
-})
+/** The fixture steered by a control file (crash or not): one launch, so one cache key. */
+const entry = (marker: string, pids: string, control: string, crash: boolean, extra: Record<string, unknown> = {}) => {
+  writeFileSync(control, JSON.stringify({ crash }))
+  return {
+    command: process.execPath,
+    args: stdioFixtureArgs({ name: 'lz', tools: ['echo', 'add'], marker, pidfileDir: pids, control }),
+    lifecycle: 'lazy',
+    toolCallTimeoutMs: 10_000,
+    ...extra,
+  }
+}
 
 test('a foreign agent never sees cached tools: at dormant registration, after an idle release, after a failed start', async (t) => {
   const home = makeTempDir('dsh-mcp-lazy-sec-')
   const pids = home.mkdir('pids')
   const marker = home.join('spawns.log')
-  const project = projectWith({ lz: entry(marker, pids, { MCP_FIXTURE_CRASH: '0' }, { idleTimeoutMs: 300 }) })
+  const control = home.join('control.json')
+  const project = projectWith({ lz: entry(marker, pids, control, false, { idleTimeoutMs: 300 }) })
   t.after(() => reapAll(pids))
   await warm(home, project.path, 'lz')
   const w = await lazyWorld(home)
@@ -66,11 +70,8 @@ test('a foreign agent never sees cached tools: at dormant registration, after an
   assert.deepEqual(leaks, [], 're-registration after the release leaked')
 
   // 3. Parked again after a failed start.
-  writeFileSync(
-    project.join('.dsh', 'mcp.yml'),
-    friendly({ lz: entry(marker, pids, { MCP_FIXTURE_CRASH: '1' }, { idleTimeoutMs: 300 }) }),
-  )
-  await w.mcp.reload()
+  entry(marker, pids, control, true)
+  // Dormant since step 2: its next start (same launch, same cache key) fails.
   await waitTools(w, owner, ['mcp__lz__add', 'mcp__lz__echo'], 'cached tools missing')
   assert.match(JSON.stringify((await execTool(w.host.ctx, owner, 'mcp__lz__echo', { text: 'x' })).content), /not_sent/)
   await waitTools(w, owner, ['mcp__lz__add', 'mcp__lz__echo'], 'cached tools did not come back after the failed start')

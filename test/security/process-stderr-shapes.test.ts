@@ -114,7 +114,7 @@ test('free-text secrets on stderr: masked in the log and never on the host termi
   const pem = read(logOf('pem'))
   assert.match(
     pem,
-    /-----BEGIN PRIVATE KEY-----\n\S+ \*\*\*\n\S+ \*\*\*\n\S+ -----END PRIVATE KEY-----\n\S+ after the key/,
+    /-----BEGIN PRIVATE KEY-----\n\S+ server\| \*\*\*\n\S+ server\| \*\*\*\n\S+ server\| -----END PRIVATE KEY-----\n\S+ server\| after the key/,
   )
   for (const s of ALL) {
     assert.ok(!terminal.includes(s), `the terminal holds no ${s}`)
@@ -140,7 +140,7 @@ test('dsh-mcp logs shows them masked, also from a log written before this redact
   for (const m of MASKED) assert.match(r.stdout, m)
   assert.match(
     r.stdout,
-    /-----BEGIN PRIVATE KEY-----\n\S+ \*\*\*\n\S+ \*\*\*\n\S+ -----END PRIVATE KEY-----\n\S+ after/,
+    /-----BEGIN PRIVATE KEY-----\n(?:\S+ )+server\| (?:\S+ )?\*\*\*\n(?:\S+ )+server\| (?:\S+ )?\*\*\*\n(?:\S+ )+server\| (?:\S+ )?-----END PRIVATE KEY-----\n(?:\S+ )+server\| (?:\S+ )?after/,
   )
   for (const s of ALL) assert.ok(!(r.stdout + r.stderr).includes(s), `logs printed ${s} from the old log`)
 })

@@ -27,6 +27,8 @@ export interface StdioFixtureFlags {
   readonly crash?: boolean
   readonly echoEnv?: string
   readonly exitAfterMs?: number
+  /** `--control <file>`: JSON read at start (`tools`, `crash`, `initDelayMs`): another behaviour, the same launch. */
+  readonly control?: string
   /** Further flags, verbatim, after these. */
   readonly flags?: readonly string[]
 }
@@ -57,6 +59,7 @@ export function stdioFixtureArgs(o: StdioFixtureFlags): string[] {
   if (o.crash) args.push('--crash')
   if (o.echoEnv !== undefined) args.push('--echo-env', o.echoEnv)
   if (o.exitAfterMs !== undefined) args.push('--exit-after-ms', String(o.exitAfterMs))
+  if (o.control !== undefined) args.push('--control', o.control)
   if (o.flags) args.push(...o.flags)
   return args
 }

@@ -19,12 +19,14 @@
  *
  * @module
  */
-import { cacheFingerprint } from '../../config/fingerprint.ts'
+import { cacheKeyOf } from '../../plan/desired.ts'
+import { verdictOf } from '../../plan/verdict.ts'
 import { type Row, winners } from '../../config/layers.ts'
 import { loadProject, type ProjectView } from '../../files/project.ts'
 import { type DoctorResult, isBroken } from '../../doctor/types.ts'
 import { stateColor } from '../../plan/states.ts'
 import { readCache } from '../../lazy/cache.ts'
+import { readCacheSecret } from '../../lazy/secret.ts'
 import { canonicalRoot } from '../../trust/store.ts'
 import { failure } from '../errors.ts'
 import { parseTimeout } from '../flags.ts'
@@ -118,12 +120,7 @@ export async function run(cli: CliContext, names: string[] = [], opts: DoctorOpt
       ? undefined
       : (r, print) =>
           print(() => {
-            for (const line of resultLines(
-              r,
-              nameWidth,
-              cli.out.paint,
-              lifecycleLine(r, checked, view.root.root, cli.loc.dshHome),
-            ))
+            for (const line of resultLines(r, nameWidth, cli.out.paint, lifecycleLine(r, checked, view.root.root, cli)))
               cli.out.out(line)
           }),
   })
@@ -138,10 +135,27 @@ export async function run(cli: CliContext, names: string[] = [], opts: DoctorOpt
  * cached tools (what a lazy server offers while stopped) against what the
  * server listed just now.
  */
-function lifecycleLine(r: DoctorResult, rows: readonly Row[], root: string, dshHome: string): string | undefined {
-  const e = rows.find((x) => x.name === r.name && x.file === r.file)?.entry
-  if (!e) return undefined
-  const record = readCache(dshHome, cacheFingerprint(e, r.scope === 'user' ? dshHome : canonicalRoot(root)))
+function lifecycleLine(r: DoctorResult, rows: readonly Row[], root: string, cli: CliContext): string | undefined {
+  const row = rows.find((x) => x.name === r.name && x.file === r.file)
+  const e = row?.entry
+  if (!row || !e) return undefined
+  const dshHome = cli.loc.dshHome
+  const secret = readCacheSecret(dshHome)
+  const canonical = canonicalRoot(root)
+  // The key is the launch's: judged as if trusted (shown only; what the host offers is judged by its own gate).
+  const v = verdictOf(row, {
+    root: canonical,
+    env: cli.env,
+    dshHome,
+    platform: cli.platform,
+    gateOff: true,
+    trust: () => 'trusted',
+  })
+  // A row its trust does not admit is offered no cache by the host: none is shown for it either.
+  const record =
+    secret && v.tag === 'runs' && r.state !== 'untrusted'
+      ? readCache(dshHome, cacheKeyOf(row, canonical, dshHome, v.config, secret))
+      : undefined
   if (!e.lifecycle && !record) return undefined
   const cached = record?.tools.map((t) => t.raw ?? t.name) ?? []
   const same =

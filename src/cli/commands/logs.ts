@@ -14,7 +14,11 @@
  *   with `***` once more on display, and so are free-text secret shapes
  *   (`Authorization: …`, `token=…`, `"password": "…"`, URL userinfo, a PEM
  *   block's body lines — config/redact-shapes.ts, redact-pem.ts); the host
- *   already redacted them before writing.
+ *   already redacted them before writing. Each line is shown as
+ *   `<time> server| <text>` or `<time> launcher| <text>` (the mark the host
+ *   stored: launch/log-writer.ts), the text escaped to one line once more; a
+ *   line without a mark (an older log) is shown as `(unmarked) server| …` —
+ *   never as the launcher's.
  * - `-f`: then keeps printing what is appended, across rotation (the live
  *   file renamed to `.1` and a new one started: the rest of the old file is
  *   read first), until interrupted.
@@ -31,7 +35,9 @@ import { redact, secretValues } from '../../config/redact.ts'
 import { maskPemLine, type PemState } from '../../config/redact-pem.ts'
 import { loadProject } from '../../files/project.ts'
 import { ownedByOther } from '../../files/private-dir.ts'
+import { parseLogLine } from '../../launch/log-line.ts'
 import { serverLogFile } from '../../launch/spec.ts'
+import { oneLine } from '../../config/terminal-safe.ts'
 import { canonicalRoot } from '../../trust/store.ts'
 import { failure } from '../errors.ts'
 import { unknownServer } from '../present.ts'
@@ -93,7 +99,11 @@ export async function run(cli: CliContext, name: string, opts: LogsOptions = {})
     : []
   // Line by line: a PEM block's body stays hidden between its BEGIN and END lines.
   const pem: PemState = { inside: false }
-  const show = (text: string) => maskPemLine(redact(text, secrets), pem)
+  // Each stored line is the server's or the launcher's (launch/log-writer.ts); an unmarked one is the server's.
+  const show = (line: string) => {
+    const l = parseLogLine(line)
+    return `${l.stamp ?? '(unmarked)'} ${l.who}| ${oneLine(maskPemLine(redact(l.text, secrets), pem))}`
+  }
   const file = serverLogFile(cli.loc.dshHome, row.scope === 'user' ? cli.loc.dshHome : root, name)
 
   const backup = openLog(`${file}.1`)

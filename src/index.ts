@@ -11,16 +11,30 @@
  * When the host runs a web server (`dsh web`), a read-only status route
  * serves the browser half (`./client`, client/panel.js).
  *
- * This file wires the edges and owns nothing else.
+ * This file wires the edges and owns nothing else. It first checks the Node
+ * version (`host/node-guard.ts`): on a Node older than the host needs it
+ * writes the cause on stderr in one line and throws it, before anything of
+ * the host is loaded (the rest is imported only after the check), so the
+ * host's "plugin(s) failed to load" has that line above it.
  *
  * @module dsh-project-mcp
  */
 import type { Context } from '@deepseek-ai/cordis'
 import type {} from '@deepseek-ai/dsh-agent'
 import type {} from '@deepseek-ai/dsh-tools'
+import { nodeProblem } from './host/node-guard.ts'
 import type { Options } from './host/options.ts'
-import { type ProjectMcp, startRuntime } from './host/runtime.ts'
-import { serveWeb, type WebServerLike } from './host/web.ts'
+import type { ProjectMcp } from './host/runtime.ts'
+import type { WebServerLike } from './host/web.ts'
+
+// Before anything of the host is loaded: on an older Node, the cause in one line (the host's own logger is quiet).
+const problem = nodeProblem(process.versions.node)
+if (problem !== undefined) {
+  process.stderr.write(`${problem}\n`)
+  throw new Error(problem)
+}
+const { startRuntime } = await import('./host/runtime.ts')
+const { serveWeb } = await import('./host/web.ts')
 
 export { Config } from './host/options.ts'
 export type { Options, OptionsInput } from './host/options.ts'

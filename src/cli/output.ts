@@ -7,7 +7,10 @@
  * indentation and a trailing newline. Tables follow gh: on a TTY they fit
  * the terminal width (`columns`, else `COLUMNS`, else 80) by narrowing the
  * widest columns and cutting their cells with `…`; piped, every cell is kept
- * whole so scripts see everything.
+ * whole so scripts see everything. Columns named in `keep` (server names)
+ * are never cut: the others are narrowed first, down to two characters when
+ * the terminal is very narrow; when even that does not fit, the line is
+ * longer than the terminal rather than a name cut.
  *
  * Every string written passes `terminalSafe` (`config/terminal-safe.ts`):
  * control characters from config files (ANSI sequences, `\r`, bidi
@@ -32,7 +35,8 @@ export interface Output {
   err(text?: string): void
   json(value: unknown): void
   paint(color: Color, text: string): string
-  table(rows: readonly (readonly string[])[], header?: readonly string[]): void
+  /** `keep`: indexes of columns never cut (names). */
+  table(rows: readonly (readonly string[])[], header?: readonly string[], opts?: { keep?: readonly number[] }): void
 }
 
 export interface OutputOptions {
@@ -101,7 +105,8 @@ export function createOutput(opts: OutputOptions = {}): Output {
     err: (text = '') => void stderr.write(safe(text) + '\n'),
     json: (value) => void stdout.write(jsonTerminalSafe(JSON.stringify(value, null, 2)) + '\n'),
     paint,
-    table(rows, header) {
+    table(rows, header, opts = {}) {
+      const keep = new Set(opts.keep ?? [])
       const all = (header ? [header.map((h) => paint('bold', h)), ...rows] : rows).map((row) => row.map(oneLine))
       let widths: number[] = []
       for (const row of all) {
@@ -113,9 +118,16 @@ export function createOutput(opts: OutputOptions = {}): Output {
         const columns = (stdout as { columns?: number }).columns || Number(env.COLUMNS) || 80
         widths = fitWidths(
           widths,
-          widths.map((w, i) => Math.min(w, Math.max(6, header?.[i]?.length ?? 0))),
+          widths.map((w, i) => (keep.has(i) ? w : Math.min(w, Math.max(6, header?.[i]?.length ?? 0)))),
           columns,
         )
+        // Very narrow: the other columns go down to two characters before a kept one is touched (never).
+        if (keep.size > 0)
+          widths = fitWidths(
+            widths,
+            widths.map((w, i) => (keep.has(i) ? w : Math.min(w, 2))),
+            columns,
+          )
       }
       for (const row of all) {
         const cells = isTTY ? row.map((cell, i) => fit(cell, widths[i] ?? 0)) : row

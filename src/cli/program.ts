@@ -213,8 +213,8 @@ function buildProgram(
 
   program
     .command('remove')
-    .description('remove a server (from the strongest layer that defines it, unless -s)')
-    .argument('<name>', 'server name')
+    .description('remove servers (each from the strongest layer that defines it, unless -s)')
+    .argument('<names...>', 'server names (a missing one fails the run; the others are still removed)')
     .addOption(scopeOption())
     .action(action('remove'))
 
@@ -236,6 +236,7 @@ function buildProgram(
     .description('import servers from another client')
     .option('--from <source>', 'claude, claude-desktop, cursor, vscode, gemini, codex, or a file path')
     .option('--dry-run', 'show what would change, write nothing')
+    .option('-y, --yes', 'with no --from: import everything found without asking')
     .addOption(scopeOption())
     .action(action('import'))
 
@@ -291,6 +292,7 @@ function buildProgram(
     .command('validate')
     .description('check config files (exit 1 on any error)')
     .argument('[files...]', 'files (default: the project and user files)')
+    .option('--strict', 'unknown keys are errors too (for CI and pre-commit hooks)')
     .action(action('validate'))
 
   const secret = program

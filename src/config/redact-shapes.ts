@@ -171,8 +171,13 @@ export function urlSecrets(text: string): string[] {
   return out
 }
 
-/** Every URL's userinfo and every query/fragment value in `text` → `***` (bare query items too). */
-function maskUrls(text: string): string {
+/**
+ * Every URL in `text` with each secret part replaced by `replace(value, key)`:
+ * the userinfo's parts (key `user`, `password`) and every query and fragment
+ * value (key: the parameter's name; undefined for a bare item). A part that
+ * is empty or only `${VAR}` references is kept.
+ */
+export function mapUrlSecrets(text: string, replace: (value: string, key: string | undefined) => string): string {
   return text.replace(
     URL_IN_TEXT,
     (
@@ -195,7 +200,9 @@ function maskUrls(text: string): string {
                 const eq = piece.indexOf('=')
                 const value = eq < 0 ? piece : piece.slice(eq + 1)
                 if (onlyReferences(value) || value === '') return piece
-                return eq < 0 ? MASK : `${piece.slice(0, eq + 1)}${MASK}`
+                return eq < 0
+                  ? replace(value, undefined)
+                  : `${piece.slice(0, eq + 1)}${replace(value, piece.slice(0, eq))}`
               })
               .join('')
       const user =
@@ -204,11 +211,16 @@ function maskUrls(text: string): string {
           : `${info
               .slice(0, -1)
               .split(':')
-              .map((part) => (onlyReferences(part) ? part : MASK))
+              .map((part, i) => (onlyReferences(part) ? part : replace(part, i === 0 ? 'user' : 'password')))
               .join(':')}@`
       return `${scheme}${user}${rest}${params(query)}${params(frag)}`
     },
   )
+}
+
+/** Every URL's userinfo and every query/fragment value in `text` → `***` (bare query items too). */
+function maskUrls(text: string): string {
+  return mapUrlSecrets(text, () => MASK)
 }
 
 /** The URL as the CLI shows it: userinfo and every query value masked. */

@@ -47,7 +47,8 @@ test('--include-local exports what the host runs here', async () => {
   assert.equal(o.code, 0, o.stderr)
   assert.equal(
     JSON.parse(env.read('out.json')).mcpServers.team.env.TEAM_TOKEN,
-    SECRET,
-    '-o writes the value as written',
+    '${TEAM_TOKEN}',
+    '-o into the repository writes the secret as a reference (test/cli/export-files.test.ts)',
   )
+  assert.ok(!env.read('out.json').includes(SECRET))
 })

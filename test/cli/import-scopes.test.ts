@@ -113,7 +113,7 @@ test('home files of Cursor and Gemini are user scope, their project files projec
   const env = makeEnv({ '.cursor/mcp.json': JSON.stringify({ mcpServers: { cproj: server('cproj') } }) })
   env.home.write('.cursor/mcp.json', JSON.stringify({ mcpServers: { cuser: server('cuser') } }))
   env.home.write('.gemini/settings.json', JSON.stringify({ mcpServers: { guser: server('guser') } }))
-  const r = await env.run(['import'])
+  const r = await env.run(['import', '--yes'])
   assert.equal(r.code, 0, r.stderr)
   assert.deepEqual(names(env.read('.dsh/mcp.yml')), ['cproj'])
   assert.deepEqual(names(readFileSync(`${env.dshHome}/mcp.yml`, 'utf8')), ['cuser', 'guser'])

@@ -90,7 +90,7 @@ describe('import', () => {
     assert.deepEqual(changed(dry, env.snapshot()), [])
     const plan = r.stdout
 
-    r = await env.run(['import'])
+    r = await env.run(['import', '--yes'])
     assert.equal(r.code, 1)
     assert.equal(r.stdout, plan, 'the dry run showed exactly this plan')
     assert.match(
@@ -150,7 +150,7 @@ describe('import', () => {
     })
     assert.deepEqual(user.web, { url: 'https://codex.test/mcp', headers: { Authorization: 'Bearer ${CODEX_TOKEN}' } })
 
-    r = await env.run(['import'])
+    r = await env.run(['import', '--yes'])
     assert.match(r.stderr, /^Imported 0 servers/)
     assert.match(r.stdout, /skip +gem .*identical entry already in \.dsh\/mcp\.yml/)
     assert.equal(env.read('.dsh/mcp.yml'), text)
@@ -265,7 +265,7 @@ describe('export', () => {
       headers: { Authorization: 'Bearer ${DOCS:-anon}' },
     })
     const snap = env.snapshot()
-    for (const target of ['.mcp.json', '.dsh/mcp.yml', '.dsh/mcp.local.yml']) {
+    for (const target of ['.dsh/mcp.yml', '.dsh/mcp.local.yml']) {
       r = await env.run(['export', '--include-local', '-o', target])
       assert.equal(r.code, 1, target)
       assert.match(r.stderr, /never writes it/)

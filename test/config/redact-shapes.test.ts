@@ -9,6 +9,7 @@ import {
   displayArgs,
   displayUrl,
   isSecretName,
+  mapUrlSecrets,
   onlyReferences,
   redactShapesIn,
   urlSecrets,
@@ -79,6 +80,26 @@ test('URLs: userinfo and query values hidden, scheme, host, port and path visibl
     ['p%40ss', 'p@ss', 'u', 'u:p%40ss', 'u:p@ss', 'zz'].sort(),
   )
   assert.equal(displayUrl('http://127.0.0.1:3000/mcp'), 'http://127.0.0.1:3000/mcp')
+})
+
+test('mapUrlSecrets: each userinfo part and query value replaced by key; references, empty values, host and path kept', () => {
+  const seen: [string, string | undefined][] = []
+  const out = mapUrlSecrets(`x https://u:pw@h.test:1/p?key=abc&ref=${ref('R')}&e=&bare#frag=f y`, (v, k) => {
+    seen.push([v, k])
+    return `<${k ?? '-'}>`
+  })
+  assert.equal(out, `x https://<user>:<password>@h.test:1/p?key=<key>&ref=${ref('R')}&e=&<->#frag=<frag> y`)
+  assert.deepEqual(seen, [
+    ['u', 'user'],
+    ['pw', 'password'],
+    ['abc', 'key'],
+    ['bare', undefined],
+    ['f', 'frag'],
+  ])
+  assert.equal(
+    mapUrlSecrets('http://127.0.0.1:3000/mcp and words', () => 'X'),
+    'http://127.0.0.1:3000/mcp and words',
+  )
 })
 
 test('free text: credentials masked, the sentence around them and ordinary words kept', () => {

@@ -1,28 +1,31 @@
 /**
- * The README's quickstart works as written: its fenced `sh` blocks (section
- * "Quickstart") are extracted and run in order by bash, line by line with
- * `set -e`, against the real `dsh` CLI (rc.8) on PATH, the packed plugin, a
- * real global `npm i -g` (prefix in a temp dir) and the fake model on
- * 127.0.0.1. The only substitutions: the package spec `dsh-project-mcp` of
- * the two install lines becomes the packed tarball, and the model endpoint
- * comes from the environment (`DEEPSEEK_BASE_URL`, `DEEPSEEK_API_KEY`).
- * Two flows: from the registry (spec substituted) and from a checkout (the
- * checkout block runs verbatim in a staged copy of this working tree).
- * The flagship server (`@modelcontextprotocol/server-memory` through npx)
- * really starts: the model is offered its tools. README.zh.md carries the
- * same blocks.
+ * The README's quickstart works as written, from a clean prefix: its fenced
+ * `sh` blocks (section "Quickstart") are extracted and run in order by bash,
+ * line by line with `set -e`, on a machine that has nothing but Node 22 and
+ * npm on PATH (a fresh HOME, no `DSH_HOME`, no pnpm, no `dsh`, an empty
+ * global npm prefix). Block 0 installs the host itself as the README says
+ * (pnpm from npm, `@deepseek-ai/dsh` with pnpm, hmr pinned by the override):
+ * npm and pnpm resolve every version themselves, so the test fails the day
+ * the registry's answer breaks the README. The only substitutions: the
+ * package spec `dsh-project-mcp` of the registry block (1') becomes the
+ * packed tarball, and the model endpoint comes from the environment
+ * (`DEEPSEEK_BASE_URL`, `DEEPSEEK_API_KEY`) of the fake model. Two flows:
+ * the checkout block (1, `npm pack` in a staged copy of this working tree)
+ * and the registry block (1', substituted). The flagship server
+ * (`@modelcontextprotocol/server-memory` through npx) really starts: the
+ * model is offered its tools. README.zh.md carries the same blocks.
+ * Caches shared across runs hold content only (npm cache, pnpm store).
  */
 import assert from 'node:assert/strict'
-import { chmodSync, existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, readdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { execFileSync } from 'node:child_process'
 import { after, before, test } from 'node:test'
 import {
   CACHE_ROOT,
-  type DshCli,
   describeRun,
-  ensureDshCli,
+  HMR_VERSION,
   installEnv,
-  isolatedEnv,
   NODE22,
   REPO_ROOT,
   type RunResult,
@@ -45,14 +48,17 @@ function quickstartBlocks(markdown: string, heading: RegExp): string[] {
 
 const en = quickstartBlocks(readFileSync(join(REPO_ROOT, 'README.md'), 'utf8'), /^## Quickstart$/m)
 const zh = quickstartBlocks(readFileSync(join(REPO_ROOT, 'README.zh.md'), 'utf8'), /^## 快速上手$/m)
+const hostBlock = en.find((b) => /\bpnpm add\b/.test(b))
 const checkoutBlock = en.find((b) => /\bnpm pack\b/.test(b))
-const steps = en.filter((b) => b !== checkoutBlock)
+const registryBlock = en.find((b) => /^dsh plugin --profile \S+ add dsh-project-mcp$/m.test(b))
+/** The blocks after the plugin's (the HMR row, a server, trust, an agent), in order. */
+const steps = en.filter((b) => b !== hostBlock && b !== checkoutBlock && b !== registryBlock)
 const NPM_CACHE = join(CACHE_ROOT, 'npm-cache')
 
-let cli: DshCli
 let tarball: Tarball
 let model: FakeModel
 let work: TempDir
+let cleanBin: string
 
 /** Replace the spec of the install lines by the tarball; returns the block and how many lines changed. */
 function substituteSpec(block: string, spec: string): { text: string; count: number } {
@@ -69,21 +75,15 @@ function substituteSpec(block: string, spec: string): { text: string; count: num
   return { text, count }
 }
 
-/** A machine: HOME, DSH_HOME, a global npm prefix, `dsh` on PATH. */
+/** A clean machine: a fresh HOME, an empty global npm prefix, only Node 22 and npm (then system tools) on PATH. */
 function machine(name: string): { env: Record<string, string>; home: string } {
   const home = work.mkdir(`${name}/home`)
   const prefix = work.mkdir(`${name}/npm-global`)
-  const bin = work.mkdir(`${name}/bin`)
-  const dsh = work.write(
-    `${name}/bin/dsh`,
-    `#!/bin/sh\nexec ${JSON.stringify(NODE22)} ${JSON.stringify(cli.bin)} "$@"\n`,
-  )
-  chmodSync(dsh, 0o755)
-  const base = isolatedEnv(cli, { home, dshHome: join(home, '.dsh') })
   const env = {
-    ...base,
     ...installEnv(),
-    PATH: `${bin}:${join(prefix, 'bin')}:${base.PATH}`,
+    HOME: home,
+    PATH: `${cleanBin}:${join(prefix, 'bin')}:/usr/local/bin:/usr/bin:/bin`,
+    DSH_TELEMETRY_DISABLED: '1',
     npm_config_prefix: prefix,
     npm_config_cache: NPM_CACHE,
     npm_config_fund: 'false',
@@ -92,6 +92,16 @@ function machine(name: string): { env: Record<string, string>; home: string } {
     DEEPSEEK_API_KEY: 'sk-fake-readme',
   }
   return { env, home }
+}
+
+/** A bin dir with `node` (Node 22), `npm` and `npx` only: what "Node 22 and npm" gives a newcomer. */
+function nodeAndNpm(): string {
+  const bin = work.mkdir('node22-bin')
+  const npmCli = realpathSync(execFileSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).trim())
+  symlinkSync(realpathSync(NODE22), join(bin, 'node'))
+  symlinkSync(npmCli, join(bin, 'npm'))
+  symlinkSync(join(dirname(npmCli), 'npx-cli.js'), join(bin, 'npx'))
+  return bin
 }
 
 /** Run one block with bash, line by line, stopping at the first failing line. */
@@ -104,8 +114,8 @@ async function runBlock(block: string, cwd: string, env: Record<string, string>,
 }
 
 before(async () => {
-  cli = await ensureDshCli()
   work = makeTempDir('dsh-readme-')
+  cleanBin = nodeAndNpm()
   tarball = packTarball(work.mkdir('pack'))
   model = await startFakeModel({
     responder: (request) => ({
@@ -128,22 +138,42 @@ after(async () => {
   cleanupAll()
 })
 
-test('the quickstart has its steps and a checkout variant, and README.zh.md runs the same blocks', () => {
+test('the quickstart has the host, both plugin routes and its steps, and README.zh.md runs the same blocks', () => {
+  assert.ok(hostBlock, 'a block installing the host (pnpm add @deepseek-ai/dsh)')
   assert.ok(checkoutBlock, 'a block with npm pack (install from a checkout)')
-  assert.ok(steps.length >= 4, `four steps, got ${steps.length}`)
+  assert.ok(registryBlock, 'a block installing dsh-project-mcp by name (once published)')
+  assert.ok(en.indexOf(checkoutBlock!) < en.indexOf(registryBlock!), 'the tarball route is shown first')
+  assert.ok(steps.length >= 4, `four steps after the plugin, got ${steps.length}`)
+  assert.match(hostBlock!, /cordis-plugin-hmr/, 'the host block pins hmr')
+  assert.ok(!/^dsh .*--patch/m.test(steps.join('\n')), 'no --patch on every run: the HMR row lives in a patch layer')
   assert.deepEqual(zh, en, 'README.zh.md has the same shell blocks as README.md')
   for (const b of en)
     for (const line of b.split('\n'))
-      if (/^dsh /.test(line)) assert.match(line, /--profile /, `every dsh line names a profile: ${line}`)
+      if (/^dsh /.test(line) && !/^dsh --version$/.test(line))
+        assert.match(line, /--profile /, `every dsh line names a profile: ${line}`)
 })
 
-/** Steps 2.. in a fresh repository, then what the run produced. */
+/** Block 0 as written in a fresh machine; asserts the hmr pin took. */
+async function installHost(env: Record<string, string>, home: string, label: string): Promise<void> {
+  const run = await runBlock(hostBlock!, home, env, `${label}-host`)
+  assert.equal(run.code, 0, `README block 0 (the host) failed (${label})\n${hostBlock}\n${describeRun(run)}`)
+  assert.match(run.stdout, /^0\.1\.0-rc\.8$/m, 'dsh --version')
+  const hmr = readdirSync(join(home, '.dsh-cli', 'node_modules', '.pnpm')).filter((n) =>
+    n.startsWith('@deepseek-ai+cordis-plugin-hmr@'),
+  )
+  assert.ok(
+    hmr.length === 1 && hmr[0]!.startsWith(`@deepseek-ai+cordis-plugin-hmr@${HMR_VERSION}`),
+    `hmr pinned: ${hmr.join(', ')}`,
+  )
+}
+
+/** The steps after the plugin in a fresh repository, then what the run produced. */
 async function runSteps(blocks: readonly string[], env: Record<string, string>, label: string): Promise<void> {
   const repo = makeProject({ 'README.md': 'a repository\n' }, `dsh-readme-${label}-`)
   const from = model.requests.length
   for (const [i, block] of blocks.entries()) {
     const run = await runBlock(block, repo.path, env, `${label}-${i}`)
-    assert.equal(run.code, 0, `README block ${i + 1} failed (${label})\n${block}\n${describeRun(run)}`)
+    assert.equal(run.code, 0, `README block failed (${label})\n${block}\n${describeRun(run)}`)
   }
   const yml = readFileSync(repo.join('.dsh', 'mcp.yml'), 'utf8')
   assert.match(yml, /^# yaml-language-server: \$schema=mcp\.schema\.json$/m)
@@ -158,18 +188,21 @@ async function runSteps(blocks: readonly string[], env: Record<string, string>, 
   )
 }
 
-test('from the registry: the blocks as written, the package spec replaced by the tarball', async () => {
+test('from the registry (once published): the blocks as written, the package spec replaced by the tarball', async () => {
   const m = machine('registry')
-  const [install, ...rest] = steps
-  const sub = substituteSpec(install!, tarball.file)
+  await installHost(m.env, m.home, 'registry')
+  const sub = substituteSpec(registryBlock!, tarball.file)
   assert.equal(sub.count, 2, 'both install lines name the package')
-  await runSteps([sub.text, ...rest], m.env, 'registry')
+  const run = await runBlock(sub.text, m.home, m.env, 'registry-plugin')
+  assert.equal(run.code, 0, `the registry block failed\n${sub.text}\n${describeRun(run)}`)
+  await runSteps(steps, m.env, 'registry')
 })
 
-test('from a checkout: npm pack in the checkout, then the same steps', async () => {
+test('from a checkout (shown first): npm pack in the checkout, then the same steps', async () => {
   const m = machine('checkout')
+  await installHost(m.env, m.home, 'checkout')
   const checkout = stageWorkingTree()
   const run = await runBlock(checkoutBlock!, checkout, m.env, 'checkout')
   assert.equal(run.code, 0, `the checkout block failed\n${checkoutBlock}\n${describeRun(run)}`)
-  await runSteps(steps.slice(1), m.env, 'checkout')
+  await runSteps(steps, m.env, 'checkout')
 })

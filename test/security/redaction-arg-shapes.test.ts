@@ -92,12 +92,23 @@ test('no terminal-facing command prints a secret of an argument shape', async ()
   assert.match(doctor.stdout + doctor.stderr, /argv: -p\*\*\* --env=GITHUB_TOKEN=\*\*\*/)
 })
 
-test('export -o writes the values as written, into a 0600 file', async () => {
+test('export -o: outside every repository the values as written (0600); inside one every secret shape a reference', async () => {
   const w = project()
-  const r = await runCli(['export', '-o', 'out.json'], w)
+  const out = makeTempDir('dsh-mcp-argshapes-out-')
+  const r = await runCli(['export', '-o', out.join('out.json')], w)
   assert.equal(r.code, 0, r.stderr)
   assert.deepEqual(leaks(r.stdout + r.stderr), [])
-  const text = readFileSync(w.p.join('out.json'), 'utf8')
+  const text = readFileSync(out.join('out.json'), 'utf8')
   assert.deepEqual(JSON.parse(text).mcpServers.a.args, ARGS)
-  assert.equal(statSync(w.p.join('out.json')).mode & 0o777, 0o600)
+  assert.equal(statSync(out.join('out.json')).mode & 0o777, 0o600)
+  const inside = await runCli(['export', '-o', 'out.json'], w)
+  assert.equal(inside.code, 0, inside.stderr)
+  assert.deepEqual(leaks(inside.stdout + inside.stderr), [])
+  const committed = readFileSync(w.p.join('out.json'), 'utf8')
+  assert.deepEqual(leaks(committed), [], 'no secret of any argument shape in a file inside the repository')
+  assert.ok(!committed.includes('***'))
+  const args = JSON.parse(committed).mcpServers.a.args as string[]
+  for (const v of VISIBLE) assert.ok(args.includes(v), `${v} is written as it is`)
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a written ${VAR} reference
+  assert.ok(args.includes('Authorization: Bearer ${A_AUTHORIZATION}'), args.join(' '))
 })

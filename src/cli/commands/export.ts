@@ -11,13 +11,19 @@
  * `${env:VAR}` for Cursor and VS Code, which spell it so). Each field is
  * spelled as the field table says for the target (config/fields.ts
  * `export`); a written field it has no place for is dropped with a note on
- * stderr naming the keys. `-o`
- * never targets one of the project's own layer files or `.mcp.json`. On
- * stdout (a display) every written secret is `***` — env and header values
- * other than `${VAR}` references, secret arguments, URL credentials and
- * query values — with a note; `-o` writes them as written, into a new file
- * of mode 0600, never through a symbolic link (nor to a config file reached
- * through one).
+ * stderr naming the keys. `-o` never targets the project's own dsh layer
+ * files (`.dsh/mcp.yml`, `.dsh/mcp.json`, `.dsh/mcp.local.yml`); `.mcp.json`
+ * (Claude Code's project file) may be written. No `***` is ever written into
+ * a file:
+ * - on stdout (a display) every written secret is `***` — env and header
+ *   values other than `${VAR}` references, secret arguments, URL credentials
+ *   and query values — and a note says so;
+ * - `-o` into a file inside a repository (`.mcp.json`, `.vscode/mcp.json`)
+ *   writes plain values as they are and every secret as a variable reference
+ *   (`export-values.ts`), then prints the variables to set (names only);
+ * - `-o` into a file outside every repository writes the real values.
+ * Either file is written by the one atomic writer, mode 0600 when created,
+ * never through a symbolic link (nor to a config file reached through one).
  *
  * @module
  */
@@ -32,6 +38,7 @@ import { loadProject } from '../../files/project.ts'
 import { linkOutside, realPath } from '../../files/guard.ts'
 import { WriteError, writeFileSafely } from '../../files/write.ts'
 import { failure } from '../errors.ts'
+import { referenceSecrets, repositoryOf } from '../export-values.ts'
 import type { CliContext } from '../program.ts'
 import { label } from '../target.ts'
 
@@ -158,12 +165,12 @@ export async function run(
   // Judged by real paths too: a link (or a linked directory) to a config file is that file.
   const real = path.join(realPath(path.dirname(file)), path.basename(file))
   if (
-    projectLayerFiles(root).some(
+    projectLayerFiles(root, { legacyMcpJson: false }).some(
       (l) => l.file === file || realPath(l.file) === real || realPath(l.file) === realPath(file),
     )
   ) {
     throw failure(
-      `-o ${label(cli, root, file)}: that is one of this project's own config files; dsh-mcp export never writes it (redirect stdout if you mean it)`,
+      `-o ${label(cli, root, file)}: that is one of this project's own dsh config files; dsh-mcp export never writes it`,
     )
   }
   // The export holds secret values: never written through a link (a committed `.vscode/mcp.json` pointing elsewhere), and private.
@@ -180,8 +187,11 @@ export async function run(
       `-o ${label(cli, root, file)}: ${label(cli, root, link)} is a symbolic link; dsh-mcp export never writes through one (remove it, or name the file it points to)`,
     )
   }
+  // Inside a repository a file may be committed: secrets become references there, plain values stay.
+  const repository = repositoryOf(file)
+  const written = repository ? referenceSecrets(doc, format) : { doc, vars: [] }
   try {
-    await writeFileSafely(file, text, { createMode: 0o600 })
+    await writeFileSafely(file, `${JSON.stringify(written.doc, null, 2)}\n`, { createMode: 0o600 })
   } catch (err) {
     if (err instanceof WriteError) throw failure(err.message)
     throw err
@@ -189,5 +199,10 @@ export async function run(
   cli.out.err(
     `Exported ${Object.keys(servers).length} server${Object.keys(servers).length === 1 ? '' : 's'} to ${label(cli, root, file)}`,
   )
+  if (written.vars.length > 0)
+    cli.out.err(
+      `note: ${label(cli, root, file)} is inside a repository, so its secret values are written as variable references, never as values; set ${written.vars.join(', ')} where the client runs`,
+    )
+  else if (!repository) cli.out.err(`note: outside every repository: the real values are written (mode 0600)`)
   return 0
 }

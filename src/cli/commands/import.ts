@@ -2,7 +2,9 @@
  * `dsh-mcp import [--from <client|file>] [--dry-run] [-s scope]` (docs/guide/cli.md).
  *
  * Contract: reads the chosen source (or every client file present: see
- * importers/sources.ts); each source's servers go to the layer of the scope
+ * importers/sources.ts — then, unless `--yes` or `--dry-run`, it lists what
+ * it found per source and scope and asks on a terminal, or exits 2 with a
+ * one-line hint: importers/ask.ts); each source's servers go to the layer of the scope
  * the other client gave them (a given file: project) unless `-s` names one.
  * It validates each entry with `checkEntry`, and plans, per target layer,
  * each name: `add`; `skip` (an identical entry is already in the target file,
@@ -65,11 +67,16 @@ interface Added extends Written {
 
 export async function run(
   cli: CliContext,
-  opts: { from?: string; dryRun?: boolean; scope?: WriteScope },
+  opts: { from?: string; dryRun?: boolean; scope?: WriteScope; yes?: boolean },
 ): Promise<number> {
   const root = projectRootOf(cli.dir, cli.loc).root
   const show = (f: string) => label(cli, root, f)
   const results = sources(cli, root, opts.from)
+  if (opts.from === undefined && !opts.yes && !opts.dryRun) {
+    const { askDiscovered } = await import('../importers/ask.ts')
+    const stop = await askDiscovered(cli, results, show, opts.scope)
+    if (stop !== undefined) return stop
+  }
   let failed = false
   for (const r of results) {
     if (!r.error) continue

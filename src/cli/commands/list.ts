@@ -66,7 +66,9 @@ function printTable(cli: CliContext, views: readonly ServerView[], listing: List
     return
   }
   const { header, rows } = tableOf(views, cli.out.paint)
-  cli.out.table(rows, header)
+  // A server name is never cut, at any width: the other columns give way first.
+  const keep = ['NAME', 'EFFECTIVE'].map((h) => header.indexOf(h)).filter((i) => i >= 0)
+  cli.out.table(rows, header, { keep })
 }
 
 /**

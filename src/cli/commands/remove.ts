@@ -1,7 +1,11 @@
 /**
- * `dsh-mcp remove <name> [-s scope]` (docs/guide/cli.md).
+ * `dsh-mcp remove <name...> [-s scope]` (docs/guide/cli.md).
  *
- * Contract: without `-s`, removes the name from the strongest layer file that
+ * Contract: several names are removed one after the other, in the order
+ * given (a name given twice counts once), each on its own: a name that is
+ * missing or cannot be removed is reported on its own stderr line and the
+ * others are still removed; exit 1 when any of them failed. For each name:
+ * without `-s`, removes the name from the strongest layer file that
  * defines it (a partial local override counts); with `-s`, from that scope's
  * file (project: `.dsh/mcp.yml`, else `.dsh/mcp.json`). `.mcp.json` is never
  * written: when the strongest definition is there, exit 1 saying so. Prints
@@ -11,12 +15,27 @@
  * @module
  */
 import type { LayerFile } from '../../config/layers.ts'
-import { failure } from '../errors.ts'
+import { CliError, failure } from '../errors.ts'
 import { definingLayers, inScope, load, notFound, requireReadable, winnerOf } from '../locate.ts'
 import type { CliContext } from '../program.ts'
 import { editTarget, label, type WriteScope } from '../target.ts'
 
-export async function run(cli: CliContext, name: string, opts: { scope?: WriteScope }): Promise<number> {
+export async function run(cli: CliContext, names: string[], opts: { scope?: WriteScope }): Promise<number> {
+  let code = 0
+  for (const name of new Set(names)) {
+    try {
+      await removeOne(cli, name, opts)
+    } catch (err) {
+      if (!(err instanceof CliError)) throw err
+      cli.out.err(`dsh-mcp: ${err.message}`)
+      for (const d of err.details) cli.out.err(`  ${d}`)
+      code = Math.max(code, err.exitCode)
+    }
+  }
+  return code
+}
+
+async function removeOne(cli: CliContext, name: string, opts: { scope?: WriteScope }): Promise<void> {
   const view = load(cli)
   const root = view.root.root
   const show = (f: string) => label(cli, root, f)
@@ -44,11 +63,10 @@ export async function run(cli: CliContext, name: string, opts: { scope?: WriteSc
     cli.out.err(
       `note: ${show(after.file)} still holds an override for "${name}" that now overrides nothing; "dsh-mcp remove ${name} -s local" removes it`,
     )
-    return 0
+    return
   }
   const next = after
     ? `; now using ${show(after.file)}${after.state === 'invalid' ? ' (invalid: see dsh-mcp validate)' : after.state === 'disabled' ? ' (disabled)' : ''}`
     : ''
   cli.out.err(`Removed "${name}" from ${show(target.file)}${next}`)
-  return 0
 }

@@ -12,6 +12,9 @@
  * stderr as `file:line:col: severity: path: message` with paths relative to
  * the working directory; success prints nothing. Exit 1 on any error
  * (including a named file that does not exist); warnings alone exit 0.
+ * `--strict` (for CI and pre-commit hooks) makes an unknown key an error
+ * (`unknown-key`: a typo such as `arg:` for `args:`, "did you mean" kept),
+ * so it exits 1 instead of running the entry without the key.
  *
  * @module
  */
@@ -24,8 +27,9 @@ import { projectRootOf, readConfigFile } from '../../files/read.ts'
 import { displayPath } from '../present.ts'
 import type { CliContext } from '../program.ts'
 
-export async function run(cli: CliContext, files: string[] = []): Promise<number> {
-  const diagnostics = files.length > 0 ? checkFiles(cli, files) : checkProject(cli)
+export async function run(cli: CliContext, files: string[] = [], opts: { strict?: boolean } = {}): Promise<number> {
+  const found = files.length > 0 ? checkFiles(cli, files) : checkProject(cli)
+  const diagnostics = opts.strict ? found.map(strict) : found
   const display = displayPath(cli.cwd)
   const seen = new Set<string>()
   for (const d of diagnostics) {
@@ -68,4 +72,10 @@ function checkProject(cli: CliContext): Diagnostic[] {
   // Cross-file problems exist only once the layers are merged (an orphan local override).
   for (const row of rows) out.push(...row.diagnostics.filter((d) => d.code === 'override-orphan'))
   return out
+}
+
+/** Under `--strict` an unknown key is an error: the key is not ignored, the file is wrong. */
+function strict(d: Diagnostic): Diagnostic {
+  if (d.code !== 'unknown-key' || d.severity === 'error') return d
+  return { ...d, severity: 'error', message: d.message.replace(' (ignored)', '') }
 }

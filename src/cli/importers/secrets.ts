@@ -37,7 +37,8 @@ function literal(v: unknown): v is string {
   return typeof v === 'string' && !v.includes('${') && v.length >= MIN_SECRET_LENGTH
 }
 
-function variableName(...parts: string[]): string {
+/** `parts` joined as one environment variable name (`docs`, `X-Api-Key` → `DOCS_X_API_KEY`). */
+export function variableName(...parts: string[]): string {
   return parts
     .join('_')
     .toUpperCase()

@@ -38,6 +38,8 @@ import { canonicalRoot, loadTrustStore } from '../trust/store.ts'
 import { secretValues } from './env.ts'
 import { openSecretStore } from '../secrets/store.ts'
 import { probe } from './probe.ts'
+import { checkoutRoots } from '../launch/resolve.ts'
+import { homedir } from 'node:os'
 import type { DoctorResult } from './types.ts'
 
 export interface DiagnoseOptions {
@@ -123,7 +125,14 @@ function plan(row: Row, opts: DiagnoseOptions, root: string, trust: () => TrustV
       return {
         row,
         run: (signal) =>
-          probe(v.config, { env: opts.env, timeoutMs: opts.timeoutMs, secrets, ...(signal ? { signal } : {}) }),
+          probe(v.config, {
+            env: opts.env,
+            timeoutMs: opts.timeoutMs,
+            secrets,
+            // The project doctor runs for is a checkout for every row, the user's own included.
+            checkouts: checkoutRoots([root], [opts.env.HOME ?? homedir(), opts.dshHome]),
+            ...(signal ? { signal } : {}),
+          }),
       }
     }
     case 'refused': {

@@ -46,6 +46,8 @@ export interface ProbeOptions {
   signal?: AbortSignal
   /** Values to redact from everything reported. */
   secrets: readonly string[]
+  /** The project checkouts a command must not resolve into (launch/prepare.ts); absent: the cwd when it is a project root. */
+  checkouts?: readonly string[]
 }
 
 /** What one connection found: a doctor result without the row's identity or the derived count. */
@@ -113,7 +115,13 @@ export async function probe(config: OfficialConfig, opts: ProbeOptions): Promise
     // The same decision as the host's launcher: what the command resolves to, never into a checkout, and a
     // package runner's project config neutralised or refused (launch/prepare.ts).
     const cwd = config.cwd ?? process.cwd()
-    const found = prepareLaunch(config.command, config.args ?? [], { PATH: process.env.PATH, ...env }, cwd)
+    const found = prepareLaunch(
+      config.command,
+      config.args ?? [],
+      { PATH: process.env.PATH, ...env },
+      cwd,
+      opts.checkouts,
+    )
     if ('refuse' in found && (found.errno === 'EINSIDE' || found.errno === 'ambient'))
       return failedEarly(
         redact(found.refuse, opts.secrets),

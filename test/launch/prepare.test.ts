@@ -59,3 +59,26 @@ test('npx gets its project config neutralised (--prefix to the home)', () => {
     r.args.join(' '),
   )
 })
+
+test('the child PATH loses relative, empty and checkout entries; npm is refused when node_modules/.bin shadows a system command', () => {
+  const d = makeTempDir()
+  const repo = d.mkdir('repo')
+  mkdirSync(join(repo, '.git'))
+  const sys = d.mkdir('sys')
+  exe(join(sys, 'npx'))
+  exe(join(sys, 'node'))
+  const PATH = `${repo}/node_modules/.bin:./node_modules/.bin::.:${sys}`
+  const ok = prepareLaunch('npx', ['-y', 'pkg@1.0.0'], { PATH }, repo, undefined, '/nonexistent-home')
+  assert.ok('file' in ok)
+  assert.equal(ok.env.PATH, sys, 'only the absolute entry outside the checkout is left')
+  mkdirSync(join(repo, 'node_modules', '.bin'), { recursive: true })
+  exe(join(repo, 'node_modules', '.bin', 'tsc'))
+  assert.ok(
+    'file' in prepareLaunch('npx', ['-y', 'pkg@1.0.0'], { PATH }, repo, undefined, '/nonexistent-home'),
+    'a tool of its own is fine',
+  )
+  exe(join(repo, 'node_modules', '.bin', 'node'))
+  const r = prepareLaunch('npx', ['-y', 'pkg@1.0.0'], { PATH }, repo, undefined, '/nonexistent-home')
+  assert.ok('refuse' in r && r.errno === 'ambient')
+  assert.match((r as { refuse: string }).refuse, /node_modules\/\.bin\/node would stand in for the system's node/)
+})

@@ -44,7 +44,7 @@ import { contributors, type LayerInput, type Row, type Scope } from '../config/l
 import { type Verdict, type VerdictView, verdictOf, verdictView } from '../plan/verdict.ts'
 import { type ListState, listState, stateColor } from '../plan/states.ts'
 import { displayArgs, displayUrl } from '../config/redact.ts'
-import { redactShapesIn } from '../config/redact-shapes.ts'
+import { redactShapesIn } from '../config/redact-text.ts'
 import { templateVariables } from '../config/expand.ts'
 import { type FieldName, fieldSpec, fieldsWhere } from '../config/fields.ts'
 import { isRecord } from '../config/guards.ts'

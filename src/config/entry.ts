@@ -10,22 +10,22 @@
  * @module
  */
 import { closest, distance } from 'fastest-levenshtein'
-import type * as z from 'zod/mini'
 import type { DiagnosticCode, Severity } from './diagnostics.ts'
 import { scanTemplate, templateSites } from './expand.ts'
-import { fieldSpec, fieldsWhere } from './fields.ts'
+import { capRepositoryValues, checkReconnect, unsafeValueProblems } from './entry-values.ts'
+import { fieldsWhere } from './fields.ts'
 import {
   ENTRY_KEYS,
   type Entry,
   EntrySchema,
   OAuthSchema,
-  OFFICIAL_RECONNECT_DEFAULTS,
   ReconnectSchema,
   ToolFilterSchema,
   TRANSPORT_SPELLINGS,
   type Transport,
 } from './schema.ts'
 import { isRecord } from './guards.ts'
+import { describeZodIssue, kindOf } from './value-kind.ts'
 
 export interface Problem {
   severity: Severity
@@ -89,58 +89,6 @@ export function transportOf(entry: Pick<Entry, 'command' | 'url' | 'transport' |
   if (entry.command !== undefined) return 'stdio'
   if (entry.url !== undefined) return 'streamable-http'
   return undefined
-}
-
-const EXPECTED: Record<string, string> = {
-  array: 'a list',
-  object: 'a mapping',
-  record: 'a mapping',
-  map: 'a mapping',
-  string: 'a string',
-  number: 'a number',
-  int: 'an integer',
-  boolean: 'true or false',
-}
-
-/** The raw value at `path`, to say what kind of value was found (never the value itself). */
-function rawAt(raw: unknown, path: readonly PropertyKey[]): unknown {
-  let node = raw
-  for (const seg of path) {
-    if (node === null || typeof node !== 'object') return undefined
-    node = (node as Record<PropertyKey, unknown>)[seg]
-  }
-  return node
-}
-
-function describeZodIssue(issue: z.core.$ZodIssue, raw: unknown): string {
-  const got = () => {
-    const v = rawAt(raw, issue.path)
-    return v === undefined ? '' : `, got ${kindOf(v)}`
-  }
-  switch (issue.code) {
-    case 'invalid_type':
-      if (issue.expected === 'int' && typeof rawAt(raw, issue.path) === 'number') return 'must be a whole number'
-      return `expected ${EXPECTED[issue.expected] ?? issue.expected}${got()}`
-    case 'too_small':
-      return issue.origin === 'string' ? 'must not be empty' : `must be at least ${String(issue.minimum)}`
-    case 'too_big':
-      return `must be at most ${String(issue.maximum)}`
-    case 'invalid_union':
-      return `expected a string${got()}`
-    case 'not_multiple_of':
-      return 'must be a whole number'
-    case 'unrecognized_keys':
-      return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`
-    default:
-      return issue.message
-  }
-}
-
-export function kindOf(value: unknown): string {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'a list'
-  if (typeof value === 'object') return 'a mapping'
-  return `a ${typeof value}`
 }
 
 /** Judge one raw entry value. */
@@ -245,77 +193,6 @@ export function checkEntry(raw: unknown, opts: CheckOptions = {}): CheckedEntry 
   if (!opts.userFile) capRepositoryValues(entry, problems)
   const failed = schemaFailed || problems.some((p) => p.severity === 'error')
   return failed ? { partial, problems } : { entry, partial, problems }
-}
-
-/** RFC 9110 token: what a header name may be. */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
-
-/**
- * Values no process or HTTP request can carry: a NUL anywhere (spawn refuses
- * it), `=` in an env name, a line break in a header (fetch refuses it). Both
- * refusals quote the value in their error, which the official client then
- * logs — so they are caught here, on the written entry and (by the planner)
- * on the expanded one. Messages name the field, never the value.
- */
-export function unsafeValueProblems(entry: Entry): Problem[] {
-  const out: Problem[] = []
-  const bad = (path: (string | number)[], message: string, atKey = false) => {
-    out.push({ severity: 'error', code: 'bad-value', message, path, ...(atKey ? { atKey } : {}) })
-  }
-  const nul = (v: string | undefined, path: (string | number)[]) => {
-    if (v?.includes('\u0000')) bad(path, 'contains a NUL character, which no process or request can carry')
-  }
-  nul(entry.command, ['command'])
-  for (const [i, a] of (entry.args ?? []).entries()) nul(a, ['args', i])
-  nul(entry.cwd, ['cwd'])
-  nul(entry.url, ['url'])
-  for (const [k, v] of Object.entries(entry.env ?? {})) {
-    if (k === '' || /[=\u0000]/.test(k))
-      bad(['env', k], 'an environment variable name must be non-empty, without "=" or a NUL character', true)
-    nul(v, ['env', k])
-  }
-  for (const [k, v] of Object.entries(entry.headers ?? {})) {
-    if (!HEADER_NAME.test(k))
-      bad(['headers', k], "a header name must be a token: letters, digits and !#$%&'*+-.^_`|~", true)
-    if (/[\u0000\r\n]/.test(v))
-      bad(['headers', k], 'contains a line break or a NUL character, which an HTTP header cannot carry')
-  }
-  return out
-}
-
-/** A value above a field's repository cap (fields.ts `repositoryMax`) is clamped to it, with a warning. */
-function capRepositoryValues(entry: Entry, problems: Problem[]): void {
-  for (const key of fieldsWhere((f) => f.repositoryMax !== undefined)) {
-    const max = fieldSpec(key).repositoryMax as number
-    const value = entry[key]
-    if (typeof value !== 'number' || value <= max) continue
-    ;(entry as Record<string, unknown>)[key] = max
-    problems.push({
-      severity: 'warning',
-      code: 'bad-value',
-      message: `a repository file may not set more than ${max}; ${max} applies (set a larger value in $DSH_HOME/mcp.yml)`,
-      path: [key],
-    })
-  }
-}
-
-/** The official client refuses (at mount) a first reconnect delay above the backoff ceiling, defaults included. */
-function checkReconnect(entry: Entry, problems: Problem[]): void {
-  const rc = entry.reconnect
-  if (!rc || (rc.initialDelayMs === undefined && rc.maxDelayMs === undefined)) return
-  const initial = rc.initialDelayMs ?? OFFICIAL_RECONNECT_DEFAULTS.initialDelayMs
-  const max = rc.maxDelayMs ?? OFFICIAL_RECONNECT_DEFAULTS.maxDelayMs
-  if (initial <= max) return
-  const message =
-    rc.initialDelayMs === undefined
-      ? `must be at least initialDelayMs (default ${initial})`
-      : `must not exceed maxDelayMs (${rc.maxDelayMs === undefined ? `default ${max}` : max})`
-  problems.push({
-    severity: 'error',
-    code: 'bad-value',
-    message,
-    path: ['reconnect', rc.initialDelayMs === undefined ? 'maxDelayMs' : 'initialDelayMs'],
-  })
 }
 
 function checkTransport(entry: Entry, partial: boolean, opts: CheckOptions, problems: Problem[]): void {

@@ -14,13 +14,15 @@
  * (`view`), `export`'s targets (`export`; a written field a target has no
  * spelling for is named in a note), the importers (`import`), and `add`'s
  * flags (`flag`). The tool-cache key's members are declared (`cacheKey`); its
- * hashing lives in fingerprint.ts. test/config/fields.test.ts fails when any
+ * hashing lives in fingerprint.ts. The lazy-lifecycle rows are declared in
+ * fields-lazy.ts and spread in at their place (last). test/config/fields.test.ts fails when any
  * of those, or the field table of docs/guide/format.md (+ zh), disagrees.
  *
  * @module
  */
 
 import type { FieldSpec } from './field-spec.ts'
+import { LAZY_FIELDS } from './fields-lazy.ts'
 
 export type { ExportTarget, FieldSpec, ImportSource, ValueType } from './field-spec.ts'
 export { flagAttribute, flagName } from './field-spec.ts'
@@ -254,34 +256,7 @@ export const FIELDS = {
     view: 'own',
     export: 'implicit',
   },
-  lifecycle: {
-    type: 'lifecycle',
-    docs: 'eager: start with the project; lazy: start on the first tool call (tools offered from the cache meanwhile).',
-    transport: 'both',
-    override: true,
-    trust: false,
-    cacheKey: false,
-    mount: false,
-    view: 'own',
-    export: {},
-    flag: {
-      flags: '--lifecycle <lifecycle>',
-      help: 'eager (start with the project) or lazy (start on the first tool call)',
-      choices: ['eager', 'lazy'],
-    },
-  },
-  idleTimeoutMs: {
-    type: 'millis0',
-    docs: 'lazy: stop the server after this long without a call (0: never).',
-    transport: 'both',
-    override: true,
-    trust: false,
-    cacheKey: false,
-    mount: false,
-    view: 'own',
-    export: {},
-    flag: { flags: '--idle-timeout <ms>', help: 'lazy: stop the server after this long without a call (0: never)' },
-  },
+  ...LAZY_FIELDS,
 } as const satisfies Record<string, FieldSpec>
 
 export type FieldName = keyof typeof FIELDS

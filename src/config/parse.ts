@@ -8,27 +8,22 @@
  * keeps that file's last good generation). YAML and JSON are read by one
  * parser (JSON is YAML's flow subset), with duplicate keys, custom tags and
  * alias expansion refused or bounded so a hostile file cannot exhaust memory.
+ * Once the document passes those bounds, read-document.ts reads its entries.
  *
  * @module
  */
 import { type Document, isMap, LineCounter, parseDocument, visit } from 'yaml'
 import { type Diagnostic, formatPath } from './diagnostics.ts'
-import { type CheckOptions, checkEntry, kindOf, type Problem, unknownKeyProblem } from './entry.ts'
+import type { CheckOptions } from './entry.ts'
 import { checkJsonSyntax } from './json-check.ts'
 import { exceedsValues, scanStructure } from './structure-scan.ts'
-import { type At, type Inspection, inspectDocument, positionAt, positionOf } from './yaml-doc.ts'
-import { type Entry, FRIENDLY_ROOT_KEYS, MCP_SERVERS_ROOT_KEYS } from './schema.ts'
-import { readSecretDeclarations, type SecretDeclaration } from './secrets-decl.ts'
-import { serverNameRefusal } from './server-name.ts'
-import { isRecord } from './guards.ts'
+import { inspectDocument, positionAt } from './yaml-doc.ts'
+import { readDocument, rootKeyOf } from './read-document.ts'
+import type { Entry } from './schema.ts'
+import type { SecretDeclaration } from './secrets-decl.ts'
 
 /** `friendly`: `servers:` (the .yml files); `mcpServers`: the JSON dialect (`.dsh/mcp.json`, `.mcp.json`). */
 export type FileFormat = 'friendly' | 'mcpServers'
-
-/** The top-level key that lists a format's servers. */
-export function rootKeyOf(format: FileFormat): 'servers' | 'mcpServers' {
-  return format === 'friendly' ? 'servers' : 'mcpServers'
-}
 
 export const MAX_CONFIG_BYTES = 1024 * 1024
 /** Alias nodes one file may hold, and expansions of one anchor (the parser's `maxAliasCount`). */
@@ -232,195 +227,5 @@ function firstAliasOffset(doc: Document.Parsed): number {
   return offset
 }
 
-/**
- * Problems one scope (a server entry, or the file's top level) reports in full. A hostile file can hold
- * 45,000 unknown keys; past this many, the rest are counted in one closing problem, so neither the
- * positions computed nor the lines logged grow with the file.
- */
-export const MAX_PROBLEMS_SHOWN = 20
-
-type Counted = Pick<Problem, 'severity' | 'code' | 'message'>
-
-/** The first `MAX_PROBLEMS_SHOWN` problems (errors before warnings when some must be left out, the order kept within each), and `more` counting the rest. */
-function capProblems(problems: readonly Problem[]): { shown: readonly Problem[]; more?: Counted } {
-  if (problems.length <= MAX_PROBLEMS_SHOWN) return { shown: problems }
-  const ordered = [...problems.filter((p) => p.severity === 'error'), ...problems.filter((p) => p.severity !== 'error')]
-  const rest = ordered.slice(MAX_PROBLEMS_SHOWN)
-  const errors = rest.filter((p) => p.severity === 'error').length
-  const kinds =
-    errors === 0
-      ? `${rest.length} warnings`
-      : errors === rest.length
-        ? `${rest.length} errors`
-        : `${errors} errors, ${rest.length - errors} warnings`
-  return {
-    shown: ordered.slice(0, MAX_PROBLEMS_SHOWN),
-    more: {
-      severity: rest[0]!.severity,
-      code: rest[0]!.code,
-      message: `${rest.length} more problems not listed (${kinds})`,
-    },
-  }
-}
-
 /** C0 controls other than tab, LF and CR, and DEL: never in a text config file. */
 const CONTROL_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/
-
-function readDocument(
-  doc: Document.Parsed,
-  value: unknown,
-  at: At,
-  scoped: Inspection['entries'],
-  opts: ParseOptions,
-): ParsedFile {
-  const { file, format } = opts
-  const rootKey = rootKeyOf(format)
-  const rootKeys = format === 'friendly' ? FRIENDLY_ROOT_KEYS : MCP_SERVERS_ROOT_KEYS
-  const diagnostics: Diagnostic[] = []
-  const base = { file, line: 1, col: 1 }
-  if (!isRecord(value)) {
-    const expected = format === 'friendly' ? 'a mapping with "servers:"' : 'a JSON object with "mcpServers"'
-    return {
-      file,
-      format,
-      ok: false,
-      entries: [],
-      diagnostics: [
-        {
-          ...base,
-          severity: 'error',
-          code: 'bad-root',
-          message: `expected ${expected}, got ${kindOf(value)}`,
-          path: '',
-        },
-      ],
-    }
-  }
-  const root = value
-  const posOf = (path: (string | number)[], atKey = false) => positionOf(doc, path, atKey, at)
-  const other = format === 'friendly' ? 'mcpServers' : 'servers'
-  const strays = Object.keys(root).filter((key) => !(rootKeys as readonly string[]).includes(key))
-  const top = capProblems(
-    strays.map(
-      (key): Problem =>
-        key === other
-          ? {
-              severity: 'warning',
-              code: 'unknown-key',
-              message: `"${key}" is not read in this file (ignored); this file lists servers under "${rootKey}"`,
-              path: [key],
-              atKey: true,
-            }
-          : unknownKeyProblem(key, rootKeys, 'the top level'),
-    ),
-  )
-  for (const p of top.shown)
-    diagnostics.push({
-      file,
-      ...posOf(p.path, true),
-      severity: p.severity,
-      code: p.code,
-      message: p.message,
-      path: formatPath(p.path),
-    })
-  if (top.more) diagnostics.push({ ...base, ...top.more, message: `${top.more.message} at the top level`, path: '' })
-  const declared = format === 'friendly' ? readSecretDeclarations(root.secrets) : undefined
-  for (const p of declared?.problems ?? [])
-    diagnostics.push({
-      file,
-      ...posOf(p.path, true),
-      severity: 'error',
-      code: 'bad-value',
-      message: p.message,
-      path: formatPath(p.path),
-    })
-  const withSecrets = <T extends ParsedFile>(parsed: T): T =>
-    declared?.secrets.length ? { ...parsed, secrets: declared.secrets } : parsed
-  const servers = root[rootKey]
-  if (servers === undefined || servers === null) {
-    if (servers === undefined)
-      diagnostics.push({
-        ...base,
-        severity: 'warning',
-        code: 'bad-root',
-        message: `no "${rootKey}" key: this file defines no servers`,
-        path: '',
-      })
-    return withSecrets({ file, format, ok: true, entries: [], diagnostics })
-  }
-  if (!isRecord(servers)) {
-    diagnostics.push({
-      file,
-      ...posOf([rootKey]),
-      severity: 'error',
-      code: 'bad-root',
-      message: `"${rootKey}" must be a mapping of server names to entries, got ${kindOf(servers)}`,
-      path: rootKey,
-    })
-    return { file, format, ok: false, entries: [], diagnostics }
-  }
-  const entries: ParsedEntry[] = []
-  for (const [name, raw] of Object.entries(servers as Record<string, unknown>)) {
-    const keyPos = posOf([rootKey, name], true)
-    const entryDiags: Diagnostic[] = []
-    const push = (p: Problem) => {
-      const full = [rootKey, name, ...p.path]
-      entryDiags.push({
-        file,
-        ...posOf(full, p.atKey),
-        severity: p.severity,
-        code: p.code,
-        message: p.message,
-        path: formatPath(full),
-        server: name,
-      })
-    }
-    const refusal = serverNameRefusal(name)
-    if (refusal !== undefined) {
-      push({
-        severity: 'error',
-        code: 'bad-name',
-        message: refusal,
-        path: [],
-        atKey: true,
-      })
-      entries.push({ name, partial: false, ...keyPos, diagnostics: entryDiags })
-      continue
-    }
-    const early = scoped.get(name)
-    if (early) {
-      entryDiags.push({
-        file,
-        line: early.line,
-        col: early.col,
-        severity: 'error',
-        code: early.code,
-        message: early.message,
-        path: formatPath(early.segments),
-        server: name,
-      })
-      entries.push({ name, partial: false, ...keyPos, diagnostics: entryDiags })
-      continue
-    }
-    const checked = checkEntry(raw, opts)
-    const capped = capProblems(checked.problems)
-    capped.shown.forEach(push)
-    if (capped.more)
-      entryDiags.push({
-        file,
-        ...keyPos,
-        ...capped.more,
-        message: `${capped.more.message} in this entry`,
-        path: formatPath([rootKey, name]),
-        server: name,
-      })
-    entries.push({
-      name,
-      ...(checked.entry ? { entry: checked.entry } : {}),
-      partial: checked.partial,
-      ...keyPos,
-      diagnostics: entryDiags,
-    })
-  }
-  return withSecrets({ file, format, ok: true, entries, diagnostics })
-}

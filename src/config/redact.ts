@@ -21,7 +21,7 @@
  *   nothing). The list is deduplicated and sorted longest first, so a value
  *   containing another is replaced whole.
  * - `redact(text, secrets)` replaces each occurrence of each value with
- *   `***`, then masks secret shapes of free text (`redactShapesIn`: URL
+ *   `***`, then masks secret shapes of free text (redact-text.ts `redactShapesIn`: URL
  *   userinfo, secret-named query values, `--token=` values, `Bearer <x>`).
  * - A display window must never cut first and redact second (a cut secret
  *   no longer matches): `redactCut` redacts, then cuts to a length;
@@ -30,14 +30,15 @@
  *   cut by someone else (a byte window that starts inside a secret).
  *
  * The host (mount errors, via the plan), doctor (probe reports, stderr
- * tails) and the CLI presenter (via `redact-shapes.ts`) all use this one
+ * tails) and the CLI presenter (via `redact-shapes.ts` and `redact-text.ts`) all use this one
  * implementation.
  *
  * @module
  */
 import { Buffer } from 'node:buffer'
 import { templateSecrets, templateSites, templateVariables } from './expand.ts'
-import { argSecrets, MASK, redactShapesIn, urlSecrets } from './redact-shapes.ts'
+import { argSecrets, MASK, urlSecrets } from './redact-shapes.ts'
+import { redactShapesIn } from './redact-text.ts'
 import type { Entry } from './schema.ts'
 
 export {

@@ -14,7 +14,8 @@
  */
 import { parseDocument } from 'yaml'
 import { formatDiagnostic } from '../config/diagnostics.ts'
-import { type FileFormat, parseConfigText, rootKeyOf } from '../config/parse.ts'
+import { type FileFormat, parseConfigText } from '../config/parse.ts'
+import { rootKeyOf } from '../config/read-document.ts'
 import { deleteMember, jsonEditable, setMember } from './edit-json.ts'
 import { deletePair, setPair } from './edit-yaml.ts'
 import { isRecord } from '../config/guards.ts'

@@ -33,7 +33,7 @@
  */
 import { formatDiagnostic, formatPath } from '../config/diagnostics.ts'
 import type { ParsedFile } from '../config/parse.ts'
-import { unsafeValueProblems } from '../config/entry.ts'
+import { unsafeValueProblems } from '../config/entry-values.ts'
 import { type Env, expandEntry, type SecretSource, secretSetCommand } from '../config/expand.ts'
 import { contributors, type Row, type Source } from '../config/layers.ts'
 import { credentialsAsHeader, type OfficialConfig, OfficialConfigSchema, toOfficialConfig } from '../config/official.ts'

@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: texts hold literal ${VAR} references
 /**
- * The free-text shapes of `redactShapesIn` (config/redact-shapes.ts) and the
+ * The free-text shapes of `redactShapesIn` (config/redact-text.ts) and the
  * PEM pass (config/redact-pem.ts): secrets that are no configured value —
  * `Authorization: …` and other secret-named headers, `token=…`, `"password":
  * "…"`, `api_key: …`, PEM bodies (at once and line by line) — masked; words
@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { maskPemLine, type PemState } from '../../src/config/redact-pem.ts'
-import { redactShapesIn } from '../../src/config/redact-shapes.ts'
+import { redactShapesIn } from '../../src/config/redact-text.ts'
 
 const MASKED: [string, string][] = [
   ['Authorization: Bearer abcdefghijk123', 'Authorization: ***'],

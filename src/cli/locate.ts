@@ -9,7 +9,7 @@
  * might define the name, so the command cannot tell what it would change.
  * `inScope` is the same lookup limited to one `-s` scope's files (each must
  * parse). `notFound` is the one-line "no such server" failure with a
- * did-you-mean (`get` and `trust` use present.ts `unknownServer`, which
+ * did-you-mean (`get` and `trust` use listing.ts `unknownServer`, which
  * loads no writer library).
  *
  * @module

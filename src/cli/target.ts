@@ -1,8 +1,7 @@
 /**
  * The write side shared by every editing command: which file a scope names,
  * how a file is edited (locked, atomic, never over a file that does not
- * parse), the local file's `.gitignore`, short labels for messages, and
- * trusting what the user just wrote.
+ * parse), the local file's `.gitignore`, short labels for messages.
  *
  * Contract: `editTarget` runs `change` on a `ConfigEditor` of the file's
  * current text under the file's lock and writes the result atomically; when
@@ -20,19 +19,15 @@
  * and gets the format's JSON Schema next to it (`.dsh/mcp.schema.json`, or
  * `$DSH_HOME/mcp.schema.json`), refreshed when it differs, so the line
  * resolves for everyone who clones the repository, whatever their install.
- * `.mcp.json` is never a target. `trustWritten` trusts exactly what the user
- * wrote and only when the effective row equals it.
+ * `.mcp.json` is never a target. Trusting what was just written is
+ * `trust-written.ts`.
  *
  * @module
  */
 import path from 'node:path'
-import { contributors, type LayerFile, projectLayerFiles, userLayerFile, winners } from '../config/layers.ts'
-import { rowFingerprint, trustFingerprint } from '../config/fingerprint.ts'
-import type { Entry } from '../config/schema.ts'
+import { type LayerFile, projectLayerFiles, userLayerFile } from '../config/layers.ts'
 import { shellWord } from '../trust/command.ts'
-import { needsTrust } from '../trust/state.ts'
 import { gitIgnores, gitTracks } from '../files/git-tracked.ts'
-import { loadProject, type ProjectView } from '../files/project.ts'
 import { type ConfigEditor, createEditor, editProblem } from '../files/editor.ts'
 import { linkOutside, linkTarget } from '../files/guard.ts'
 import { readForEdit, refuseLockPath, updateFile, WriteError } from '../files/write.ts'
@@ -247,58 +242,4 @@ async function ensureLocalGitignore(dshDir: string, root: string): Promise<void>
     },
     { within: root },
   )
-}
-
-/** What the user wrote (or imported from a file of their own outside every repository) for one server. */
-export interface Written {
-  name: string
-  /** The entry as written (validated with `checkEntry` before the write). */
-  entry: Entry
-}
-
-/**
- * Trust exactly what the user wrote: each `written` server whose effective
- * row now comes from `file` alone and equals the written entry (same
- * fingerprint). A row that needs no trust is left alone; a row that other
- * files merge into (a local override) or that differs from what was written
- * is left untrusted, with a note saying why. `loaded`, when given, must be
- * the project as read after the write; without it the project is read here.
- */
-export async function trustWritten(
-  cli: CliContext,
-  root: string,
-  file: string,
-  written: readonly Written[],
-  loaded?: ProjectView,
-): Promise<void> {
-  if (written.length === 0) return
-  const view = loaded ?? loadProject(cli.dir, cli.loc)
-  const won = winners(view.rows)
-  const servers: { name: string; fingerprint: string }[] = []
-  for (const w of written) {
-    const row = won.find((r) => r.name === w.name)
-    if (!row?.entry || !needsTrust(row) || row.file !== file) continue
-    const merged = contributors(row).slice(1)
-    const why = merged.length
-      ? `${merged.map((s) => label(cli, root, s.file)).join(', ')} merges fields into it that were not written here`
-      : rowFingerprint(row) !== trustFingerprint(w.entry)
-        ? 'its effective entry differs from what was written'
-        : undefined
-    if (why) {
-      cli.out.err(
-        `note: "${w.name}" is not trusted: ${why}; review it (dsh-mcp get ${shellWord(w.name)}), then run: dsh-mcp trust ${shellWord(w.name)}`,
-      )
-      continue
-    }
-    servers.push({ name: w.name, fingerprint: rowFingerprint(row) })
-  }
-  if (servers.length === 0) return
-  const { trustServers } = await import('../trust/store.ts')
-  try {
-    await trustServers(cli.loc.dshHome, root, servers)
-  } catch (err) {
-    cli.out.err(
-      `dsh-mcp: warning: could not record trust (${(err as Error).message}); run "dsh-mcp trust ${servers.map((s) => s.name).join(' ')}"`,
-    )
-  }
 }

@@ -8,7 +8,7 @@
  * one line on stderr; notes follow when another layer wins over the new row,
  * or when win32 runs the command through `cmd /c`. The row the user just
  * wrote is trusted only when its effective entry is exactly what was typed
- * (target.ts `trustWritten`): a committed local file merging fields into it
+ * (trust-written.ts `trustWritten`): a committed local file merging fields into it
  * leaves it untrusted, with a note saying why.
  *
  * @module
@@ -23,7 +23,8 @@ import { failure } from '../errors.ts'
 import { type AddFlags, checkName, entryFromAdd, firstEntryError, windowsNote } from '../flags.ts'
 import { winnerOf } from '../locate.ts'
 import type { CliContext } from '../program.ts'
-import { editTarget, label, scopeLayer, trustWritten, type WriteScope } from '../target.ts'
+import { editTarget, label, scopeLayer, type WriteScope } from '../target.ts'
+import { trustWritten } from '../trust-written.ts'
 
 export async function run(
   cli: CliContext,

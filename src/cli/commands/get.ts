@@ -9,7 +9,8 @@
  *
  * @module
  */
-import { detailLines, readListing, targetOf, unknownServer } from '../present.ts'
+import { readListing, unknownServer } from '../listing.ts'
+import { detailLines, targetOf } from '../present-text.ts'
 import type { CliContext } from '../program.ts'
 
 export async function run(cli: CliContext, name: string, opts: { json?: boolean }): Promise<number> {

@@ -13,7 +13,7 @@
  * stdout — each row with the command line or URL it runs — notes after it.
  * Trust: only entries read from a file outside every repository that the
  * user owns are trusted (and only when the effective row equals them, see
- * target.ts `trustWritten`); entries from a repository's own files
+ * trust-written.ts `trustWritten`); entries from a repository's own files
  * (`.mcp.json`, `.cursor/`, `.vscode/`, `.gemini/` in the project) are
  * imported untrusted, and the plan says so; into the user file (which needs
  * no trust) they are `refused`. All additions land in one locked atomic write of
@@ -42,9 +42,10 @@ import { type Moved, moveSecrets, movedNotes } from '../importers/secrets.ts'
 import { openSecretStore, scopeKey } from '../../secrets/store.ts'
 import { whereStored } from '../secrets.ts'
 import { CLIENTS, type Client, clientSources, discover, readFrom } from '../importers/sources.ts'
-import { targetOf } from '../present.ts'
+import { targetOf } from '../present-text.ts'
 import type { CliContext } from '../program.ts'
-import { editTarget, label, scopeLayer, trustWritten, type Written, type WriteScope } from '../target.ts'
+import { editTarget, label, scopeLayer, type WriteScope } from '../target.ts'
+import { trustWritten, type Written } from '../trust-written.ts'
 import { canonicalRoot } from '../../trust/store.ts'
 
 type Action = 'add' | 'skip' | 'conflict' | 'invalid' | 'refused'

@@ -19,7 +19,9 @@
  */
 import { type DoctorResult, isBroken } from '../../doctor/types.ts'
 import { fileVerdictOf } from '../../plan/verdict.ts'
-import { type CheckResult, type Listing, readListing, type ServerView, tableOf, withChecks } from '../present.ts'
+import { type Listing, readListing, withChecks } from '../listing.ts'
+import type { CheckResult, ServerView } from '../present.ts'
+import { tableOf } from '../present-text.ts'
 import type { CliContext } from '../program.ts'
 import { checkTimeoutMs, paintState, resultSummary, runChecks } from './doctor.ts'
 

@@ -40,7 +40,7 @@ import { serverLogFile } from '../../launch/spec.ts'
 import { oneLine } from '../../config/terminal-safe.ts'
 import { canonicalRoot } from '../../trust/store.ts'
 import { failure } from '../errors.ts'
-import { unknownServer } from '../present.ts'
+import { unknownServer } from '../listing.ts'
 import type { CliContext } from '../program.ts'
 
 export interface LogsOptions {

@@ -11,7 +11,7 @@
  * @module
  */
 import { openSecretStore, scopeKey } from '../../secrets/store.ts'
-import { readListing } from '../present.ts'
+import { readListing } from '../listing.ts'
 import type { CliContext } from '../program.ts'
 import { secretUses, whereStored } from '../secrets.ts'
 

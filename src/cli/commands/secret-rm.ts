@@ -9,7 +9,7 @@
  */
 import { openSecretStore } from '../../secrets/store.ts'
 import { failure } from '../errors.ts'
-import { readListing } from '../present.ts'
+import { readListing } from '../listing.ts'
 import type { CliContext } from '../program.ts'
 import { checkSecretName, scopeOf, whereStored } from '../secrets.ts'
 

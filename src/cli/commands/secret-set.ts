@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { readListing } from '../present.ts'
+import { readListing } from '../listing.ts'
 import type { CliContext } from '../program.ts'
 import { checkSecretName, scopeOf, setSecret } from '../secrets.ts'
 

@@ -20,14 +20,9 @@ import { rowFingerprint } from '../../config/fingerprint.ts'
 import type { Row } from '../../config/layers.ts'
 import { needsTrust } from '../../trust/state.ts'
 import { failure, usage } from '../errors.ts'
-import {
-  detailLines,
-  issuesBesideVerdict,
-  readListing,
-  reviewWarnings,
-  type ServerView,
-  unknownServer,
-} from '../present.ts'
+import { readListing, unknownServer } from '../listing.ts'
+import { issuesBesideVerdict, type ServerView } from '../present.ts'
+import { detailLines, reviewWarnings } from '../present-text.ts'
 import type { CliContext } from '../program.ts'
 
 export interface TrustOptions {

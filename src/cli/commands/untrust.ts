@@ -11,7 +11,7 @@
 import { suggest } from '../../config/entry.ts'
 import { canonicalRoot, untrustServers } from '../../trust/store.ts'
 import { failure } from '../errors.ts'
-import { readListing } from '../present.ts'
+import { readListing } from '../listing.ts'
 import type { CliContext } from '../program.ts'
 
 export async function run(cli: CliContext, names: string[] = []): Promise<number> {

@@ -23,6 +23,8 @@
  * - `redact(text, secrets)` replaces each occurrence of each value with
  *   `***`, then masks secret shapes of free text (redact-text.ts `redactShapesIn`: URL
  *   userinfo, secret-named query values, `--token=` values, `Bearer <x>`).
+ * - `redactJson(value, secrets)` redacts every string (and key) of a JSON
+ *   value (a resource item of a tool result: `host/result-redact.ts`).
  * - A display window must never cut first and redact second (a cut secret
  *   no longer matches): `redactCut` redacts, then cuts to a length;
  *   `redactEdges` masks a fragment of a secret (at least
@@ -145,6 +147,23 @@ export function redact(text: string, secrets: readonly string[]): string {
   let out = text
   for (const s of secrets) if (out.includes(s)) out = out.split(s).join(MASK)
   return redactShapesIn(out)
+}
+
+/**
+ * A JSON value (a resource item of a tool result) with every
+ * string — object keys included — passed through `redact`; the input is not
+ * changed. Depth is bounded by the value (JSON from a tool list, no cycles).
+ */
+export function redactJson<T>(value: T, secrets: readonly string[]): T {
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return redact(v, secrets)
+    if (Array.isArray(v)) return v.map(walk)
+    if (v === null || typeof v !== 'object') return v
+    const out: Record<string, unknown> = {}
+    for (const [k, x] of Object.entries(v)) out[redact(k, secrets)] = walk(x)
+    return out
+  }
+  return walk(value) as T
 }
 
 /** `text` redacted, then cut to at most `max` characters (the last one `…` when cut). */

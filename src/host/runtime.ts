@@ -37,6 +37,7 @@ import { createProjectEnv } from './project-env.ts'
 import { createTrustGate } from './trust-gate.ts'
 import { createVisibility } from './visibility.ts'
 import { guardExecution } from './exec-guard.ts'
+import { redactResults } from './result-redact.ts'
 import type { WebSource } from './web.ts'
 
 export interface ProjectMcp {
@@ -93,6 +94,8 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
   const visibility = createVisibility(ctx, model, log)
   // Beside the restrictions: a call from an agent that does not see the tool never reaches a server (owned by ctx's fiber).
   guardExecution(ctx, model, (agent) => visibility.rootOf(agent))
+  // What our tools return to the model, redacted with their server's secrets (eager servers; lazy ones too once live).
+  redactResults(ctx, mounts)
   // Lazy servers (src/lazy): cached tools while stopped, started by their first call, released when idle.
   const {
     servers: lazy,

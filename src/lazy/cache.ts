@@ -8,6 +8,12 @@
  * effective server name it was recorded under and, per tool, exactly what the
  * official client registered: the public name, the raw name where the public
  * one shows it, the description, the input schema and the output schema.
+ * `cachedTool(server, def, secrets)` redacts the server's secret values
+ * (config/redact.ts) from the description and from every text of the schemas
+ * (`description`, `title`, `default`, `examples`, `const`, `enum`, `$comment`
+ * at any depth), so no secret is written to disk; names, property keys,
+ * types and `required` are identifiers the wake must match and stay as the
+ * server sent them (a secret in a tool or property name is not masked).
  * A hard-linked file is no cache either.
  * `writeCache` replaces the file atomically, mode 0600, in a 0700 directory
  * (files/private-dir.ts: no symbolic link is followed) and returns whether it
@@ -24,6 +30,7 @@ import { Buffer } from 'node:buffer'
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync } from 'node:fs'
 import path from 'node:path'
 import * as z from 'zod/mini'
+import { redact } from '../config/redact.ts'
 import { ensureHomeDir, PRIVATE_DIRS, writePrivateFile } from '../files/private-dir.ts'
 import { publicToolName, rawNameOf } from '../plan/tool-names.ts'
 
@@ -123,18 +130,33 @@ export function writeCache(dshHome: string, record: CacheRecord): boolean {
 }
 
 /** A cached tool as recorded from a registered definition (raw name kept when the public name shows it). */
+/** Schema keys whose values are text a server writes (redacted before the cache is written). */
+const TEXT_KEYS = new Set(['description', 'title', 'default', 'examples', 'const', 'enum', '$comment'])
+
+/** `schema` with every string under a text key redacted; keys and identifiers unchanged. */
+function redactSchema(schema: unknown, secrets: readonly string[], text = false): unknown {
+  if (typeof schema === 'string') return text ? redact(schema, secrets) : schema
+  if (Array.isArray(schema)) return schema.map((v) => redactSchema(v, secrets, text))
+  if (schema === null || typeof schema !== 'object') return schema
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(schema)) out[k] = redactSchema(v, secrets, text || TEXT_KEYS.has(k))
+  return out
+}
+
 export function cachedTool(
   server: string,
   def: { name: string; description: string; parameters: unknown; output?: { schema?: unknown } },
+  secrets: readonly string[] = [],
 ): CachedTool {
   const raw = rawNameOf(def.name, server)
+  const parameters = (def.parameters ?? { type: 'object' }) as Record<string, unknown>
   return {
     name: def.name,
     ...(publicToolName(server, raw) === def.name ? { raw } : {}),
-    description: def.description,
-    parameters: (def.parameters ?? { type: 'object' }) as Record<string, unknown>,
+    description: redact(def.description, secrets),
+    parameters: redactSchema(parameters, secrets) as Record<string, unknown>,
     ...(def.output?.schema && typeof def.output.schema === 'object'
-      ? { output: def.output.schema as Record<string, unknown> }
+      ? { output: redactSchema(def.output.schema, secrets) as Record<string, unknown> }
       : {}),
   }
 }

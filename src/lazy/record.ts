@@ -6,7 +6,7 @@
  * A pass looks at every mount that is `mounted` and does not read as failed
  * (up, no tools, an error), collects what the official client registered
  * under its effective name (public name, description, input and output
- * schema, as the registry holds them) and writes the record of its cache key
+ * schema, as the registry holds them, its secrets redacted: cache.ts) and writes the record of its cache key
  * when it differs from the last one this host wrote — so a re-sync after
  * `tools/list_changed` refreshes the cache (a mount without a cache key — no
  * cache secret — records nothing) and a server whose real list
@@ -63,7 +63,8 @@ export function createRecorder(deps: RecorderDeps): Recorder {
       const tools = []
       for (const name of names) {
         const def = deps.ctx.tools.get(name)
-        if (def) tools.push(cachedTool(m.effectiveName, def))
+        // The server's secrets never reach the cache file (descriptions and schema texts redacted).
+        if (def) tools.push(cachedTool(m.effectiveName, def, m.spec.secrets))
       }
       tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
       const cacheKey = m.spec.cacheKey

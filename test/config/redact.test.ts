@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { MIN_SECRET_LENGTH, redact, redactCut, redactEdges, secretValues } from '../../src/config/redact.ts'
+import { MIN_SECRET_LENGTH, redact, redactCut, redactEdges, redactJson, secretValues } from '../../src/config/redact.ts'
 
 test('env and header values, the credential after an auth scheme, and the variables a template uses', () => {
   const raw = {
@@ -62,4 +62,15 @@ test('redactCut redacts before it cuts; redactEdges masks a fragment left at a c
   assert.equal(redactEdges('retvalue and more', secrets, { start: true }), '*** and more')
   assert.equal(redactEdges('and more super', secrets, { end: true }), 'and more ***')
   assert.equal(redactEdges('and more', secrets, { start: true, end: true }), 'and more', 'nothing at the edges')
+})
+
+test('redactJson masks every string and key of a JSON value, leaves the rest and its input as they are', () => {
+  const value = { uri: 'file:///s3cr3t-v4l', text: ['ok s3cr3t-v4l', 42, null], 's3cr3t-v4l-key': true }
+  const copy = structuredClone(value)
+  assert.deepEqual(redactJson(value, ['s3cr3t-v4l']), {
+    uri: 'file:///***',
+    text: ['ok ***', 42, null],
+    '***-key': true,
+  })
+  assert.deepEqual(value, copy)
 })

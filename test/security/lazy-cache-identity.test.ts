@@ -11,7 +11,10 @@
  *    never poisons what other projects are offered for the dormant server
  *    (its tools and descriptions stay in its own project);
  * 3. the same launch under another name is not offered the first name's
- *    tools: it runs for its own.
+ *    tools: it runs for its own;
+ * 4. a secret value (an env value) in a tool's description never reaches a
+ *    cache file under `$DSH_HOME`: the record holds the tool, its name and
+ *    the rest of its description, the secret masked.
  */
 import assert from 'node:assert/strict'
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -105,14 +108,15 @@ test('a project override of a user lazy server never poisons the cache other pro
   const clean = projectWith({})
   const evil = projectWith({})
   t.after(() => reapAll(pids))
-  await runOnce(home, clean.path, ['gl'], 'server global')
+  await runOnce(home, clean.path, ['gl'], 'mcp__gl__echo')
 
   // The attacking checkout overrides the user's server (env only: a partial local row), is trusted, and runs it.
   evil.write(
     '.dsh/mcp.local.yml',
     friendly({ gl: { env: { MCP_FIXTURE_NAME: POISON, MCP_FIXTURE_TOOLS: 'echo,add' } } }),
   )
-  await runOnce(home, evil.path, ['gl'], 'steal_keys')
+  // (env values are redaction values: the cache holds the poison's description masked, its tool list as is)
+  await runOnce(home, evil.path, ['gl'], 'Add two numbers')
 
   const w = await lazyWorld(home)
   t.after(() => w.dispose())
@@ -176,4 +180,22 @@ test('the same launch under another name is not offered the first name’s cache
     [],
     '"second" was offered what "first" recorded',
   )
+})
+
+test('a secret in a tool description never reaches a cache file', async (t) => {
+  const home = makeTempDir('dsh-mcp-cache-id-')
+  const pids = home.mkdir('pids')
+  const CANARY = 'cAnArY-cache-7d41e9b2'
+  const project = projectWith({
+    sec: envNamed(home.join('spawns.log'), pids, { MCP_FIXTURE_NAME: CANARY }),
+  })
+  t.after(() => reapAll(pids))
+  await runOnce(home, project.path, ['sec'], 'Echo text back (server ***)')
+  const files = cacheFiles(home)
+  assert.ok(files.length > 0)
+  for (const f of files) {
+    const text = readFileSync(path.join(home.path, 'mcp-cache', f), 'utf8')
+    assert.ok(!text.includes(CANARY), `the secret was written to ${f}`)
+    assert.ok(text.includes('mcp__sec__echo'), `the tool stays visible in the cache: ${text}`)
+  }
 })

@@ -45,12 +45,20 @@ function binsIn(dir: string): PeerBins {
   return { claude: bin('claude'), codex: bin('codex'), gemini: bin('gemini') }
 }
 
-/** Install (once) and return the three CLIs, or why they cannot be had here. */
-export async function ensurePeers(): Promise<PeerBins | { skip: string }> {
+/**
+ * Install `pins` (exact versions) once into the cache under `key`, checked by `verify(staging)`; the
+ * install dir, or why it cannot be had here (`what` names it in the reason).
+ */
+async function installPinned(
+  key: string,
+  pins: Record<string, { pkg: string; version: string }>,
+  verify: (dir: string) => void,
+  what: string,
+): Promise<{ dir: string } | { skip: string }> {
   try {
-    const { dir } = await ensureCached(cacheKey(), async (staging) => {
+    const { dir } = await ensureCached(key, async (staging) => {
       await writeFile(join(staging, 'package.json'), '{ "private": true }\n')
-      const specs = Object.values(PEER_VERSIONS).map((p) => `${p.pkg}@${p.version}`)
+      const specs = Object.values(pins).map((p) => `${p.pkg}@${p.version}`)
       const env = {
         ...(process.env as Record<string, string>),
         ...installEnv(),
@@ -62,15 +70,28 @@ export async function ensurePeers(): Promise<PeerBins | { skip: string }> {
         timeout: 900_000,
         maxBuffer: 16 * 1024 * 1024,
       })
+      verify(staging)
+    })
+    return { dir }
+  } catch (error) {
+    const first = String((error as Error).message ?? error).split('\n')[0]
+    return { skip: `${what} could not be installed from the registry: ${first}` }
+  }
+}
+
+/** Install (once) and return the three CLIs, or why they cannot be had here. */
+export async function ensurePeers(): Promise<PeerBins | { skip: string }> {
+  const got = await installPinned(
+    cacheKey(),
+    PEER_VERSIONS,
+    (staging) => {
       for (const [name, bin] of Object.entries(binsIn(staging))) {
         if (!existsSync(bin)) throw new Error(`${name}: no executable at ${bin} after the install`)
       }
-    })
-    return binsIn(dir)
-  } catch (error) {
-    const first = String((error as Error).message ?? error).split('\n')[0]
-    return { skip: `the peer CLIs could not be installed from the registry: ${first}` }
-  }
+    },
+    'the peer CLIs',
+  )
+  return 'skip' in got ? got : binsIn(got.dir)
 }
 
 /** The real MCP servers the peers bench runs in every CLI, pinned. */
@@ -100,30 +121,19 @@ export async function ensureRealServers(): Promise<RealServers | { skip: string 
   const key = `mcp-servers-${Object.values(REAL_SERVER_VERSIONS)
     .map((p) => p.version)
     .join('-')}`
-  try {
-    const { dir } = await ensureCached(key, async (staging) => {
-      await writeFile(join(staging, 'package.json'), '{ "private": true }\n')
-      const specs = Object.values(REAL_SERVER_VERSIONS).map((p) => `${p.pkg}@${p.version}`)
-      const env = {
-        ...(process.env as Record<string, string>),
-        ...installEnv(),
-        PATH: `${dirname(NODE22)}:${process.env.PATH ?? ''}`,
-      }
-      await exec('npm', ['install', '-E', '--no-audit', '--no-fund', '--no-save', ...specs], {
-        cwd: staging,
-        env,
-        timeout: 600_000,
-        maxBuffer: 16 * 1024 * 1024,
-      })
+  const got = await installPinned(
+    key,
+    REAL_SERVER_VERSIONS,
+    (staging) => {
       for (const p of Object.values(REAL_SERVER_VERSIONS)) entryScript(staging, p.pkg)
-    })
-    const out = {} as RealServers
-    for (const [name, p] of Object.entries(REAL_SERVER_VERSIONS)) out[name as RealServerName] = entryScript(dir, p.pkg)
-    return out
-  } catch (error) {
-    const first = String((error as Error).message ?? error).split('\n')[0]
-    return { skip: `the real MCP servers could not be installed from the registry: ${first}` }
-  }
+    },
+    'the real MCP servers',
+  )
+  if ('skip' in got) return got
+  const out = {} as RealServers
+  for (const [name, p] of Object.entries(REAL_SERVER_VERSIONS))
+    out[name as RealServerName] = entryScript(got.dir, p.pkg)
+  return out
 }
 
 /** A private environment for one peer run: HOME of its own, Node 22 first, nothing inherited. */

@@ -29,6 +29,21 @@ export interface SecretSource {
   has(name: string): boolean
   /** The value, or undefined when the store no longer answers for it. */
   read(name: string): string | undefined
+  /** Whether `name` answers from the user's own scope (`secret set --user`), not the project's. */
+  userScoped(name: string): boolean
+}
+
+/**
+ * The secrets a row with a repository contribution may read: the project's only. A `--user` secret is
+ * the user's for their own servers; a repository must never pick it up by naming it.
+ */
+export function projectSecretsOnly(source: SecretSource): SecretSource {
+  const mine = (n: string) => source.userScoped(n)
+  return {
+    has: (n) => !mine(n) && source.has(n),
+    read: (n) => (mine(n) ? undefined : source.read(n)),
+    userScoped: () => false,
+  }
 }
 
 /** The prefix of a secret reference inside `${…}`. */
@@ -216,7 +231,9 @@ export function expandEntry(
   const names = entrySecrets(entry)
   const unset = new Set(names.filter((n) => !opts.secrets?.has(n)))
   const secrets: SecretSource | undefined =
-    unset.size > 0 ? { has: () => false, read: (n) => (unset.has(n) ? undefined : '') } : opts.secrets
+    unset.size > 0
+      ? { has: () => false, read: (n) => (unset.has(n) ? undefined : ''), userScoped: () => false }
+      : opts.secrets
   const command = opts.secretCommand ?? ((n: string) => secretSetCommand(n))
   const expand = (template: string, path: (string | number)[]): string => {
     const r = expandString(template, view, secrets)

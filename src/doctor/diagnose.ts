@@ -105,6 +105,7 @@ function plan(row: Row, opts: DiagnoseOptions, root: string, trust: () => TrustV
   const v = verdictOf(row, {
     secrets: {
       has: store.has,
+      userScoped: store.userScoped,
       read(n) {
         const value = store.read(n)
         if (value !== undefined) read.push(value)

@@ -165,6 +165,7 @@ function judgeRow(row: Row, root: string | null, input: ViewInput, mounts: Map<s
   const store = input.secrets?.(root)
   const secrets: SecretSource | undefined = store && {
     has: (n) => store.has(n),
+    userScoped: (n) => store.userScoped(n),
     read(n) {
       const value = store.read(n)
       if (value !== undefined) read.push(value)

@@ -117,6 +117,11 @@ export function createPlanMemo(): PlanMemo {
                   secretAnswers.push(['read', n, answer])
                   return answer
                 },
+                userScoped: (n) => {
+                  const answer = store.userScoped(n)
+                  secretAnswers.push(['userScoped', n, answer])
+                  return answer
+                },
               }
             },
           }

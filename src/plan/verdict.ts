@@ -34,8 +34,8 @@
 import { formatDiagnostic, formatPath } from '../config/diagnostics.ts'
 import type { ParsedFile } from '../config/parse.ts'
 import { unsafeValueProblems } from '../config/entry-values.ts'
-import { type Env, expandEntry, type SecretSource, secretSetCommand } from '../config/expand.ts'
-import { contributors, type Row, type Source } from '../config/layers.ts'
+import { type Env, expandEntry, projectSecretsOnly, type SecretSource, secretSetCommand } from '../config/expand.ts'
+import { contributors, repositoryContribution, type Row, type Source } from '../config/layers.ts'
 import { credentialsAsHeader, type OfficialConfig, OfficialConfigSchema, toOfficialConfig } from '../config/official.ts'
 import { redact, secretValues } from '../config/redact.ts'
 import { OFFICIAL_RECONNECT_DEFAULTS, type Entry } from '../config/schema.ts'
@@ -171,10 +171,12 @@ export function verdictOf(row: Row, input: VerdictInput): Verdict {
       return { tag: 'needs-trust', why, reason: needsTrustReason(why, fix, input.storeProblem), fix }
     }
   }
+  // A row a repository contributed to reads the project's secrets only, never the user's own (`--user`).
+  const fromRepository = repositoryContribution(row)
   const expanded = expandEntry(row.entry, input.env, {
     ...(input.withheld ? { withheld: input.withheld } : {}),
-    ...(input.secrets ? { secrets: input.secrets } : {}),
-    secretCommand: (n) => secretSetCommand(n, row.scope === 'user'),
+    ...(input.secrets ? { secrets: fromRepository ? projectSecretsOnly(input.secrets) : input.secrets } : {}),
+    secretCommand: (n) => secretSetCommand(n, !fromRepository),
   })
   if ('errors' in expanded) {
     const variables = [...new Set(expanded.errors.flatMap((e) => e.missing))]

@@ -47,7 +47,7 @@ export function scopeKey(root: string | null): string {
 export const NOT_READ = 'secret-value-not-read'
 export function secretPresence(dshHome: string, root: string | null): SecretSource {
   const source = openSecretStore({ dshHome }).source(root)
-  return { has: source.has, read: (n) => (source.has(n) ? NOT_READ : undefined) }
+  return { has: source.has, userScoped: source.userScoped, read: (n) => (source.has(n) ? NOT_READ : undefined) }
 }
 
 /** The keychain account / file key of one secret. */
@@ -175,6 +175,7 @@ export function openSecretStore(opts: SecretStoreOptions): SecretStore {
       }
       return {
         has: (name) => recordOf(name) !== undefined,
+        userScoped: (name) => recordOf(name)?.scope === 'user',
         read(name) {
           const r = recordOf(name)
           return r ? readRecord(r).value : undefined

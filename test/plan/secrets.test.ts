@@ -25,12 +25,13 @@ function input(layer: LayerFile, servers: Record<string, unknown>): LayerInput {
   }
 }
 
-/** A store of `values`, recording every name whose value was read. */
-function store(values: Record<string, string>): SecretSource & { reads: string[] } {
+/** A store of `values` (the names in `user` set with `--user`), recording every name whose value was read. */
+function store(values: Record<string, string>, user: readonly string[] = []): SecretSource & { reads: string[] } {
   const reads: string[] = []
   return {
     reads,
     has: (n) => Object.hasOwn(values, n),
+    userScoped: (n) => user.includes(n),
     read(n) {
       reads.push(n)
       return values[n]
@@ -138,6 +139,19 @@ describe('the plan', () => {
     })
     assert.equal(q.projects.get('/p')![0]!.verdict.tag, 'needs-trust')
     assert.deepEqual(untrusted.reads, [], 'no value read for a row that needs trust')
+  })
+
+  it("a repository row never reads the user's own (--user) secret: skipped, pointed at the project scope (red team)", () => {
+    const s = store({ T: CANARY }, ['T'])
+    const p = plan({ projects: rows({ api: http({ Authorization: 'Bearer ${secret:T}' }) }), secrets: () => s })
+    const row = p.projects.get('/p')![0]!
+    assert.equal(row.verdict.tag, 'skipped')
+    assert.match(row.verdict.reason!, /dsh-mcp secret set T\b/)
+    assert.doesNotMatch(row.verdict.reason!, /--user/)
+    assert.deepEqual(s.reads, [], 'the user secret was never read')
+    const own = store({ T: CANARY }, ['T'])
+    const mine = plan({ user: [input(USER, { u: http({ A: '${secret:T}' }) })], secrets: () => own })
+    assert.equal(mine.global[0]!.verdict.tag, 'runs', "the user's own server still reads it")
   })
 
   it('the memo judges again when a secret is set or its value changes', () => {

@@ -39,7 +39,7 @@
  */
 import { Buffer } from 'node:buffer'
 import { templateSecrets, templateSites, templateVariables } from './expand.ts'
-import { argSecrets, MASK, urlSecrets } from './redact-shapes.ts'
+import { argSecrets, isSecretName, MASK, urlSecrets } from './redact-shapes.ts'
 import { redactShapesIn } from './redact-text.ts'
 import type { Entry } from './schema.ts'
 
@@ -110,6 +110,25 @@ export function secretValues(
     add(encodeURIComponent(v))
   }
   return [...found].sort((a, b) => b.length - a.length)
+}
+
+/**
+ * The credentials of one server, for what reaches the model (its tool results, its cached tool texts):
+ * `secretValues` without the values of env keys that are not secret-named (`TZ: UTC`, `LOG_LEVEL: info`,
+ * `MEMORY_FILE_PATH: …` stay readable in a result) — header values, URL userinfo and query values, secret
+ * flags, secret-named env values, the values read from the secret store, and their derived forms.
+ */
+export function credentialValues(
+  raw: Entry,
+  expanded: Entry | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  known: readonly string[] = [],
+): string[] {
+  const secretEnv = (e: Entry | undefined): Entry | undefined => {
+    if (!e?.env) return e
+    return { ...e, env: Object.fromEntries(Object.entries(e.env).filter(([k]) => isSecretName(k))) }
+  }
+  return secretValues(secretEnv(raw)!, secretEnv(expanded), env, known)
 }
 
 /** The `Authorization` value a URL's userinfo is sent as, and its base64 part (nothing without userinfo). */

@@ -34,7 +34,7 @@ function secretsOf(mounts: MountTable, name: unknown): readonly string[] | undef
   const own = ownership(mounts.owners())
   const server = own.index.ownerOf(name)
   const key = server === undefined ? undefined : own.owners.get(server)
-  return key ? mounts.mounts.get(key)?.spec.secrets : undefined
+  return key ? mounts.mounts.get(key)?.spec.credentials : undefined
 }
 
 function redactItem(item: unknown, secrets: readonly string[]): unknown {

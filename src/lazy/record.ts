@@ -63,8 +63,8 @@ export function createRecorder(deps: RecorderDeps): Recorder {
       const tools = []
       for (const name of names) {
         const def = deps.ctx.tools.get(name)
-        // The server's secrets never reach the cache file (descriptions and schema texts redacted).
-        if (def) tools.push(cachedTool(m.effectiveName, def, m.spec.secrets))
+        // The server's credentials never reach the cache file (descriptions and schema texts redacted).
+        if (def) tools.push(cachedTool(m.effectiveName, def, m.spec.credentials))
       }
       tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
       const cacheKey = m.spec.cacheKey

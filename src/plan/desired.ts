@@ -23,7 +23,7 @@ import type { Env, SecretSource } from '../config/expand.ts'
 import { cacheFingerprint, mountKey } from '../config/fingerprint.ts'
 import { type LayerInput, mergeLayers, repositoryContribution, type Row, type Scope } from '../config/layers.ts'
 import type { OfficialConfig } from '../config/official.ts'
-import { secretValues } from '../config/redact.ts'
+import { credentialValues, secretValues } from '../config/redact.ts'
 import type { TrustState } from '../trust/state.ts'
 import type { Entry, Lifecycle } from '../config/schema.ts'
 import { fieldsWhere, type HostField } from '../config/fields.ts'
@@ -57,6 +57,8 @@ export interface MountSpec {
   config: OfficialConfig
   /** Expanded values that must never reach a log line (env/header values, substituted variables). */
   secrets: string[]
+  /** The credentials among them (config/redact.ts `credentialValues`): what is masked in what reaches the model. */
+  credentials: string[]
   /** Key of its tool-metadata cache (config/fingerprint.ts `cacheFingerprint`); '' when there is no cache secret (no cache). */
   cacheKey: string
   /** The fields the table hands the mount beside its official config (fields.ts `mount: 'host'`), as written. */
@@ -196,6 +198,7 @@ function judgeRow(row: Row, root: string | null, input: ViewInput, mounts: Map<s
       origin,
       config: v.config,
       secrets: secretValues(row.entry!, v.entry, input.env, read),
+      credentials: credentialValues(row.entry!, v.entry, input.env, read),
       cacheKey: input.cacheSecret ? cacheKeyOf(row, root, input.dshHome, v.config, input.cacheSecret) : '',
       ...(Object.keys(settings).length > 0 ? { settings } : {}),
     })

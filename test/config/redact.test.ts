@@ -74,3 +74,17 @@ test('redactJson masks every string and key of a JSON value, leaves the rest and
   })
   assert.deepEqual(value, copy)
 })
+
+test('credentialValues: what reaches the model keeps plain env values readable, credentials masked', async () => {
+  const { credentialValues } = await import('../../src/config/redact.ts')
+  const raw = {
+    url: 'https://alice:pw-secret-9@h.test/mcp?key=q-secret-7',
+    env: { TZ: 'UTC', LOG_LEVEL: 'info', API_TOKEN: 'tok-secret-5' },
+    headers: { Authorization: 'Bearer hdr-secret-3' },
+  }
+  const c = credentialValues(raw, raw, {}, ['store-secret-1'])
+  for (const v of ['pw-secret-9', 'q-secret-7', 'tok-secret-5', 'hdr-secret-3', 'store-secret-1'])
+    assert.ok(c.includes(v), v)
+  for (const v of ['UTC', 'info']) assert.ok(!c.includes(v), `${v} stays readable`)
+  assert.equal(redact('time in UTC, level info', c), 'time in UTC, level info')
+})

@@ -182,12 +182,13 @@ test('the same launch under another name is not offered the first name’s cache
   )
 })
 
-test('a secret in a tool description never reaches a cache file', async (t) => {
+test('a credential in a tool description never reaches a cache file', async (t) => {
   const home = makeTempDir('dsh-mcp-cache-id-')
   const pids = home.mkdir('pids')
   const CANARY = 'cAnArY-cache-7d41e9b2'
   const project = projectWith({
-    sec: envNamed(home.join('spawns.log'), pids, { MCP_FIXTURE_NAME: CANARY }),
+    // The server echoes its token (a secret-named variable) into a description.
+    sec: envNamed(home.join('spawns.log'), pids, { API_TOKEN: CANARY, MCP_FIXTURE_NAME: CANARY }),
   })
   t.after(() => reapAll(pids))
   await runOnce(home, project.path, ['sec'], 'Echo text back (server ***)')

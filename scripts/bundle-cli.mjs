@@ -88,7 +88,7 @@ export async function bundleCli(outdir) {
     format: 'cjs',
     platform: 'node',
     target: 'node20',
-    external: ['@deepseek-ai/*', '@napi-rs/keyring'],
+    external: ['@deepseek-ai/*', '@napi-rs/keyring', 'pacote', '@npmcli/arborist'],
     banner: { js: BANNER },
     define: { 'import.meta.url': '__dshMcpImportMetaUrl' },
     plugins: [yamlEsm, lazyChildProcess],

@@ -60,8 +60,11 @@ export function runnerOf(
   return undefined
 }
 
-export function unpinnedRunner(command: string | undefined, args: readonly string[] = []): UnpinnedRunner | undefined {
-  if (command === undefined) return undefined
+/** The package word a runner fetches: its index in `args`, whether it came as `--flag=pkg`, and the package as written. */
+export function runnerPackage(
+  command: string,
+  args: readonly string[],
+): { runner: string; py: boolean; at: number; inFlag: boolean; pkg: string } | undefined {
   const r = runnerOf(command, args)
   if (!r) return undefined
   // A package given by flag (`-p pkg`, `--package=pkg`, `--from pkg`, `--spec pkg`) is the one fetched.
@@ -92,7 +95,16 @@ export function unpinnedRunner(command: string | undefined, args: readonly strin
   }
   if (at < 0) return undefined
   const word = args[at]!
-  const pkg = inFlag ? word.slice(word.indexOf('=') + 1) : word
+  return { runner: r.runner, py: r.py, at, inFlag, pkg: inFlag ? word.slice(word.indexOf('=') + 1) : word }
+}
+
+export function unpinnedRunner(command: string | undefined, args: readonly string[] = []): UnpinnedRunner | undefined {
+  if (command === undefined) return undefined
+  const found = runnerPackage(command, args)
+  if (!found) return undefined
+  const { at, inFlag, pkg } = found
+  const r = found
+  const word = args[at]!
   if ((r.py ? EXACT_PY : EXACT_NPM).test(pkg)) return undefined
   const name = r.py ? pkg.replace(/(==|>=|<=|~=|@).*$/, '') : pkg.replace(/^((?:@[^/@]+\/)?[^@]+)(@.*)?$/, '$1')
   // pipx names its package with --spec NAME==VERSION; uv and the npm family take NAME@VERSION.

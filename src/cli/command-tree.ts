@@ -181,6 +181,27 @@ export function declareCommands(
     .option('--strict', 'unknown keys are errors too (for CI and pre-commit hooks)')
     .action(action('validate'))
 
+  program
+    .command('lock')
+    .description(
+      'write .dsh/mcp.lock: exact version and integrity of every package a server runs through npx / npm exec',
+    )
+    .argument('[names...]', 'servers to (re)lock (default: every server, dropping entries no longer used)')
+    .option('--check', 'write nothing; exit 1 when the lock is missing or stale (for CI)')
+    .action(action('lock'))
+
+  program
+    .command('verify')
+    .description('check .dsh/mcp.lock matches the servers (exit 1 when stale)')
+    .option('--frozen', 'a missing lock fails too (for CI)')
+    .action(action('verify'))
+
+  program
+    .command('outdated')
+    .description('locked packages with a newer version on the registry (changes nothing)')
+    .option('--json', 'print JSON')
+    .action(action('outdated'))
+
   const secret = program
     .command('secret')
     .description('secrets that servers read as "secret:NAME" references (kept in the keychain, never in a config file)')

@@ -20,9 +20,22 @@ import type { LockEntry, LockedPackage } from '../lock/format.ts'
 import type { LockTarget } from '../lock/spec.ts'
 import type { NpmOptions } from './config.ts'
 
-const KEPT = ['version', 'integrity', 'dependencies', 'optionalDependencies', 'peerDependencies', 'bin', 'optional', 'os', 'cpu'] as const
+const KEPT = [
+  'version',
+  'integrity',
+  'dependencies',
+  'optionalDependencies',
+  'peerDependencies',
+  'bin',
+  'optional',
+  'os',
+  'cpu',
+] as const
 
-async function manifestOf(spec: string, opts: NpmOptions): Promise<{ version: string; integrity: string; bin: Record<string, string> }> {
+async function manifestOf(
+  spec: string,
+  opts: NpmOptions,
+): Promise<{ version: string; integrity: string; bin: Record<string, string> }> {
   const pacote = (await import('pacote')).default
   const m = (await pacote.manifest(spec, { ...opts, fullMetadata: false })) as unknown as {
     version: string
@@ -31,7 +44,7 @@ async function manifestOf(spec: string, opts: NpmOptions): Promise<{ version: st
     bin?: Record<string, string>
   }
   const integrity = m.dist?.integrity ?? m._integrity
-  if (!integrity || !integrity.startsWith('sha512-'))
+  if (!integrity?.startsWith('sha512-'))
     throw new Error(`${spec}: the registry publishes no sha512 integrity for ${m.version}`)
   return { version: m.version, integrity, bin: m.bin ?? {} }
 }
@@ -64,7 +77,8 @@ async function treeOf(name: string, version: string, opts: NpmOptions): Promise<
       if (!node.integrity) throw new Error(`${node.name}@${node.version}: the registry publishes no integrity`)
       const entry: Record<string, unknown> = { version: node.version, integrity: node.integrity }
       if (node.optional) entry.optional = true
-      for (const k of KEPT) if (k !== 'version' && k !== 'integrity' && k !== 'optional' && pkg[k] !== undefined) entry[k] = pkg[k]
+      for (const k of KEPT)
+        if (k !== 'version' && k !== 'integrity' && k !== 'optional' && pkg[k] !== undefined) entry[k] = pkg[k]
       if (typeof pkg.bin === 'string') entry.bin = { [node.name]: pkg.bin }
       if (node.packageName !== path.basename(node.location)) entry.name = node.packageName
       out[node.location] = entry as LockedPackage

@@ -7,14 +7,14 @@
  *
  * `const reg = await startRegistry()` → `reg.env`, `reg.url`; `await reg.publishServer('1.0.0')`
  * (also '1.0.1': the tool description changed; '1.0.2': an install script that writes
- * `reg.installMarker`); `await reg.stop()` (also on the file's `after`). The dependency
+ * `reg.installMarker`); `await reg.stop()` — call it in the file's top-level `after` (killed on the
+ * process's exit in any case). The dependency
  * `lock-fixture-dep@1.0.0` is published at start.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
-import { after } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { makeTempDir, type TempDir } from './tmp.ts'
 import { settles } from './wait.ts'
@@ -46,7 +46,7 @@ async function bundle(dir: TempDir): Promise<string> {
   const esbuild = await import('esbuild')
   const out = dir.join('server-bundle.js')
   await esbuild.build({
-    entryPoints: [path.join(PACKAGES, 'lock-fixture-server', 'server.ts')],
+    entryPoints: [path.join(PACKAGES, 'lock-fixture-server', 'server.mts')],
     outfile: out,
     bundle: true,
     platform: 'node',
@@ -66,7 +66,9 @@ function run(file: string, args: string[], env: Record<string, string>, cwd: str
     let err = ''
     child.stderr.on('data', (d) => (err += d))
     child.on('error', reject)
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${file} ${args.join(' ')}: ${code}\n${err}`))))
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${file} ${args.join(' ')}: ${code}\n${err}`)),
+    )
   })
 }
 
@@ -77,12 +79,18 @@ export async function startRegistry(): Promise<LocalRegistry> {
     stdio: ['pipe', 'pipe', 'inherit'],
   })
   let exited = false
-  const exit = new Promise<void>((resolve) => child.on('exit', () => ((exited = true), resolve())))
+  const exit = new Promise<void>((resolve) =>
+    child.on('exit', () => {
+      exited = true
+      resolve()
+    }),
+  )
   const stop = async () => {
     if (!exited) child.kill('SIGTERM')
     await settles(exit, 'the registry stops')
   }
-  after(stop)
+  // A safety net: the registry never outlives the test process (the test stops it in its own `after`).
+  process.once('exit', () => exited || child.kill('SIGKILL'))
   const line = await settles(
     new Promise<string>((resolve, reject) => {
       createInterface({ input: child.stdout! }).once('line', resolve)

@@ -191,6 +191,14 @@ export function declareCommands(
     .action(action('lock'))
 
   program
+    .command('prepare')
+    .description(
+      'install every locked package into the store under $DSH_HOME (no install scripts, checked against the lock)',
+    )
+    .argument('[names...]', 'servers to prepare (default: every locked server)')
+    .action(action('prepare'))
+
+  program
     .command('verify')
     .description('check .dsh/mcp.lock matches the servers (exit 1 when stale)')
     .option('--frozen', 'a missing lock fails too (for CI)')

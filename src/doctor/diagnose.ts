@@ -132,6 +132,8 @@ function plan(row: Row, opts: DiagnoseOptions, root: string, trust: () => TrustV
             secrets,
             // The project doctor runs for is a checkout for every row, the user's own included.
             checkouts: checkoutRoots([root], [opts.env.HOME ?? homedir(), opts.dshHome]),
+            // A repository row starts from its prepared install when the project's lock pins it, like the host's.
+            ...(row.scope !== 'user' ? { locked: { root, name: row.name, dshHome: opts.dshHome } } : {}),
             ...(signal ? { signal } : {}),
           }),
       }

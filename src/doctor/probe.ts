@@ -31,6 +31,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js'
 import type { OfficialConfig } from '../config/official.ts'
 import { displayUrl } from '../config/redact.ts'
+import type { LockedRef } from '../launch/locked.ts'
 import { prepareLaunch } from '../launch/prepare.ts'
 import { newTreeMarker } from '../launch/tree.ts'
 import { childEnv, redact } from './env.ts'
@@ -48,6 +49,8 @@ export interface ProbeOptions {
   secrets: readonly string[]
   /** The project checkouts a command must not resolve into (launch/prepare.ts); absent: the cwd when it is a project root. */
   checkouts?: readonly string[]
+  /** A repository row: the lock its start consults (launch/locked.ts): from the prepared install, or refused. */
+  locked?: LockedRef
 }
 
 /** What one connection found: a doctor result without the row's identity or the derived count. */
@@ -121,7 +124,11 @@ export async function probe(config: OfficialConfig, opts: ProbeOptions): Promise
       { PATH: process.env.PATH, ...env },
       cwd,
       opts.checkouts,
+      undefined,
+      opts.locked,
     )
+    if ('refuse' in found && found.errno === 'locked')
+      return failedEarly(redact(found.refuse, opts.secrets), 'the project lock pins this server: run dsh-mcp prepare')
     if ('refuse' in found && (found.errno === 'EINSIDE' || found.errno === 'ambient'))
       return failedEarly(
         redact(found.refuse, opts.secrets),

@@ -64,6 +64,8 @@ export function mountedConfig(spec: MountSpec, effectiveName: string, opts: Laun
     ...(opts.logMaxBytes ? { maxBytes: opts.logMaxBytes } : {}),
     ...(unset.length > 0 ? { unset } : {}),
     checkouts: checkoutsOf(spec, opts),
+    // A repository server starts from its prepared install when the project's lock pins it (launch/locked.ts).
+    ...(spec.layer !== 'user' ? { locked: { root: spec.origin, name: spec.name, dshHome: opts.dshHome } } : {}),
   }
   // Blank them for the launcher's own start too (NODE_OPTIONS, LD_PRELOAD act on the node that runs it); it then removes them.
   const blanked =

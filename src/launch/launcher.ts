@@ -74,7 +74,7 @@ async function refuse(why: string, code: number): Promise<never> {
 
 // What runs: the command resolved (absolute PATH entries, never into a checkout) and a package runner's
 // project config neutralised or refused — the one decision doctor's probes make too (prepare.ts).
-const prepared = prepareLaunch(command, written, process.env, process.cwd(), spec.checkouts)
+const prepared = prepareLaunch(command, written, process.env, process.cwd(), spec.checkouts, undefined, spec.locked)
 if ('refuse' in prepared) await refuse(prepared.refuse, prepared.code)
 const { file, args, env: neutralEnv } = prepared as Extract<Prepared, { file: string }>
 Object.assign(process.env, neutralEnv)

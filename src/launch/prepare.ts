@@ -14,6 +14,9 @@
  * `{ refuse, code, errno }`: nothing may start — `errno` ENOENT / EACCES (exit 127 / 126, the spawn's own
  * errno) or `EINSIDE` / `ambient` (exit 126) with `refuse` the one line that says why (no value in it).
  * `checkouts` absent: the cwd when it is a project root (`.dsh/` or `.git` there), never the home directory.
+ * `locked` given (a repository server): a server the project's lock pins starts from its prepared install
+ * with this process's node (locked.ts), or is refused (`errno` `locked`, exit 126: stale, not prepared,
+ * integrity mismatch); a server the lock does not name starts as written.
  *
  * @module
  */
@@ -22,11 +25,12 @@ import { homedir } from 'node:os'
 import path from 'node:path'
 import { readdirSync } from 'node:fs'
 import { neutralRunner, runnerFamily } from './ambient.ts'
+import { type LockedRef, lockedStart } from './locked.ts'
 import { checkoutRoots, insideCheckout, resolveCommand } from './resolve.ts'
 
 export type Prepared =
   | { file: string; args: string[]; env: Record<string, string> }
-  | { refuse: string; code: 126 | 127; errno: 'ENOENT' | 'EACCES' | 'EINSIDE' | 'ambient' }
+  | { refuse: string; code: 126 | 127; errno: 'ENOENT' | 'EACCES' | 'EINSIDE' | 'ambient' | 'locked' }
 
 /** The checkouts a start must not resolve into: those given, else its cwd when that is a project root. */
 export function checkoutsFor(cwd: string, given: readonly string[] | undefined, home = homedir()): string[] {
@@ -71,7 +75,13 @@ export function prepareLaunch(
   cwd: string,
   checkouts?: readonly string[],
   home = homedir(),
+  locked?: LockedRef,
 ): Prepared {
+  if (locked) {
+    const l = lockedStart(locked, command, args, process.execPath)
+    if (l && 'refuse' in l) return { refuse: l.refuse, code: 126, errno: 'locked' }
+    if (l) return prepareLaunch(l.file, l.args, env, cwd, checkouts, home)
+  }
   const roots = checkoutsFor(cwd, checkouts, home)
   const resolved = resolveCommand(command, env, cwd, roots)
   const PATH = cleanPath(env.PATH, roots)

@@ -55,6 +55,8 @@ export interface LaunchSpec {
   unset?: string[]
   /** The project checkouts an agent runs in: a bare command that resolves inside one is refused (resolve.ts). Absent (doctor's probes): the server's cwd when it is a project root (launcher.ts). */
   checkouts?: string[]
+  /** A repository server: the lock its start consults (prepare.ts, locked.ts). Absent: a user-layer server, started as written. */
+  locked?: { root: string; name: string; dshHome: string }
 }
 
 export type StdioConfig = Extract<OfficialConfig, { transport: 'stdio' }>
@@ -83,6 +85,17 @@ export function launchedConfig(
     args: [launcher.script, config.command, ...(config.args ?? [])],
     env: { ...(config.env ?? {}), [LAUNCH_ENV]: JSON.stringify(spec), ...(marker ? { [TREE_ENV]: marker } : {}) },
   }
+}
+
+function lockedRef(v: unknown): v is NonNullable<LaunchSpec['locked']> {
+  const r = v as Partial<NonNullable<LaunchSpec['locked']>> | undefined
+  return (
+    typeof r?.name === 'string' &&
+    typeof r.root === 'string' &&
+    path.isAbsolute(r.root) &&
+    typeof r.dshHome === 'string' &&
+    path.isAbsolute(r.dshHome)
+  )
 }
 
 export function readLaunchSpec(env: Readonly<Record<string, string | undefined>>): LaunchSpec | { error: string } {
@@ -115,6 +128,7 @@ export function readLaunchSpec(env: Readonly<Record<string, string | undefined>>
     ...(typeof v.maxBytes === 'number' && v.maxBytes > 0 ? { maxBytes: v.maxBytes } : {}),
     ...(unset.length > 0 ? { unset } : {}),
     ...(checkouts ? { checkouts } : {}),
+    ...(lockedRef(v.locked) ? { locked: v.locked } : {}),
   }
 }
 

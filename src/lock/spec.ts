@@ -23,6 +23,8 @@ export interface LockTarget {
   range: string
   /** The bin the runner runs: the command given with `-c`/after `-p`, else the package's own name (npx's rule). */
   bin?: string
+  /** The arguments the runner hands the bin (after the package word, or after the bin with `-p`). */
+  rest: string[]
 }
 
 const NPM_RUNNERS = new Set(['npx', 'npm exec', 'npm x'])
@@ -44,7 +46,9 @@ export function lockTarget(entry: {
     return { refuse: `${found.pkg} is not a registry package (a path, URL or git spec); nothing to lock` }
   // `-p pkg cmd` runs `cmd`; `npx pkg` runs the package's bin named like it (or its only bin).
   const byFlag = found.inFlag || ['-p', '--package'].includes(args[found.at - 1] ?? '')
-  const after = byFlag ? args.slice(found.at + 1).find((a) => !a.startsWith('-')) : undefined
+  const binAt = byFlag ? args.findIndex((a, i) => i > found.at && !a.startsWith('-')) : -1
+  const after = binAt >= 0 ? args[binAt] : undefined
+  const rest = args.slice(binAt >= 0 ? binAt + 1 : found.at + 1)
   return {
     target: {
       runner: found.runner as LockTarget['runner'],
@@ -52,6 +56,7 @@ export function lockTarget(entry: {
       name: m[1]!,
       range: m[2] ?? 'latest',
       ...(after !== undefined ? { bin: after } : {}),
+      rest: rest[0] === '--' ? rest.slice(1) : rest,
     },
   }
 }

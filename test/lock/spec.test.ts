@@ -5,16 +5,16 @@ import { lockTarget } from '../../src/lock/spec.ts'
 
 test('npx and npm exec name a registry package; its range or tag, latest when none', () => {
   assert.deepEqual(lockTarget({ command: 'npx', args: ['-y', 'pkg'] }), {
-    target: { runner: 'npx', spec: 'pkg', name: 'pkg', range: 'latest' },
+    target: { runner: 'npx', spec: 'pkg', name: 'pkg', range: 'latest', rest: [] },
   })
   assert.deepEqual(lockTarget({ command: '/usr/bin/npx', args: ['@scope/pkg@^1.2', '--flag'] }), {
-    target: { runner: 'npx', spec: '@scope/pkg@^1.2', name: '@scope/pkg', range: '^1.2' },
+    target: { runner: 'npx', spec: '@scope/pkg@^1.2', name: '@scope/pkg', range: '^1.2', rest: ['--flag'] },
   })
   assert.deepEqual(lockTarget({ command: 'npm', args: ['exec', '--yes', '--package', 'pkg@1.0.0', 'tool', '--x'] }), {
-    target: { runner: 'npm exec', spec: 'pkg@1.0.0', name: 'pkg', range: '1.0.0', bin: 'tool' },
+    target: { runner: 'npm exec', spec: 'pkg@1.0.0', name: 'pkg', range: '1.0.0', bin: 'tool', rest: ['--x'] },
   })
   assert.deepEqual(lockTarget({ command: 'npx', args: ['--package=pkg', 'other-bin'] }), {
-    target: { runner: 'npx', spec: 'pkg', name: 'pkg', range: 'latest', bin: 'other-bin' },
+    target: { runner: 'npx', spec: 'pkg', name: 'pkg', range: 'latest', bin: 'other-bin', rest: [] },
   })
 })
 

@@ -4,6 +4,7 @@
  * - the pure core (`src/config`, `src/plan`) imports only itself and the pure
  *   trust modules (`trust/state.ts`, `trust/command.ts`), no file system, no
  *   child process, and never reads `process.platform` (it comes in as an input);
+ * - `src/lock` is pure too (the core and itself; its fs and network edges are `files/lock-file.ts`, `src/npm`);
  * - `src/lazy` depends on the core and on the ports the host hands it
  *   (`src/lazy/ports.ts`), never on a `src/host` module;
  * - an edge that is not a composer (`files`, `launch`, `lazy`, `trust`,
@@ -62,6 +63,16 @@ test('the pure core imports only the core and the pure trust modules, and reads 
     for (const i of m.imports) if (/^node:(fs|child_process|net|http)/.test(i)) bad.push(`${m.rel} -> ${i}`)
     if (/process\.platform/.test(m.text.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')))
       bad.push(`${m.rel} reads process.platform`)
+  }
+  assert.deepEqual(bad, [])
+})
+
+test('src/lock (the lock format, targets, staleness) is pure: the core and itself, no fs, no network', () => {
+  const bad: string[] = []
+  for (const m of modules.filter((x) => x.area === 'lock')) {
+    for (const i of local(m)) if (!['config', 'lock'].includes(areaOf(i))) bad.push(`${m.rel} -> ${i}`)
+    for (const i of m.imports)
+      if (/^node:(fs|child_process|net|http)|^pacote|^@npmcli/.test(i)) bad.push(`${m.rel} -> ${i}`)
   }
   assert.deepEqual(bad, [])
 })

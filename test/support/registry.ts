@@ -33,7 +33,8 @@ export interface LocalRegistry {
   installMarker: string
   /** The temp dir of this registry (storage, npm cache, userconfig, home). */
   dir: TempDir
-  publishServer(version: FixtureVersion): Promise<void>
+  /** Publish a version of the fixture server, under dist-tag `tag` (default `latest`: it moves). */
+  publishServer(version: FixtureVersion, tag?: string): Promise<void>
   /** Stop the registry (resolves when its process has exited). */
   stop(): Promise<void>
 }
@@ -118,7 +119,8 @@ export async function startRegistry(): Promise<LocalRegistry> {
     npm_config_audit: 'false',
   }
   const installMarker = dir.join('install-script-ran')
-  const publish = (pkgDir: string) => run('npm', ['publish', '--ignore-scripts', pkgDir], env, dir.path)
+  const publish = (pkgDir: string, tag = 'latest') =>
+    run('npm', ['publish', '--ignore-scripts', '--tag', tag, pkgDir], env, dir.path)
 
   const depDir = dir.join('pub-dep')
   cpSync(path.join(PACKAGES, 'lock-fixture-dep'), depDir, { recursive: true })
@@ -130,7 +132,7 @@ export async function startRegistry(): Promise<LocalRegistry> {
     installMarker,
     dir,
     stop,
-    async publishServer(version) {
+    async publishServer(version, tag) {
       const out = dir.join(`pub-server-${version}`)
       mkdirSync(path.join(out, 'bin'), { recursive: true })
       copyFileSync(await bundle(dir), path.join(out, 'bin', 'server.js'))
@@ -146,7 +148,7 @@ export async function startRegistry(): Promise<LocalRegistry> {
         )
       }
       writeFileSync(path.join(out, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`)
-      await publish(out)
+      await publish(out, tag)
     },
   }
 }

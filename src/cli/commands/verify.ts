@@ -4,10 +4,13 @@
  * lock file only warns (a project that locks nothing yet), a stale entry still exits 1.
  *
  * Contract: reads only; the same findings as `lock --check` (lock/stale.ts), one line each on stderr
- * naming the command that fixes it.
+ * naming the command that fixes it. Then one stdout line per locked server with its prepared install's
+ * state in the store (npm/store.ts): `prepared`, `not prepared` (not an error: CI need not prepare) or
+ * `integrity mismatch` (its files changed after the install was checked: exit 1).
  *
  * @module
  */
+import { storeState } from '../../npm/store.ts'
 import { lockScope, wantedSpecs } from '../lock-view.ts'
 import type { CliContext } from '../program.ts'
 import { check } from './lock.ts'
@@ -19,5 +22,15 @@ export async function run(cli: CliContext, opts: { frozen?: boolean } = {}): Pro
     return 1
   }
   for (const [name, why] of scope.refused) cli.out.err(`dsh-mcp: ${name}: ${why}`)
-  return check(cli, scope.lock, wantedSpecs(scope), scope.targets.size, opts.frozen === true)
+  const code = check(cli, scope.lock, wantedSpecs(scope), scope.targets.size, opts.frozen === true)
+  // Each locked entry's prepared install in the store under $DSH_HOME: a changed one fails.
+  let mismatch = false
+  for (const [name, entry] of Object.entries(scope.lock?.servers ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const s = storeState(cli.loc.dshHome, entry)
+    mismatch ||= s.state === 'integrity mismatch'
+    cli.out.out(
+      `${name}: ${entry.package}@${entry.version} ${s.state}${'why' in s ? ` (${s.why}) — run: dsh-mcp prepare ${name}` : ''}`,
+    )
+  }
+  return mismatch ? 1 : code
 }

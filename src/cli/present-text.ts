@@ -21,6 +21,8 @@ import { isRecord } from '../config/guards.ts'
 import { contributors, type Row } from '../config/layers.ts'
 import { redactShapesIn } from '../config/redact-text.ts'
 import { unpinnedRunner } from '../config/runners.ts'
+import type { LockFile } from '../lock/format.ts'
+import { lockTarget } from '../lock/spec.ts'
 import { oneLine } from '../config/terminal-safe.ts'
 import { stateColor } from '../plan/states.ts'
 import { shellWord } from '../trust/command.ts'
@@ -80,7 +82,7 @@ function settingText(key: FieldName, value: unknown): string {
 }
 
 /** The trust review's flagged lines for a row: env vars that can load or redirect code (in full), the contributing files, an unpinned package runner. */
-export function reviewWarnings(row: Row, display: (file: string) => string): string[] {
+export function reviewWarnings(row: Row, display: (file: string) => string, lock?: LockFile): string[] {
   const e = row.entry
   if (!e) return []
   const lines: string[] = []
@@ -93,12 +95,24 @@ export function reviewWarnings(row: Row, display: (file: string) => string): str
   }
   const from = contributors(row)
   if (from.length > 1) lines.push(`  ! merged from ${from.map((s) => `${display(s.file)} (${s.scope})`).join(' + ')}`)
+  const entry = row.scope !== 'user' ? lock?.servers[row.name] : undefined
+  const target = lockTarget(e)
+  if (entry && target && 'target' in target && target.target.spec === entry.spec) {
+    lines.push(
+      `  locked: ${oneLine(entry.package)}@${oneLine(entry.version)} ${entry.integrity} (${Object.keys(entry.packages).length} packages, .dsh/mcp.lock): runs from the prepared install`,
+    )
+    return lines
+  }
   const runner = unpinnedRunner(e.command, e.args)
   if (runner) {
     lines.push(
       `  ! ${runner.runner} fetches "${oneLine(runner.pkg)}" as it is on the registry at each start: trust covers the name, not the code`,
     )
     lines.push(`    pin an exact version instead: ${oneLine(commandLine(runner.pinned[0]!, runner.pinned.slice(1)))}`)
+    if (row.scope !== 'user' && target && 'target' in target)
+      lines.push(
+        `    or lock it (exact version and integrity, no runner at start): dsh-mcp lock ${shellWord(row.name)}`,
+      )
   }
   return lines
 }

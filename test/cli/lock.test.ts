@@ -116,3 +116,22 @@ test('a package the registry does not have fails the lock and leaves the old fil
   assert.doesNotMatch(r.stderr, /_authToken|npm_/)
   assert.equal(readFileSync(p.join('.dsh/mcp.lock'), 'utf8'), '{"lockfileVersion":1,"servers":{}}\n')
 })
+
+test('the trust review: an unlocked npx server names the lock command; a locked one shows its version and integrity', async () => {
+  const { opts, lockText } = project(['lock-fixture-server'])
+  const unlocked = await runCli(['trust', 'fix', '--yes'], opts)
+  assert.equal(unlocked.code, 0, unlocked.stderr)
+  assert.match(unlocked.stdout, /or lock it \(exact version and integrity, no runner at start\): dsh-mcp lock fix/)
+  assert.equal((await runCli(['lock', 'fix'], opts)).code, 0)
+  const e = JSON.parse(lockText()).servers.fix
+  const locked = await runCli(['trust', 'fix', '--yes'], {
+    ...opts,
+    dshHome: makeTempDir('dsh-mcp-lock-home-').mkdir('.dsh'),
+  })
+  assert.equal(locked.code, 0, locked.stderr)
+  assert.ok(
+    locked.stdout.includes(`locked: lock-fixture-server@${e.version} ${e.integrity} (2 packages, .dsh/mcp.lock)`),
+    locked.stdout,
+  )
+  assert.doesNotMatch(locked.stdout, /dsh-mcp lock fix/)
+})

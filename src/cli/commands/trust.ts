@@ -22,6 +22,7 @@ import { needsTrust } from '../../trust/state.ts'
 import { failure, usage } from '../errors.ts'
 import { readListing, unknownServer } from '../listing.ts'
 import { issuesBesideVerdict, type ServerView } from '../present.ts'
+import { readLockFile } from '../../files/lock-file.ts'
 import { detailLines, reviewWarnings } from '../present-text.ts'
 import type { CliContext } from '../program.ts'
 
@@ -64,13 +65,15 @@ export async function run(cli: CliContext, names: string[] = [], opts: TrustOpti
     if (opts.all) cli.out.err('nothing to trust: no project server waits for trust')
     return 0
   }
+  const read = readLockFile(root)
+  const lock = 'lock' in read ? read.lock : undefined
   cli.out.out(`These servers of ${root} will be allowed to run:`)
   for (const t of targets) {
     cli.out.out()
     // The verdict's own line ("not trusted yet: run dsh-mcp trust …") is noise in trust's own review.
     const issues = t.view.verdict.tag === 'needs-trust' ? issuesBesideVerdict(t.view) : t.view.issues
     for (const line of detailLines({ ...t.view, issues }, root, listing.display)) cli.out.out(line)
-    for (const line of reviewWarnings(t.row, listing.display)) cli.out.out(line)
+    for (const line of reviewWarnings(t.row, listing.display, lock)) cli.out.out(line)
     if (t.view.trust === 'changed') cli.out.out('  ! changed since it was last trusted')
     if (t.view.state === 'disabled') cli.out.out('  (disabled now: trusted for when it is enabled)')
   }

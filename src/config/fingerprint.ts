@@ -26,20 +26,9 @@ import { transportOf } from './entry.ts'
 import { FIELD_NAMES, fieldSpec, type ValueType } from './fields.ts'
 import { contributors, type Row } from './layers.ts'
 import type { Entry } from './schema.ts'
-import { isRecord } from './guards.ts'
+import { canonicalJson } from './canonical-json.ts'
 
-/** JSON with object keys sorted at every level. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_k, v) =>
-    isRecord(v)
-      ? Object.fromEntries(
-          Object.keys(v)
-            .sort()
-            .map((k) => [k, v[k]]),
-        )
-      : v,
-  )
-}
+export { canonicalJson }
 
 export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex')

@@ -10,52 +10,50 @@
  * install location, `node_modules/<name>`, each with version, integrity and its declared dependencies;
  * no registry address — integrity pins the bytes, the user's registry setting serves them).
  *
- * Contract: pure (no fs). `parseLock(text)` returns `{ lock }` or `{ error }` (a line naming the field
+ * Contract: pure (no fs); zod's mini build, and no config parser: the launcher reads the lock at a start. `parseLock(text)` returns `{ lock }` or `{ error }` (a line naming the field
  * path, never throwing); `lockText(lock)` the canonical text.
  *
  * @module
  */
-import * as z from 'zod'
-import { canonicalJson } from '../config/fingerprint.ts'
+import * as z from 'zod/mini'
+import { canonicalJson } from '../config/canonical-json.ts'
 
 export const LOCK_VERSION = 1
 
+const text = () => z.string().check(z.minLength(1))
+const sha512 = () => z.string().check(z.regex(/^sha512-[A-Za-z0-9+/=]+$/, 'a sha512 integrity'))
+const names = () => z.optional(z.record(z.string(), z.string()))
+
 /** One installed package of a server's tree, as npm's lockfile holds it. */
-export const LockedPackage = z
-  .object({
-    name: z.string().min(1).optional(),
-    version: z.string().min(1),
-    integrity: z.string().regex(/^sha512-[A-Za-z0-9+/=]+$/, 'a sha512 integrity'),
-    dependencies: z.record(z.string(), z.string()).optional(),
-    optionalDependencies: z.record(z.string(), z.string()).optional(),
-    peerDependencies: z.record(z.string(), z.string()).optional(),
-    bin: z.record(z.string(), z.string()).optional(),
-    optional: z.boolean().optional(),
-    os: z.array(z.string()).optional(),
-    cpu: z.array(z.string()).optional(),
-  })
-  .strict()
+export const LockedPackage = z.strictObject({
+  name: z.optional(text()),
+  version: text(),
+  integrity: sha512(),
+  dependencies: names(),
+  optionalDependencies: names(),
+  peerDependencies: names(),
+  bin: names(),
+  optional: z.optional(z.boolean()),
+  os: z.optional(z.array(z.string())),
+  cpu: z.optional(z.array(z.string())),
+})
 export type LockedPackage = z.infer<typeof LockedPackage>
 
-export const LockEntry = z
-  .object({
-    runner: z.enum(['npx', 'npm exec', 'npm x']),
-    spec: z.string().min(1),
-    package: z.string().min(1),
-    version: z.string().min(1),
-    integrity: z.string().regex(/^sha512-[A-Za-z0-9+/=]+$/, 'a sha512 integrity'),
-    bin: z.string().min(1),
-    packages: z.record(z.string(), LockedPackage),
-  })
-  .strict()
+export const LockEntry = z.strictObject({
+  runner: z.enum(['npx', 'npm exec', 'npm x']),
+  spec: text(),
+  package: text(),
+  version: text(),
+  integrity: sha512(),
+  bin: text(),
+  packages: z.record(z.string(), LockedPackage),
+})
 export type LockEntry = z.infer<typeof LockEntry>
 
-export const LockFile = z
-  .object({
-    lockfileVersion: z.literal(LOCK_VERSION),
-    servers: z.record(z.string(), LockEntry),
-  })
-  .strict()
+export const LockFile = z.strictObject({
+  lockfileVersion: z.literal(LOCK_VERSION),
+  servers: z.record(z.string(), LockEntry),
+})
 export type LockFile = z.infer<typeof LockFile>
 
 export function emptyLock(): LockFile {

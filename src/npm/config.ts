@@ -10,9 +10,13 @@
  * options object pacote and arborist take (`registry` only when configured, with a trailing slash: npm's
  * libraries default to the public registry otherwise).
  *
+ * `load(name)` requires npm's CommonJS libraries (pacote, arborist) on first use: never at a start, and
+ * also from the CLI bundle, which runs as a script where a dynamic `import()` has no loader.
+ *
  * @module
  */
 import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import path from 'node:path'
 
 export type NpmOptions = Record<string, string | boolean>
@@ -53,4 +57,11 @@ export function npmOptions(env: Readonly<Record<string, string | undefined>>, ho
   const cache = env.npm_config_cache || env.NPM_CONFIG_CACHE || rc.cache
   if (cache) opts.cache = path.join(cache, '_cacache')
   return opts
+}
+
+const requireHere = createRequire(import.meta.url)
+
+/** npm's CommonJS library `name`, loaded on first use. */
+export function load<T>(name: string): T {
+  return requireHere(name) as T
 }

@@ -18,7 +18,7 @@ import os from 'node:os'
 import path from 'node:path'
 import type { LockEntry, LockedPackage } from '../lock/format.ts'
 import type { LockTarget } from '../lock/spec.ts'
-import type { NpmOptions } from './config.ts'
+import { load, type NpmOptions } from './config.ts'
 
 const KEPT = [
   'version',
@@ -36,7 +36,7 @@ async function manifestOf(
   spec: string,
   opts: NpmOptions,
 ): Promise<{ version: string; integrity: string; bin: Record<string, string> }> {
-  const pacote = (await import('pacote')).default
+  const pacote = load<typeof import('pacote')>('pacote')
   const m = (await pacote.manifest(spec, { ...opts, fullMetadata: false })) as unknown as {
     version: string
     _integrity?: string
@@ -64,7 +64,7 @@ function binOf(target: LockTarget, bins: Record<string, string>): string {
 
 /** The ideal tree of `name@version` alone, in npm's lockfile shape (location → package). */
 async function treeOf(name: string, version: string, opts: NpmOptions): Promise<Record<string, LockedPackage>> {
-  const { default: Arborist } = await import('@npmcli/arborist')
+  const Arborist = load<typeof import('@npmcli/arborist')>('@npmcli/arborist')
   const dir = mkdtempSync(path.join(os.tmpdir(), 'dsh-mcp-lock-'))
   try {
     writeFileSync(path.join(dir, 'package.json'), '{"private":true}\n')

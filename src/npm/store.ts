@@ -21,10 +21,10 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { canonicalJson } from '../config/fingerprint.ts'
+import { canonicalJson } from '../config/canonical-json.ts'
 import { ensurePrivateDir } from '../files/private-dir.ts'
 import type { LockEntry } from '../lock/format.ts'
-import type { NpmOptions } from './config.ts'
+import { load, type NpmOptions } from './config.ts'
 
 const MANIFEST = '.dsh-mcp-prepared.json'
 
@@ -141,7 +141,7 @@ export async function prepareEntry(entry: LockEntry, opts: NpmOptions, dshHome: 
     const root = { name: 'dsh-mcp-prepared', private: true, dependencies: { [entry.package]: entry.version } }
     writeFileSync(path.join(tmp, 'package.json'), `${JSON.stringify(root, null, 2)}\n`)
     writeFileSync(path.join(tmp, 'package-lock.json'), packageLock(entry))
-    const { default: Arborist } = await import('@npmcli/arborist')
+    const Arborist = load<typeof import('@npmcli/arborist')>('@npmcli/arborist')
     const arb = new Arborist({ ...opts, path: tmp, ignoreScripts: true, audit: false, fund: false, save: false })
     const tree = await arb.reify({ save: false })
     // What npm installed is exactly the lock's tree: each location, version and integrity.

@@ -135,3 +135,17 @@ test('the trust review: an unlocked npx server names the lock command; a locked 
   )
   assert.doesNotMatch(locked.stdout, /dsh-mcp lock fix/)
 })
+
+test('doctor agrees with the host: a locked server not prepared fails with the command; prepared, it connects', async () => {
+  const { p, opts } = project(['lock-fixture-server@1.0.0'])
+  p.write('.dsh/mcp.yml', 'servers:\n  fix:\n    command: npx\n    args: [-y, lock-fixture-server@1.0.0]\n')
+  assert.equal((await runCli(['lock'], opts)).code, 0)
+  assert.equal((await runCli(['trust', 'fix', '--yes'], opts)).code, 0)
+  const before = await runCli(['doctor', 'fix'], opts)
+  assert.notEqual(before.code, 0)
+  assert.match(before.stdout + before.stderr, /locked but not prepared; run: dsh-mcp prepare fix/)
+  assert.equal((await runCli(['prepare'], opts)).code, 0)
+  const after = await runCli(['doctor', 'fix'], opts)
+  assert.equal(after.code, 0, after.stdout + after.stderr)
+  assert.match(after.stdout, /hello/)
+})

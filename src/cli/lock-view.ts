@@ -1,6 +1,6 @@
 /**
  * The lock as the CLI sees a project: which of its servers a lock covers (the repository rows — any
- * scope but `user` — whose winning entry launches a registry package through a package runner,
+ * scope but `user` — not written `lock: false` — whose winning entry launches a registry package through a package runner,
  * lock/spec.ts), the runners it refuses by name, and the lock file read next to them. Shared by
  * `lock`, `verify`, `outdated`.
  *
@@ -35,6 +35,8 @@ export function lockScope(cli: CliContext): LockScope {
     .filter((r) => r.scope !== 'user' && r.entry && (r.state === 'active' || r.state === 'disabled'))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   for (const row of found) {
+    // `lock: false` (fields.ts): the server is left out of the lock and runs as written.
+    if (row.entry?.lock === false) continue
     const t = lockTarget(row.entry as { command?: string; args?: string[] })
     if (!t) continue
     if ('refuse' in t) refused.set(row.name, t.refuse)

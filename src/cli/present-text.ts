@@ -109,7 +109,7 @@ export function reviewWarnings(row: Row, display: (file: string) => string, lock
       `  ! ${runner.runner} fetches "${oneLine(runner.pkg)}" as it is on the registry at each start: trust covers the name, not the code`,
     )
     lines.push(`    pin an exact version instead: ${oneLine(commandLine(runner.pinned[0]!, runner.pinned.slice(1)))}`)
-    if (row.scope !== 'user' && target && 'target' in target)
+    if (row.scope !== 'user' && e.lock !== false && target && 'target' in target)
       lines.push(
         `    or lock it (exact version and integrity, no runner at start): dsh-mcp lock ${shellWord(row.name)}`,
       )

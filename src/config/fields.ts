@@ -245,6 +245,18 @@ export const FIELDS = {
     export: {},
     flag: { flags: '--description <text>', help: 'what the server is for' },
   },
+  lock: {
+    type: 'boolean',
+    docs: 'false: dsh-mcp lock leaves this server out of .dsh/mcp.lock (it runs its package runner as written).',
+    transport: 'stdio',
+    override: false,
+    trust: 'written',
+    cacheKey: false,
+    mount: 'host',
+    view: 'setting',
+    label: 'lock',
+    export: {},
+  },
   enabled: {
     type: 'boolean',
     docs: 'false keeps the entry but does not mount it.',

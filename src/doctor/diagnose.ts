@@ -133,7 +133,9 @@ function plan(row: Row, opts: DiagnoseOptions, root: string, trust: () => TrustV
             // The project doctor runs for is a checkout for every row, the user's own included.
             checkouts: checkoutRoots([root], [opts.env.HOME ?? homedir(), opts.dshHome]),
             // A repository row starts from its prepared install when the project's lock pins it, like the host's.
-            ...(row.scope !== 'user' ? { locked: { root, name: row.name, dshHome: opts.dshHome } } : {}),
+            ...(row.scope !== 'user' && row.entry?.lock !== false
+              ? { locked: { root, name: row.name, dshHome: opts.dshHome } }
+              : {}),
             ...(signal ? { signal } : {}),
           }),
       }

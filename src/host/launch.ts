@@ -65,7 +65,10 @@ export function mountedConfig(spec: MountSpec, effectiveName: string, opts: Laun
     ...(unset.length > 0 ? { unset } : {}),
     checkouts: checkoutsOf(spec, opts),
     // A repository server starts from its prepared install when the project's lock pins it (launch/locked.ts).
-    ...(spec.layer !== 'user' ? { locked: { root: spec.origin, name: spec.name, dshHome: opts.dshHome } } : {}),
+    // `lock: false` (fields.ts, handed to the mount in `settings`) opts the server out: it runs as written.
+    ...(spec.layer !== 'user' && spec.settings?.lock !== false
+      ? { locked: { root: spec.origin, name: spec.name, dshHome: opts.dshHome } }
+      : {}),
   }
   // Blank them for the launcher's own start too (NODE_OPTIONS, LD_PRELOAD act on the node that runs it); it then removes them.
   const blanked =

@@ -32,6 +32,7 @@ const STDIO_ALL = {
   reconnect: { maxAttempts: 3 },
   tools: { exclude: ['rm'] },
   description: 'all of it',
+  lock: false,
   enabled: true,
   lifecycle: 'lazy',
   idleTimeoutMs: 0,
@@ -120,6 +121,7 @@ test('get shows a detail row per written setting of the table; list --json carri
     failOnStartupError: true,
     maxInstructionBytes: 4096,
     reconnect: { maxAttempts: 3 },
+    lock: false,
   })
   assert.match((await env.run(['get', 's'])).stdout, /\n {2}startup: +7000 ms\n/)
 })

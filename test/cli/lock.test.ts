@@ -149,3 +149,17 @@ test('doctor agrees with the host: a locked server not prepared fails with the c
   assert.equal(after.code, 0, after.stdout + after.stderr)
   assert.match(after.stdout, /hello/)
 })
+
+test('lock: false leaves a server out of the lock (check passes, lock writes no entry); the review shows it', async () => {
+  const { p, opts, lockText } = project(['lock-fixture-server'])
+  p.write('.dsh/mcp.yml', 'servers:\n  fix:\n    command: npx\n    args: [-y, lock-fixture-server]\n    lock: false\n')
+  assert.equal((await runCli(['lock', '--check'], opts)).code, 0)
+  assert.equal((await runCli(['verify', '--frozen'], opts)).code, 0)
+  const none = await runCli(['lock', 'fix'], opts)
+  assert.equal(none.code, 1)
+  assert.equal((await runCli(['lock'], opts)).code, 0)
+  assert.deepEqual(JSON.parse(lockText()).servers, {})
+  const review = await runCli(['trust', 'fix', '--yes'], opts)
+  assert.match(review.stdout, /\n {2}lock: +false\n/)
+  assert.doesNotMatch(review.stdout, /dsh-mcp lock fix/)
+})

@@ -43,10 +43,14 @@ export async function run(cli: CliContext, names: string[] = [], opts: { check?:
   const next: LockFile = emptyLock()
   if (names.length > 0) Object.assign(next.servers, scope.lock?.servers ?? {})
   const options = npmOptions(cli.env, cli.loc.home)
+  // Servers that name the same package the same way resolve once per run.
+  const resolved = new Map<string, ReturnType<typeof resolveEntry>>()
   for (const name of chosen) {
     const target = scope.targets.get(name)!
+    const key = JSON.stringify([target.runner, target.spec, target.bin ?? null])
+    if (!resolved.has(key)) resolved.set(key, resolveEntry(target, options))
     try {
-      next.servers[name] = await resolveEntry(target, options)
+      next.servers[name] = await resolved.get(key)!
     } catch (e) {
       cli.out.err(`dsh-mcp: ${name}: cannot resolve ${target.spec}: ${(e as Error).message.split('\n')[0]}`)
       return 1

@@ -163,3 +163,13 @@ test('lock: false leaves a server out of the lock (check passes, lock writes no 
   assert.match(review.stdout, /\n {2}lock: +false\n/)
   assert.doesNotMatch(review.stdout, /dsh-mcp lock fix/)
 })
+
+test("a project's .npmrc never applies: lock and prepare use the user's npm config only", async () => {
+  const { p, opts } = project(['lock-fixture-server@1.0.0'])
+  p.write('.npmrc', 'registry=http://127.0.0.1:9/\n')
+  const l = await runCli(['lock'], opts)
+  assert.equal(l.code, 0, l.stderr)
+  const prep = await runCli(['prepare'], opts)
+  assert.equal(prep.code, 0, prep.stderr)
+  assert.match((await runCli(['verify'], opts)).stdout, /fix: lock-fixture-server@1\.0\.0 prepared/)
+})

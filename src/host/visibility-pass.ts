@@ -128,7 +128,10 @@ export class Passes {
   /** A registry change that only added `names`: deny them where they are not visible, derive nothing else. */
   added(names: readonly string[]): void {
     if (names.length === 0 || this.agents.size === 0) return
-    if (this.#running || [...this.agents.values()].some((t) => t.stale)) return this.full()
+    if (this.#running || [...this.agents.values()].some((t) => t.stale)) {
+      this.full()
+      return
+    }
     this.#run(() => {
       const own = this.model.ownership()
       const current = this.listing.set()
@@ -136,7 +139,10 @@ export class Passes {
       for (const [agent, t] of this.agents) {
         const visible = this.model.visibleFor(t.root)
         let extra = byView.get(visible)
-        if (!extra) byView.set(visible, (extra = this.deny(names, own, visible)))
+        if (!extra) {
+          extra = this.deny(names, own, visible)
+          byView.set(visible, extra)
+        }
         const more = extra.filter((n) => !t.denied.has(n))
         if (more.length === 0) continue
         const deny = [...t.denied].filter((n) => current.has(n)).concat(more)

@@ -79,7 +79,10 @@ class Visibility implements VisibilityGuard {
     if (this.#disposed || p.agents.has(agent)) return
     const t: Tracked = { root, lift: undefined, denied: new Set() }
     p.agents.set(agent, t)
-    if (p.running) return p.front(agent)
+    if (p.running) {
+      p.front(agent)
+      return
+    }
     // Every other agent is current: each registry, mount and plan change runs its own pass.
     p.full(agent)
     // Mid-burst, later changes are not handled one by one: this agent is frozen like the others.
@@ -129,7 +132,10 @@ class Visibility implements VisibilityGuard {
   /** `tools/change`: our own restrict/lift needs no pass (the registered set did not change). */
   #onChange(): void {
     const p = this.#passes
-    if (p.self) return p.reenter()
+    if (p.self) {
+      p.reenter()
+      return
+    }
     if (this.#disposed) return
     const before = p.listing.fresh ? p.listing.set() : undefined
     p.listing.invalidate()
@@ -144,7 +150,10 @@ class Visibility implements VisibilityGuard {
     const p = this.#passes
     // No agent: nothing to derive, and no listing (it is built again on demand).
     if (this.#disposed || p.agents.size === 0) return
-    if (!before || p.running) return p.full()
+    if (!before || p.running) {
+      p.full()
+      return
+    }
     const added = p.listing.added(before)
     p.added(added)
     this.#adopt(added)

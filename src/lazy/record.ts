@@ -5,7 +5,7 @@
  * coalesces into one pass a few milliseconds later; `flush()` runs it now.
  * Per server: one recorded less than `RECORD_EVERY_MS` ago is left to one
  * follow-up pass at the end of that interval (a server announcing
- * `tools/list_changed` again and again is recorded at most once a second,
+ * `tools/list_changed` again and again is recorded at most every 5 s,
  * always ending on its latest list; `flush()` records every server now).
  * Definitions are read in one read of the registry (`definitions`), not
  * one registry view per tool.
@@ -31,8 +31,8 @@ import { CACHE_VERSION, type CacheRecord, cachedTool, cachePath, writeCache } fr
 
 /** Coalescing delay of a recording pass. */
 const RECORD_DELAY_MS = 20
-/** A server recorded this recently is recorded again by one follow-up pass once this much has passed. */
-const RECORD_EVERY_MS = 1000
+/** A server recorded this recently is recorded again by one follow-up pass once this much has passed (a release flushes first). */
+const RECORD_EVERY_MS = 5000
 
 export interface RecorderDeps {
   ctx: Context

@@ -156,3 +156,28 @@ test('20 writer processes at once lose no record (and untrust under contention l
   assert.equal(statSync(trustFilePath(dshHome)).mode & 0o777, 0o600)
   assert.ok(!existsSync(`${trustFilePath(dshHome)}.lock`), 'the lock is released')
 })
+
+test('tool pins: the first pin lands only on a record of that fingerprint without pins; re-trust keeps or replaces them', async () => {
+  const { pinFirstTools } = await import('../../src/trust/store.ts')
+  const { pinsOf } = await import('../../src/trust/tool-pins.ts')
+  const { trustRecordOf } = await import('../../src/trust/state.ts')
+  const dshHome = homeDir()
+  const project = makeProject()
+  const key = canonicalRoot(project.path)
+  const first = pinsOf([{ name: 'echo', description: 'Echo', schema: { type: 'object' } }])
+  const second = pinsOf([{ name: 'echo', description: 'Echo, changed', schema: { type: 'object' } }])
+  assert.equal(await pinFirstTools(dshHome, project.path, 'a', 'sha256:a', first), false, 'no record: nothing pinned')
+  await trustServers(dshHome, project.path, [{ name: 'a', fingerprint: 'sha256:a' }])
+  assert.equal(await pinFirstTools(dshHome, project.path, 'a', 'sha256:other', first), false)
+  assert.equal(await pinFirstTools(dshHome, project.path, 'a', 'sha256:a', first), true)
+  assert.equal(await pinFirstTools(dshHome, project.path, 'a', 'sha256:a', second), false, 'never over existing pins')
+  assert.deepEqual({ ...trustRecordOf(readTrustStore(dshHome), key, 'a')?.tools }, { ...first })
+  // A changed config trusted again keeps the tools accepted before; an accepted offer replaces them.
+  await trustServers(dshHome, project.path, [{ name: 'a', fingerprint: 'sha256:a2' }])
+  assert.deepEqual({ ...trustRecordOf(readTrustStore(dshHome), key, 'a')?.tools }, { ...first })
+  await trustServers(dshHome, project.path, [{ name: 'a', fingerprint: 'sha256:a2', tools: second }])
+  assert.deepEqual({ ...trustRecordOf(readTrustStore(dshHome), key, 'a')?.tools }, { ...second })
+  // A record without pins (written before pins existed) reads back without them.
+  await trustServers(dshHome, project.path, [{ name: 'b', fingerprint: 'sha256:b' }])
+  assert.equal(trustRecordOf(readTrustStore(dshHome), key, 'b')?.tools, undefined)
+})

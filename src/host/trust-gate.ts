@@ -26,6 +26,9 @@
  *   <name>`, quoted as needed). A server seen trusted re-arms its warning.
  *   An ignored store is reported once per project and reason. Messages hold
  *   names and paths only, never an env or header value.
+ * - `pinned(root, name)`: a row the last `check` answered `trusted` from the
+ *   store, with its record's pinned tools (host/tool-pins.ts withholds what
+ *   differs from them).
  *
  * @module
  */
@@ -40,10 +43,12 @@ import {
   type TrustState,
   type TrustStore,
   trustGateOff,
+  trustRecordOf,
   trustStateOf,
 } from '../trust/state.ts'
 import { canonicalRoot, loadTrustStore, trustFilePath, trustStoreRefusal } from '../trust/store.ts'
 import type { Log } from './log.ts'
+import type { PinSubject } from './tool-pins.ts'
 
 export interface TrustGate {
   check: TrustFn
@@ -51,6 +56,11 @@ export interface TrustGate {
   storeProblem(root: string): string | undefined
   files(): string[]
   refresh(): void
+  /**
+   * The row `name` of `root` as last checked, when it needed trust and the store trusted it (never with the
+   * gate off): its canonical root, fingerprint and pinned tools (tool-pins.ts, host/tool-pins.ts).
+   */
+  pinned(root: string, name: string): PinSubject | undefined
 }
 
 export interface TrustGateOptions {
@@ -80,6 +90,8 @@ export function createTrustGate(opts: TrustGateOptions): TrustGate {
   const warned = new Map<string, string>()
   /** Store refusals already reported, root\0reason. */
   const refusals = new Set<string>()
+  /** root\0name → the row as last trusted through the store (its pins). */
+  const subjects = new Map<string, PinSubject>()
 
   const storeFor = (root: string): { canonical: string; store: TrustStore; problem: string | undefined } => {
     let got = seen.get(root)
@@ -109,6 +121,7 @@ export function createTrustGate(opts: TrustGateOptions): TrustGate {
 
   return {
     check(root: string, row: Row): TrustState {
+      subjects.delete(`${root}\0${row.name}`)
       if (off() || !needsTrust(row)) return 'trusted'
       if (!row.entry) return 'untrusted'
       const { canonical, store, problem } = storeFor(root)
@@ -121,12 +134,16 @@ export function createTrustGate(opts: TrustGateOptions): TrustGate {
       }
       const fingerprint = fingerprintOf(row)
       const verdict = trustStateOf(store, canonical, row.name, fingerprint)
-      if (verdict === 'trusted') warned.delete(`${root}\0${row.name}`)
-      else warn(root, row, verdict, fingerprint)
+      if (verdict === 'trusted') {
+        warned.delete(`${root}\0${row.name}`)
+        const tools = trustRecordOf(store, canonical, row.name)?.tools
+        subjects.set(`${root}\0${row.name}`, { canonical, fingerprint, tools })
+      } else warn(root, row, verdict, fingerprint)
       return verdict
     },
     storeProblem: (root) => (off() ? undefined : storeFor(root).problem),
     files: () => (off() ? [] : [trustFilePath(opts.dshHome)]),
+    pinned: (root, name) => (off() ? undefined : subjects.get(`${root}\0${name}`)),
     refresh() {
       seen = new Map()
       shared = undefined

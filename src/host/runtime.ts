@@ -37,6 +37,7 @@ import { createProjectEnv } from './project-env.ts'
 import { createTrustGate } from './trust-gate.ts'
 import { createVisibility } from './visibility.ts'
 import { guardExecution } from './exec-guard.ts'
+import { createToolPins } from './tool-pins.ts'
 import { redactResults } from './result-redact.ts'
 import type { WebSource } from './web.ts'
 
@@ -92,8 +93,30 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
   const lazyRef = late<LazyServers>('the lazy servers')
   const model = { ownership: () => ownership(lazyRef.get().owners(mounts.owners())), visibleFor }
   const visibility = createVisibility(ctx, model, log)
+  // Pinned tool definitions: a trusted server's tools changed or added since trust are withheld from its project's agents.
+  const pins = createToolPins({
+    ctx,
+    dshHome: loc.dshHome,
+    pinned: (root, name) => gate.pinned(root, name),
+    plan: () => state.plan,
+    ownership: model.ownership,
+    registered: () => visibility.registered(),
+    spec: (key) => mounts.mounts.get(key)?.spec ?? lazyRef.get().get(key)?.spec,
+    settled(key) {
+      const m = mounts.mounts.get(key)
+      return m ? m.state === 'mounted' : lazyRef.get().get(key)?.state === 'dormant'
+    },
+    log,
+    onChange: () => reports.schedule(),
+  })
+  ctx.on('tools/change', () => pins.schedule())
   // Beside the restrictions: a call from an agent that does not see the tool never reaches a server (owned by ctx's fiber).
-  guardExecution(ctx, model, (agent) => visibility.rootOf(agent))
+  guardExecution(
+    ctx,
+    model,
+    (agent) => visibility.rootOf(agent),
+    (root, name) => pins.isWithheld(root, name),
+  )
   // What our tools return to the model, redacted with their server's secrets (eager servers; lazy ones too once live).
   redactResults(ctx, mounts)
   // Lazy servers (src/lazy): cached tools while stopped, started by their first call, released when idle.
@@ -132,6 +155,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     status,
     log,
     disposed: () => state.disposed,
+    detail: (root, name) => pins.detail(root, name),
   })
   // Known files are watched (when `watch` is on): an edit reaches the reconcile through the edit debounce.
   const watcher = options.watch
@@ -152,7 +176,11 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     watcher,
     dotenv,
   })
-  const queue = createQueue(reconciler.run, (error) => log.error('reconcile failed: %s', String(error)))
+  // After each reconcile (a trust store change brings new pins) the tool pins look again.
+  const queue = createQueue(
+    () => reconciler.run().finally(() => pins.schedule()),
+    (error) => log.error('reconcile failed: %s', String(error)),
+  )
   const settle = createSettle({ delays: [edited, kick], queue, mounts, status })
 
   // Connect the signals: every listener exists now. A mount change also records the fork's tools into the cache.
@@ -162,6 +190,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     visibility.refresh()
     reports.schedule()
     if (what === 'mounts') recorder.schedule()
+    pins.schedule()
   })
   signals.expired.on((root) => {
     log.info('project %s has had no agent for %d ms: releasing its servers', root, options.graceMs)
@@ -205,8 +234,9 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
   return {
     service: { snapshot: reports.snapshot, reload, whenIdle: settle.whenIdle },
     web: { view: () => reports.web(null), onChange: reports.onWrite },
-    dispose: () =>
-      shutdown({
+    dispose() {
+      pins.dispose()
+      return shutdown({
         state,
         delays: [edited, kick],
         queue,
@@ -218,6 +248,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
         watcher,
         mounts,
         status,
-      }),
+      })
+    },
   }
 }

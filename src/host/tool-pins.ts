@@ -58,8 +58,10 @@ export interface ToolPinDeps {
   ownership(): Ownership
   /** Registered MCP tool names (visibility's cached listing). */
   registered(): readonly string[]
-  /** The spec of a mount key whose tools may be judged (mounted, or dormant), else undefined. */
-  offering(key: string): MountSpec | undefined
+  /** The spec of a mount key (mounting or mounted, or a lazy server's): whose credentials its texts are redacted with. */
+  spec(key: string): MountSpec | undefined
+  /** Whether a key's tools are all there: mounted, or dormant (the write pass waits for it). */
+  settled(key: string): boolean
   log: Log
   /** A subject started or stopped withholding (status, panel). */
   onChange(): void
@@ -123,7 +125,7 @@ export function createToolPins(deps: ToolPinDeps): ToolPinGuard {
       const key = server === undefined ? undefined : own.owners.get(server)
       const s = key ? subjects.get(key) : undefined
       const pins = s?.subject.tools
-      const spec = key ? deps.offering(key) : undefined
+      const spec = key ? deps.spec(key) : undefined
       if (!pins || !spec || server === undefined) continue
       const j = judge(name, server, spec)
       if (j && !matchesPin(pins, j.tool.name, j.pin)) out.add(name)
@@ -142,9 +144,9 @@ export function createToolPins(deps: ToolPinDeps): ToolPinGuard {
     const now = new Set<string>()
     for (const root of deps.plan().projects.keys()) {
       for (const [key, { name, subject }] of subjectsOf(root)) {
-        const spec = deps.offering(key)
+        const spec = deps.spec(key)
         const server = keyNames.get(key)
-        if (!spec || server === undefined) continue
+        if (!spec || server === undefined || !deps.settled(key)) continue
         const offered: OfferedTool[] = []
         for (const n of byKey.get(key) ?? []) {
           const j = judge(n, server, spec)

@@ -37,7 +37,7 @@ import { createProjectEnv } from './project-env.ts'
 import { createTrustGate } from './trust-gate.ts'
 import { createVisibility } from './visibility.ts'
 import { guardExecution } from './exec-guard.ts'
-import { createToolPins } from './tool-pins.ts'
+import { createToolPins, type ToolPinGuard } from './tool-pins.ts'
 import { redactResults } from './result-redact.ts'
 import type { WebSource } from './web.ts'
 
@@ -91,7 +91,12 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
   })
   // Visibility and lazy servers need each other: dormant servers own their cached tools; lazy servers ask what is registered.
   const lazyRef = late<LazyServers>('the lazy servers')
-  const model = { ownership: () => ownership(lazyRef.get().owners(mounts.owners())), visibleFor }
+  const pinsRef = late<ToolPinGuard>('the tool pins')
+  const model = {
+    ownership: () => ownership(lazyRef.get().owners(mounts.owners())),
+    visibleFor,
+    withheld: (root: string | null, names: readonly string[]) => pinsRef.get().withheld(root, names),
+  }
   const visibility = createVisibility(ctx, model, log)
   // Pinned tool definitions: a trusted server's tools changed or added since trust are withheld from its project's agents.
   const pins = createToolPins({
@@ -109,6 +114,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     log,
     onChange: () => reports.schedule(),
   })
+  pinsRef.set(pins)
   ctx.on('tools/change', () => pins.schedule())
   // Beside the restrictions: a call from an agent that does not see the tool never reaches a server (owned by ctx's fiber).
   guardExecution(

@@ -103,6 +103,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     ownership: () => ownership(lazyRef.get().owners(mounts.owners())),
     visibleFor,
     withheld: (root: string | null, names: readonly string[]) => pinsRef.get().withheld(root, names),
+    withheldVersion: () => gate.pinsVersion(),
   }
   const visibility = createVisibility(ctx, model, log)
   // Pinned tool definitions: a trusted server's tools changed or added since trust are withheld from its project's agents.

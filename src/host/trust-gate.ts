@@ -49,6 +49,7 @@ import {
 import { canonicalRoot, loadTrustStore, trustFilePath, trustStoreRefusal } from '../trust/store.ts'
 import type { Log } from './log.ts'
 import type { PinSubject } from './tool-pins.ts'
+import { samePins } from '../trust/tool-pins.ts'
 
 export interface TrustGate {
   check: TrustFn
@@ -61,6 +62,8 @@ export interface TrustGate {
    * gate off): its canonical root, fingerprint and pinned tools (tool-pins.ts, host/tool-pins.ts).
    */
   pinned(root: string, name: string): PinSubject | undefined
+  /** Changes whenever what `pinned` answers for some row changed (new pins, a row no longer trusted). */
+  pinsVersion(): number
 }
 
 export interface TrustGateOptions {
@@ -92,6 +95,7 @@ export function createTrustGate(opts: TrustGateOptions): TrustGate {
   const refusals = new Set<string>()
   /** root\0name → the row as last trusted through the store (its pins). */
   const subjects = new Map<string, PinSubject>()
+  let pinsVersion = 0
 
   const storeFor = (root: string): { canonical: string; store: TrustStore; problem: string | undefined } => {
     let got = seen.get(root)
@@ -119,31 +123,47 @@ export function createTrustGate(opts: TrustGateOptions): TrustGate {
     opts.log.warn('%s %s; review it, then run: %s', where, what, trustCommand(root, row.name))
   }
 
+  /** The gate's answer for one row; a row trusted through the store is recorded as a pin subject under `id`. */
+  const judge = (root: string, row: Row, id: string): TrustState => {
+    if (off() || !needsTrust(row)) return 'trusted'
+    if (!row.entry) return 'untrusted'
+    const { canonical, store, problem } = storeFor(root)
+    if (problem) {
+      if (!refusals.has(`${canonical}\0${problem}`)) {
+        refusals.add(`${canonical}\0${problem}`)
+        opts.log.warn('the trust store is ignored for %s (its servers are stopped): %s', canonical, problem)
+      }
+      return 'store-problem'
+    }
+    const fingerprint = fingerprintOf(row)
+    const verdict = trustStateOf(store, canonical, row.name, fingerprint)
+    if (verdict === 'trusted') {
+      warned.delete(`${root}\0${row.name}`)
+      const tools = trustRecordOf(store, canonical, row.name)?.tools
+      subjects.set(id, { canonical, fingerprint, tools })
+    } else warn(root, row, verdict, fingerprint)
+    return verdict
+  }
+
   return {
     check(root: string, row: Row): TrustState {
-      subjects.delete(`${root}\0${row.name}`)
-      if (off() || !needsTrust(row)) return 'trusted'
-      if (!row.entry) return 'untrusted'
-      const { canonical, store, problem } = storeFor(root)
-      if (problem) {
-        if (!refusals.has(`${canonical}\0${problem}`)) {
-          refusals.add(`${canonical}\0${problem}`)
-          opts.log.warn('the trust store is ignored for %s (its servers are stopped): %s', canonical, problem)
-        }
-        return 'store-problem'
-      }
-      const fingerprint = fingerprintOf(row)
-      const verdict = trustStateOf(store, canonical, row.name, fingerprint)
-      if (verdict === 'trusted') {
-        warned.delete(`${root}\0${row.name}`)
-        const tools = trustRecordOf(store, canonical, row.name)?.tools
-        subjects.set(`${root}\0${row.name}`, { canonical, fingerprint, tools })
-      } else warn(root, row, verdict, fingerprint)
-      return verdict
+      const id = `${root}\0${row.name}`
+      const before = subjects.get(id)
+      subjects.delete(id)
+      const answer = judge(root, row, id)
+      const after = subjects.get(id)
+      // Only a move in what `pinned` answers counts (the same pins read again from a re-read store do not).
+      const same =
+        before && after
+          ? before.fingerprint === after.fingerprint && samePins(before.tools, after.tools)
+          : before === after
+      if (!same) pinsVersion++
+      return answer
     },
     storeProblem: (root) => (off() ? undefined : storeFor(root).problem),
     files: () => (off() ? [] : [trustFilePath(opts.dshHome)]),
     pinned: (root, name) => (off() ? undefined : subjects.get(`${root}\0${name}`)),
+    pinsVersion: () => pinsVersion,
     refresh() {
       seen = new Map()
       shared = undefined

@@ -65,6 +65,13 @@ export function matchesPin(pins: ToolPins, name: string, pin: ToolPin): boolean 
   return samePin(Object.hasOwn(pins, name) ? pins[name] : undefined, pin)
 }
 
+/** Whether two pin sets (or their absence) are the same. */
+export function samePins(a: ToolPins | undefined, b: ToolPins | undefined): boolean {
+  if (!a || !b) return a === b
+  const keys = Object.keys(a)
+  return keys.length === Object.keys(b).length && keys.every((k) => matchesPin(b, k, a[k]!))
+}
+
 /** Every difference between the pins and what is offered now, sorted by name. */
 export function diffTools(pins: ToolPins, offered: readonly OfferedTool[]): ToolChange[] {
   const out: ToolChange[] = []

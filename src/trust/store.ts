@@ -249,7 +249,8 @@ function jsonWhere(err: unknown, text: string): string {
 
 /**
  * Record `servers` as trusted. A server's `tools` (the offered list the user just accepted) replace its pins;
- * without them the pins it had are kept (a config change accepted keeps the tools accepted before).
+ * without them its pins are kept for the same fingerprint, and dropped for another (a changed config trusted:
+ * a new launch, whose tools are pinned at its first mount, as at a first trust).
  */
 export function trustServers(
   dshHome: string,
@@ -261,7 +262,8 @@ export function trustServers(
     const project = Object.hasOwn(store.projects, key) ? store.projects[key]! : { servers: dict<TrustRecord>() }
     store.projects[key] = project
     for (const s of servers) {
-      const tools = s.tools ?? (Object.hasOwn(project.servers, s.name) ? project.servers[s.name]?.tools : undefined)
+      const was = Object.hasOwn(project.servers, s.name) ? project.servers[s.name] : undefined
+      const tools = s.tools ?? (was?.fingerprint === s.fingerprint ? was.tools : undefined)
       project.servers[s.name] = { fingerprint: s.fingerprint, trustedAt, ...(tools ? { tools } : {}) }
     }
     if (Object.keys(project.servers).length === 0) delete store.projects[key]

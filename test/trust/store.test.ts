@@ -172,9 +172,11 @@ test('tool pins: the first pin lands only on a record of that fingerprint withou
   assert.equal(await pinFirstTools(dshHome, project.path, 'a', 'sha256:a', first), true)
   assert.equal(await pinFirstTools(dshHome, project.path, 'a', 'sha256:a', second), false, 'never over existing pins')
   assert.deepEqual({ ...trustRecordOf(readTrustStore(dshHome), key, 'a')?.tools }, { ...first })
-  // A changed config trusted again keeps the tools accepted before; an accepted offer replaces them.
-  await trustServers(dshHome, project.path, [{ name: 'a', fingerprint: 'sha256:a2' }])
+  // Trusted again for the same fingerprint: the pins stay; an accepted offer replaces them; a changed config drops them.
+  await trustServers(dshHome, project.path, [{ name: 'a', fingerprint: 'sha256:a' }])
   assert.deepEqual({ ...trustRecordOf(readTrustStore(dshHome), key, 'a')?.tools }, { ...first })
+  await trustServers(dshHome, project.path, [{ name: 'a', fingerprint: 'sha256:a2' }])
+  assert.equal(trustRecordOf(readTrustStore(dshHome), key, 'a')?.tools, undefined)
   await trustServers(dshHome, project.path, [{ name: 'a', fingerprint: 'sha256:a2', tools: second }])
   assert.deepEqual({ ...trustRecordOf(readTrustStore(dshHome), key, 'a')?.tools }, { ...second })
   // A record without pins (written before pins existed) reads back without them.

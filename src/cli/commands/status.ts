@@ -16,7 +16,7 @@
  *   failure. A status file that cannot be read or decoded: exit 1.
  * - `--json`: `{ projects: [{ root, file, pid, alive, host, updatedAt,
  *   servers: [{ name, effectiveName, layer, file, state, toolCount, error,
- *   updatedAt, lifecycle, toolSource, lastUsedAt }], files: [{ file, layer, error, keptLastGood }] }] }` — the
+ *   updatedAt, lifecycle, toolSource, lastUsedAt, detail }], files: [{ file, layer, error, keptLastGood }] }] }` — the
  *   current project only; `host` is `running | stopped | died`, and `state`
  *   is as of now (a died host's mounted rows read `stopped`).
  * - A present config file of the project that `files/guard.ts` refuses

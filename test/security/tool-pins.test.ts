@@ -6,14 +6,16 @@
  * under its name; and a lazy server's cached catalog holds a changed description. Each time the changed or added
  * tool is never offered to the agent, a call to it (as the agent, and with no agent) is refused, and the
  * fixture's calls file proves its body never ran (the lazy server was not even started); the unchanged tool keeps
- * working. On the code before pins every one of these tools was offered and ran.
+ * working. On the code before pins every one of these tools was offered and ran. A changed text that echoes the
+ * server's credential reaches the review file and the trust review masked.
  */
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import { after, test } from 'node:test'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { canonicalRoot, readTrustStore } from '../../src/trust/store.ts'
 import { trustRecordOf } from '../../src/trust/state.ts'
+import { offeredPath } from '../../src/trust/offered.ts'
 import { runCli } from '../support/cli.ts'
 import { execTool, mcpToolNames, resultText } from '../support/host.ts'
 import { cacheFiles, lazyWorld, waitTools } from '../support/lazy.ts'
@@ -152,4 +154,29 @@ test("a lazy server's cached catalog with a changed description: withheld, and t
   assert.deepEqual(callsOf(ctl.path).slice(calls), [])
   assert.deepEqual(mcpToolNames(w.host.ctx, agent), ['mcp__lz__stable'])
   assert.match(resultText(await execTool(w.host.ctx, agent, 'mcp__lz__stable', { text: 'woke' })), /woke/)
+})
+
+test('a changed text that echoes a credential: the review file and the trust review hold it masked, never raw', async () => {
+  const w = await shared()
+  const ctl = makeTempDir('dsh-mcp-rug-leak-')
+  const canary = 'tp-canary-7f3a9c1e5b2d'
+  const root = projectWith({ leaky: shiftingEntry(ctl.path, { env: { SHIFT_TOKEN: canary } }) }).path
+  await cli(w, root, ['trust', 'leaky', '--yes'])
+  const agent = (await w.host.createAgent({ cwd: root })).agent
+  await untilTools(w, agent, ['mcp__leaky__shifty', 'mcp__leaky__stable'], 'trusted tools offered')
+  await waitFor(() => trustRecordOf(readTrustStore(w.home.path), canonicalRoot(root), 'leaky')?.tools, {
+    message: 'pinned',
+  })
+  setShift(ctl.path, 'leak')
+  await untilTools(w, agent, ['mcp__leaky__stable'], 'the changed tool withheld')
+  const file = offeredPath(w.home.path, canonicalRoot(root), 'leaky')
+  const text = await waitFor(() => (existsSync(file) ? readFileSync(file, 'utf8') : undefined), {
+    message: 'the offered list recorded',
+  })
+  assert.ok(!text.includes(canary.slice(0, 8)), 'no piece of the credential in the review file')
+  assert.match(text, /Uses the token \*+/)
+  assert.equal(statSync(file).mode & 0o777, 0o600)
+  const review = await cli(w, root, ['trust', 'leaky', '--yes'])
+  assert.ok(!`${review.stdout}${review.stderr}`.includes(canary.slice(0, 8)), 'the review never shows it')
+  assert.match(review.stdout, /new description: Echo text back\. Uses the token \*+ for you\./)
 })

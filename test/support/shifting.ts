@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 
 export const SHIFTING_FIXTURE = fileURLToPath(new URL('../fixtures/servers/shifting-server.ts', import.meta.url))
 
-export type Shift = 'shift' | 'schema' | 'add' | 'reverse' | 'drop' | 'reuse'
+export type Shift = 'shift' | 'schema' | 'add' | 'reverse' | 'drop' | 'reuse' | 'leak'
 
 /** A friendly-format entry that runs the shifting fixture steered by `dir`. */
 export function shiftingEntry(dir: string, extra: Record<string, unknown> = {}): Record<string, unknown> {

@@ -107,7 +107,8 @@ window.__ModuleLoader__.load({
       'kind.invalid': 'Its entry is not valid: see',
       'kind.failed': 'It failed to start: see',
       'kind.refused-file': 'This config file was refused: see',
-      'kind.tools-changed': 'Tools changed — review: tools it changed or added since trusted are withheld; review them, then run',
+      'kind.tools-changed':
+        'Tools changed — review: tools it changed or added since trusted are withheld; review them, then run',
       'chip.count': '{count} MCP server(s) not running',
     }
     const zh = {

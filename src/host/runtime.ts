@@ -36,6 +36,7 @@ import { createStatusWriter, type Snapshot } from './status.ts'
 import { createProjectEnv } from './project-env.ts'
 import { createTrustGate } from './trust-gate.ts'
 import { createVisibility } from './visibility.ts'
+import { globalDefinitions } from './visibility-listing.ts'
 import { guardExecution } from './exec-guard.ts'
 import { createToolPins, type ToolPinGuard } from './tool-pins.ts'
 import { redactResults } from './result-redact.ts'
@@ -143,6 +144,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     dshHome: loc.dshHome,
     log,
     registered: () => visibility.registered(),
+    definitions: () => globalDefinitions(ctx),
     rootOf: (agent) => visibility.rootOf(agent),
     visibleFor,
     onChange: () => signals.changed.fire('lazy'),

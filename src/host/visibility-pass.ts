@@ -4,9 +4,10 @@
  * Contract: `Passes` holds the tracked agents and the work of the pass under
  * way. `full(only?)` re-derives every agent's deny set (with `only`, its first
  * round covers just that agent) and applies the ones that changed;
- * `added(names)` applies a registry change that only added `names`: each
- * agent is denied those of them its view must not see, nothing else is
- * derived. An update applies the new restriction before lifting the old one,
+ * `added(names)` applies a registry change that added `names`: each of them
+ * is judged afresh for every agent — denied where its view must not see it,
+ * no longer denied where it was (a name registered again by another owner)
+ * — and nothing else is derived. An update applies the new restriction before lifting the old one,
  * so no instant exists in which neither holds. Restricting re-enters
  * `tools/change`: the re-entrant call (`reenter()`) runs the pass's
  * remaining updates first, so a listener after ours never observes an agent
@@ -146,16 +147,19 @@ export class Passes {
     this.#run(() => {
       const own = this.model.ownership()
       const current = this.listing.set()
-      const byView = new Map<string | null, string[]>()
+      const byView = new Map<string | null, ReadonlySet<string>>()
       for (const [agent, t] of this.agents) {
-        let extra = byView.get(t.root)
-        if (!extra) {
-          extra = this.deny(names, own, t.root)
-          byView.set(t.root, extra)
+        let denied = byView.get(t.root)
+        if (!denied) {
+          denied = new Set(this.deny(names, own, t.root))
+          byView.set(t.root, denied)
         }
-        const more = extra.filter((n) => !t.denied.has(n))
-        if (more.length === 0) continue
-        const deny = [...t.denied].filter((n) => current.has(n)).concat(more)
+        // Each added name judged afresh: denied where it must be, and no longer denied where an earlier owner was
+        // (a name unregistered while denied, registered again by a server this agent sees).
+        const more = names.filter((n) => denied.has(n) && !t.denied.has(n))
+        const less = new Set(names.filter((n) => !denied.has(n) && t.denied.has(n)))
+        if (more.length === 0 && less.size === 0) continue
+        const deny = [...t.denied].filter((n) => current.has(n) && !less.has(n)).concat(more)
         this.#work.push(this.#apply(agent, t, deny, new Set(deny)))
       }
       this.#drain()

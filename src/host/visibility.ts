@@ -67,7 +67,7 @@ class Visibility implements VisibilityGuard {
   #dirty = false
   #pending = false
   /** What the last full pass derived from: every owner, and each root's view. */
-  #seen: { owners: Map<string, string | null>; views: Map<string | null, Visible> } | undefined
+  #seen: { owners: Map<string, string | null>; views: Map<string | null, Visible>; withheld: number } | undefined
   #refreshPasses = 0
 
   constructor(ctx: Context, model: VisibilityModel, log: Log) {
@@ -174,9 +174,10 @@ class Visibility implements VisibilityGuard {
     const owners = this.#model.ownership().owners
     const views = new Map<string | null, Visible>()
     for (const t of p.agents.values()) views.set(t.root, this.#model.visibleFor(t.root))
-    if (this.#unchanged(owners, views)) return
+    const withheld = this.#model.withheldVersion?.() ?? 0
+    if (this.#seen?.withheld === withheld && this.#unchanged(owners, views)) return
     this.#refreshPasses++
-    this.#seen = { owners: new Map(owners), views }
+    this.#seen = { owners: new Map(owners), views, withheld }
     p.full()
   }
 

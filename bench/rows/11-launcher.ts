@@ -8,7 +8,7 @@
  *     extra start latency = (spawn → initialize answered) through the launcher − direct
  *     (target ≤ 10 ms); extra RSS = the launcher process's own resident set (VmRSS, /proc) while
  *     its server runs (target ≤ 5 MB). Linux.
- * (b) Doctor's probe, phase by phase (the probe's own transport, doctor/spawn.ts: no launcher):
+ * (b) Doctor's probe, phase by phase (the probe's own transport, launch/group-transport.ts: no launcher):
  *     spawn (until the `spawn` event), initialize, tools/list, close (until nothing of the
  *     tree is left); the launcher's share of a probe before this release is (a)'s latency.
  *
@@ -19,7 +19,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { GroupStdioTransport } from '../../src/doctor/spawn.ts'
+import { GroupStdioTransport } from '../../src/launch/group-transport.ts'
 import { launchedConfig, type StdioConfig } from '../../src/launch/spec.ts'
 import { newTreeMarker } from '../../src/launch/tree.ts'
 import { stdioFixtureArgs } from '../../test/support/fixture-config.ts'

@@ -126,7 +126,12 @@ async function install(): Promise<HookState> {
   proto.start = function (this: SdkTransport) {
     const h = hooked(this, defaults)
     if (!h) return original.start.call(this)
-    if ('refused' in h) return Promise.reject(h.refused)
+    if ('refused' in h) {
+      // As a failed spawn reads through the SDK's own transport: the error, then the close the client waits for.
+      this.onerror?.(h.refused)
+      setImmediate(() => this.onclose?.())
+      return Promise.reject(h.refused)
+    }
     return h.transport.start().catch((error: NodeJS.ErrnoException) => {
       // Gone between the decision and the spawn: said in the log like a refusal.
       throw refusal(h.spec, h.command, error.code ?? 'spawn failed', `spawn ${h.command} ${error.code ?? 'failed'}`)

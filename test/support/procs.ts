@@ -84,3 +84,19 @@ export function killTagged(tag: string): void {
     } catch {}
   }
 }
+
+/** Live members of a process group (Linux /proc); a zombie is gone (a reparented one may never be reaped in a container). */
+export function liveInGroup(group: number): number[] {
+  const found: number[] = []
+  for (const entry of existsSync('/proc') ? readdirSync('/proc') : []) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      if (fields[0] !== 'Z' && Number(fields[2]) === group) found.push(Number(entry))
+    } catch {
+      // gone while read
+    }
+  }
+  return found
+}

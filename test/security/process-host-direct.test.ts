@@ -21,6 +21,7 @@ import { watchdog } from '../../src/host/watchdog.ts'
 import { stdioFixtureShell } from '../support/fixture-config.ts'
 import { markerRig } from '../support/markers.ts'
 import { projectWith, type RuntimeWorld, startWorld } from '../support/runtime.ts'
+import { aliveNotZombie as alive } from '../support/procs.ts'
 import { waitFor } from '../support/wait.ts'
 
 const LINUX = process.platform === 'linux'
@@ -30,15 +31,6 @@ after(async () => {
   for (const w of worlds) await w.dispose()
 })
 
-/** Alive and not a zombie. */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
-  } catch {
-    return false
-  }
-}
 const pidIn = (file: string) =>
   existsSync(file) && /^\d+\n?$/.test(readFileSync(file, 'utf8')) ? Number(readFileSync(file, 'utf8')) : undefined
 const environ = (pid: number) => readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0')

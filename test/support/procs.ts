@@ -100,3 +100,13 @@ export function liveInGroup(group: number): number[] {
   }
   return found
 }
+
+/** Alive and not a zombie (a zombie is gone, only not yet reaped; Linux /proc). */
+export function aliveNotZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
+  } catch {
+    return false
+  }
+}

@@ -35,7 +35,7 @@
 import { readFileSync, realpathSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { GroupStdioTransport } from '../launch/group-transport.ts'
 import { prepareLaunch } from '../launch/prepare.ts'
@@ -109,7 +109,7 @@ export function stdioHookState(): Promise<HookState> | undefined {
 
 async function install(): Promise<HookState> {
   const client = import.meta.resolve('@deepseek-ai/dsh-mcp-client')
-  const file = sdkStdioModule(new URL(client).pathname)
+  const file = sdkStdioModule(fileURLToPath(client))
   const mod = (await import(pathToFileURL(file).href)) as {
     StdioClientTransport?: { prototype: Proto }
     getDefaultEnvironment?: () => Record<string, string>

@@ -46,7 +46,7 @@ import { isRecord } from '../config/guards.ts'
 import { cacheKeyOf } from '../plan/desired.ts'
 import { canonicalRoot } from '../trust/store.ts'
 import type { SecretSource } from '../config/expand.ts'
-import { needsTrust, type TrustState, type TrustStore, trustAnswerOf } from '../trust/state.ts'
+import { needsTrust, type SignatureAnswer, type TrustState, type TrustStore, trustAnswerOf } from '../trust/state.ts'
 import { type CacheRecord, cacheReader } from '../lazy/cache.ts'
 import { readCacheSecret } from '../lazy/secret.ts'
 import { verdictIssue } from './verdict-issue.ts'
@@ -121,6 +121,8 @@ export interface PresentOptions {
   checks?: ReadonlyMap<string, CheckResult>
   /** Which secrets are set (the CLI asks the index only: `read` answers a stand-in, never a value). */
   secrets?: SecretSource
+  /** Signed team approvals, verified (cli/team.ts): the verdict's `team` seam. */
+  team?: (row: Row) => SignatureAnswer | undefined
 }
 
 /**
@@ -195,6 +197,7 @@ function presentRow(
     gateOff: opts.gateOff,
     ...(opts.storeProblem ? { storeProblem: opts.storeProblem } : {}),
     ...(opts.secrets ? { secrets: opts.secrets } : {}),
+    ...(opts.team ? { team: opts.team } : {}),
   })
   const state = listState(verdict.tag)
   const own = verdictIssue(verdict, row)

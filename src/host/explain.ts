@@ -29,6 +29,7 @@
  */
 import { Buffer } from 'node:buffer'
 import type { Placement } from '../plan/desired.ts'
+import { signatureWords } from '../plan/states.ts'
 import { shellWord } from '../trust/command.ts'
 import type { FileProblem, ServerSnapshot } from './status.ts'
 
@@ -69,12 +70,13 @@ export function explain(root: string | null, p: Placement, row: Pick<ServerSnaps
       if (v.fix === undefined)
         return { name, kind: 'invalid', words: 'its entry is not valid', fix: doctorCommand(root, name) }
       const changed = v.why === 'changed'
+      const signed = v.signature ? ` (${signatureWords(v.signature)})` : ''
       return {
         name,
         kind: changed ? 'changed' : 'untrusted',
         words: changed
-          ? 'changed since it was trusted: review it and trust it again'
-          : 'not trusted yet: review it, then trust it',
+          ? `changed since it was trusted${signed}: review it and trust it again`
+          : `not trusted yet${signed}: review it, then trust it`,
         fix: v.fix,
       }
     }

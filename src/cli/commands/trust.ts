@@ -11,6 +11,8 @@
  * `--all`: every active project-layer server. A user-layer server needs no
  * trust (said, skipped). Unknown name: exit 1 with a "did you mean"; an
  * invalid one: exit 1. Neither names nor `--all`: usage error, exit 2.
+ * `--sign <key>`: the servers reviewed (those already trusted too) are also
+ * signed into the project's committed `.dsh/mcp.trust` (cli/trust-sign.ts).
  * Then the `${secret:NAME}`s the trusted servers need that are not set: on a
  * terminal it offers to set each (hidden prompt), else prints the command.
  *
@@ -28,6 +30,8 @@ import type { CliContext } from '../program.ts'
 export interface TrustOptions {
   all?: boolean
   yes?: boolean
+  /** An SSH private key: also sign the approvals into `.dsh/mcp.trust` (cli/trust-sign.ts). */
+  sign?: string
 }
 
 interface Target {
@@ -54,7 +58,7 @@ export async function run(cli: CliContext, names: string[] = [], opts: TrustOpti
   const targets: Target[] = []
   for (const { row, view } of picked) {
     if (!row.entry) continue
-    if (view.trust === 'trusted') {
+    if (view.trust === 'trusted' && !opts.sign) {
       cli.out.err(`${view.name}: already trusted`)
       continue
     }
@@ -100,6 +104,15 @@ export async function run(cli: CliContext, names: string[] = [], opts: TrustOpti
     throw failure((err as Error).message)
   }
   cli.out.err(`trusted: ${targets.map((t) => t.view.name).join(', ')}`)
+  if (opts.sign) {
+    const { signApprovals } = await import('../trust-sign.ts')
+    signApprovals(
+      cli,
+      root,
+      opts.sign,
+      targets.map((t) => ({ name: t.view.name, fingerprint: t.fingerprint })),
+    )
+  }
   const { offerMissingSecrets } = await import('../secrets.ts')
   const declared = listing.project.layers.flatMap((l) => l.parsed?.secrets ?? [])
   await offerMissingSecrets(

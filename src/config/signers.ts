@@ -48,7 +48,7 @@ export interface SignerProblem {
 
 /** `<type> <base64> [comment]` → the key, or undefined when it is not one. */
 export function parsePublicKey(text: string): PublicKey | undefined {
-  const m = /^\s*(\S+)\s+([A-Za-z0-9+/]+={0,2})(?:\s+[^\r\n]*)?\s*$/.exec(text)
+  const m = /^\s*(\S+)[ \t]+([A-Za-z0-9+/]+={0,2})(?:[ \t]+[^\r\n]*)?\s*$/.exec(text)
   if (!m || !(KEY_TYPES as readonly string[]).includes(m[1]!) || m[2]!.length < 16) return undefined
   return { type: m[1]!, body: m[2]! }
 }

@@ -144,6 +144,7 @@ export function declareCommands(
     .argument('[names...]', 'servers to trust')
     .option('--all', 'every server of the project')
     .option('-y, --yes', 'do not ask for confirmation')
+    .option('--verbose', 'details for every server, not only those that need attention')
     .option('--sign <key>', 'also sign the approvals into .dsh/mcp.trust with this SSH private key (for the team)')
     .action(action('trust'))
 

@@ -19,6 +19,8 @@ import { isRecord } from '../config/guards.ts'
 export interface TrustRecord {
   fingerprint: string
   trustedAt: string
+  /** What the server looked like when trusted (trust/snapshot.ts): the review of a changed server diffs it. */
+  fields?: Record<string, string>
 }
 
 export interface TrustStore {
@@ -125,9 +127,13 @@ export function sanitizeTrustStore(value: unknown): TrustStore {
     const servers = dict<TrustRecord>()
     for (const [name, rec] of Object.entries(project.servers)) {
       if (isRecord(rec) && typeof rec.fingerprint === 'string' && rec.fingerprint !== '') {
+        const fields = isRecord(rec.fields)
+          ? Object.fromEntries(Object.entries(rec.fields).filter(([, v]) => typeof v === 'string'))
+          : undefined
         servers[name] = {
           fingerprint: rec.fingerprint,
           trustedAt: typeof rec.trustedAt === 'string' ? rec.trustedAt : '',
+          ...(fields ? { fields: fields as Record<string, string> } : {}),
         }
       }
     }

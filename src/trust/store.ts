@@ -248,14 +248,14 @@ function jsonWhere(err: unknown, text: string): string {
 export function trustServers(
   dshHome: string,
   root: string,
-  servers: { name: string; fingerprint: string }[],
+  servers: { name: string; fingerprint: string; fields?: Record<string, string> }[],
 ): Promise<void> {
   const trustedAt = new Date().toISOString()
   return updateStore(dshHome, root, (store, key) => {
     const project = Object.hasOwn(store.projects, key) ? store.projects[key]! : { servers: dict<TrustRecord>() }
     store.projects[key] = project
     for (const s of servers) {
-      project.servers[s.name] = { fingerprint: s.fingerprint, trustedAt }
+      project.servers[s.name] = { fingerprint: s.fingerprint, trustedAt, ...(s.fields ? { fields: s.fields } : {}) }
       if (project.revoked) delete project.revoked[s.name]
     }
     if (project.revoked && Object.keys(project.revoked).length === 0) delete project.revoked

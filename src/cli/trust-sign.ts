@@ -9,12 +9,14 @@
  * server name, its trust fingerprint and the timestamp — and one record
  * (name, fingerprint, signer label and public key, timestamp, signature)
  * replaced in the file (other servers' records kept; a link at the path is
- * refused: trust/team-write.ts). The label is the key's comment, else the
+ * refused: trust/team-write.ts). A server your own local or user file merges
+ * into is refused (teammates do not have those files). The label is the key's comment, else the
  * key file's name: a reader's own `trustedSigners` label is what they see.
  *
  * @module
  */
 import path from 'node:path'
+import { contributors, type Row } from '../config/layers.ts'
 import { signedPayload } from '../trust/signed.ts'
 import { findSshKeygen, publicKeyOf, signPayload } from '../trust/ssh.ts'
 import { projectPathOf, teamTrustPath } from '../trust/team.ts'
@@ -22,14 +24,26 @@ import { writeTeamTrust } from '../trust/team-write.ts'
 import { failure } from './errors.ts'
 import type { CliContext } from './program.ts'
 
+/** Throws when these servers cannot be signed (checked before the review asks anything). */
+export function checkSignable(cli: CliContext, servers: readonly { name: string; row: Row }[]): string {
+  // A teammate has no copy of the signer's own files: a signature over them would never match their row.
+  const personal = servers.filter((s) => contributors(s.row).some((c) => c.scope === 'local' || c.scope === 'user'))
+  if (personal.length > 0)
+    throw failure(
+      `cannot sign ${personal.map((s) => s.name).join(', ')}: your own local or user file merges into ${personal.length === 1 ? 'it' : 'them'}, which your teammates do not have (sign from a checkout without those overrides)`,
+    )
+  const bin = findSshKeygen(cli.env)
+  if (!bin) throw failure('cannot sign: ssh-keygen was not found on PATH (install OpenSSH)')
+  return bin
+}
+
 export function signApprovals(
   cli: CliContext,
   root: string,
   keyFile: string,
-  servers: readonly { name: string; fingerprint: string }[],
+  servers: readonly { name: string; fingerprint: string; row: Row }[],
 ): void {
-  const bin = findSshKeygen(cli.env)
-  if (!bin) throw failure('cannot sign: ssh-keygen was not found on PATH (install OpenSSH)')
+  const bin = checkSignable(cli, servers)
   const key = path.resolve(cli.cwd, keyFile)
   let pub: ReturnType<typeof publicKeyOf>
   try {

@@ -45,3 +45,19 @@ test('without ssh-keygen on PATH signatures are ignored, saying so; signing refu
   assert.equal(sign.code, 1)
   assert.match(sign.stderr, /cannot sign: ssh-keygen was not found/)
 })
+
+test('a server your own local file merges into is not signed (teammates lack that file): refused before anything is trusted', async () => {
+  const p = makeProject({
+    '.dsh/mcp.yml': friendly({ s: { command: 'node', args: ['-e', '1'] } }),
+    '.dsh/mcp.local.yml': 'servers:\n  s: {env: {X: "1"}}\n',
+  })
+  const home = signerHome()
+  const r = await runCli(['trust', 's', '--yes', '--sign', alice.file, '-C', p.path], {
+    cwd: p.path,
+    dshHome: home.path,
+    home: home.path,
+  })
+  assert.equal(r.code, 1)
+  assert.match(r.stderr, /cannot sign s: your own local or user file merges into it/)
+  assert.doesNotMatch(r.stderr, /trusted: s/)
+})

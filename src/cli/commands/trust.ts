@@ -72,6 +72,13 @@ export async function run(cli: CliContext, names: string[] = [], opts: TrustOpti
     if (opts.all) cli.out.err('nothing to trust: no project server waits for trust')
     return 0
   }
+  if (opts.sign) {
+    const { checkSignable } = await import('../trust-sign.ts')
+    checkSignable(
+      cli,
+      targets.map((t) => ({ name: t.view.name, row: t.row })),
+    )
+  }
   const paint = cli.out.paint
   cli.out.out(`These servers of ${root} will be allowed to run:`)
   cli.out.out()
@@ -124,7 +131,7 @@ export async function run(cli: CliContext, names: string[] = [], opts: TrustOpti
       cli,
       root,
       opts.sign,
-      accepted.map((t) => ({ name: t.view.name, fingerprint: t.fingerprint })),
+      accepted.map((t) => ({ name: t.view.name, fingerprint: t.fingerprint, row: t.row })),
     )
   }
   const { offerMissingSecrets } = await import('../secrets.ts')

@@ -6,7 +6,8 @@
  * details only for the servers that need attention — a flagged env var
  * that loads code, more than one contributing file, an unpinned package
  * runner, a change since trusted, an issue, a signature that does not count
- * — or for every server with `verbose`. A server's details are sections
+ * or a written `cwd` that may leave the project — or for every server with
+ * `verbose`. A server's details are sections
  * built in order by `REVIEW_SECTIONS` (each `{ id, lines }`; a new concern —
  * a tool diff — adds a builder there, nothing else changes): `details` (the
  * `get` block, present-text.ts), `warnings` (present-text.ts
@@ -20,6 +21,7 @@
  *
  * @module
  */
+import path from 'node:path'
 import type { Row } from '../config/layers.ts'
 import { oneLine } from '../config/terminal-safe.ts'
 import { signatureWords } from '../plan/states.ts'
@@ -94,6 +96,10 @@ export const REVIEW_SECTIONS: SectionBuilder[] = [
 export function attentionOf(t: ReviewTarget): string[] {
   const why: string[] = []
   if (t.view.trust === 'changed') why.push('changed')
+  // A written cwd that leaves the project (`../..`, an absolute path, a variable) is worth reading in full.
+  const cwd = t.row.entry?.cwd
+  if (cwd !== undefined && (cwd.includes('$') || path.isAbsolute(cwd) || cwd.split(/[\\/]/).includes('..')))
+    why.push('cwd outside the project')
   const w = reviewWarnings(t.row, String)
   if (w.some((l) => l.includes('! env '))) why.push('code-loading env')
   if (w.some((l) => l.includes('! merged from'))) why.push('merged files')

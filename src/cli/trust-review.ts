@@ -14,7 +14,8 @@
  * `reviewWarnings`, the `!` painted yellow), `changes` (a changed server:
  * what changed field by field against the snapshot kept when it was trusted,
  * trust/snapshot.ts — code-loading env values in full, others masked), and
- * `signature` (plan/states.ts words). Values: only what present.ts and
+ * `signature` (plan/states.ts words), `tools` (tool-review.ts: the offered
+ * tools beside the pinned ones). Values: only what present.ts and
  * `reviewWarnings` show (a `${secret:NAME}` reads as that reference); every
  * line is one line (`oneLine`). Colour only through `paint` (off without a
  * terminal, with NO_COLOR or --no-color).
@@ -28,6 +29,7 @@ import { signatureWords } from '../plan/states.ts'
 import { reviewSnapshot, type Snapshot, snapshotChanges } from '../trust/snapshot.ts'
 import { issuesBesideVerdict, type ServerView } from './present.ts'
 import { detailLines, reviewWarnings, targetOf } from './present-text.ts'
+import { type ToolReview, toolReviewLines } from './tool-review.ts'
 
 export interface ReviewTarget {
   row: Row
@@ -35,6 +37,8 @@ export interface ReviewTarget {
   fingerprint: string
   /** The snapshot kept when it was last trusted (a changed server), if any. */
   previous?: Snapshot | undefined
+  /** Tools it offers beside the ones pinned (tool-review.ts): a section of its details, recorded on accept. */
+  tools?: ToolReview
 }
 
 type Paint = (c: 'yellow' | 'red' | 'green' | 'gray' | 'bold', s: string) => string
@@ -90,12 +94,14 @@ export const REVIEW_SECTIONS: SectionBuilder[] = [
     t.view.state === 'disabled'
       ? { id: 'disabled', lines: ['  (disabled now: trusted for when it is enabled)'] }
       : undefined,
+  (t) => (t.tools ? { id: 'tools', lines: toolReviewLines(t.tools) } : undefined),
 ]
 
 /** Why a server needs a closer look (empty: the summary row says enough). */
 export function attentionOf(t: ReviewTarget): string[] {
   const why: string[] = []
   if (t.view.trust === 'changed') why.push('changed')
+  if (t.tools) why.push('tools changed')
   // A written cwd that leaves the project (`../..`, an absolute path, a variable) is worth reading in full.
   const cwd = t.row.entry?.cwd
   if (cwd !== undefined && (cwd.includes('$') || path.isAbsolute(cwd) || cwd.split(/[\\/]/).includes('..')))

@@ -11,7 +11,10 @@
  * one server: y/N); `--yes` skips the question; without a terminal and
  * without `--yes` it refuses, exit 1. It records the current fingerprint of
  * each accepted server (and its review snapshot, trust/snapshot.ts) under the
- * canonical project root.
+ * canonical project root. A trusted server whose offered tools differ from
+ * the ones pinned at trust (tool-review.ts) is reviewed again: the tool-level
+ * diff is a section of its details, and accepting records the offered tools'
+ * pins.
  * `--all`: every active project-layer server. A user-layer server needs no
  * trust (said, skipped). Unknown name: exit 1 with a "did you mean"; an
  * invalid one: exit 1. Neither names nor `--all`: usage error, exit 2.
@@ -24,13 +27,14 @@
  */
 import { rowFingerprint } from '../../config/fingerprint.ts'
 import type { Row } from '../../config/layers.ts'
-import { needsTrust } from '../../trust/state.ts'
+import { needsTrust, trustRecordOf } from '../../trust/state.ts'
+import { canonicalRoot } from '../../trust/store.ts'
 import { failure, usage } from '../errors.ts'
 import { readListing, unknownServer } from '../listing.ts'
 import type { ServerView } from '../present.ts'
-import { canonicalRoot } from '../../trust/store.ts'
 import { detailBlocks, type ReviewTarget, summaryTable } from '../trust-review.ts'
 import type { CliContext } from '../program.ts'
+import { toolReviewOf } from '../tool-review.ts'
 
 export interface TrustOptions {
   all?: boolean
@@ -61,12 +65,13 @@ export async function run(cli: CliContext, names: string[] = [], opts: TrustOpti
   const targets: ReviewTarget[] = []
   for (const { row, view } of picked) {
     if (!row.entry) continue
-    if (view.trust === 'trusted' && !opts.sign) {
+    const tools = toolReviewOf(cli.loc.dshHome, key, row, trustRecordOf(listing.store, key, row.name))
+    if (view.trust === 'trusted' && !tools && !opts.sign) {
       cli.out.err(`${view.name}: already trusted`)
       continue
     }
     const previous = recorded && Object.hasOwn(recorded, view.name) ? recorded[view.name]?.fields : undefined
-    targets.push({ row, view, fingerprint: rowFingerprint(row), previous })
+    targets.push({ row, view, fingerprint: rowFingerprint(row), previous, ...(tools ? { tools } : {}) })
   }
   if (targets.length === 0) {
     if (opts.all) cli.out.err('nothing to trust: no project server waits for trust')
@@ -119,6 +124,7 @@ export async function run(cli: CliContext, names: string[] = [], opts: TrustOpti
         name: t.view.name,
         fingerprint: t.fingerprint,
         ...(t.row.entry ? { fields: reviewSnapshot(t.row.entry) } : {}),
+        ...(t.tools ? { tools: t.tools.accept } : {}),
       })),
     )
   } catch (err) {

@@ -28,7 +28,7 @@
  */
 import { ageText, type HostState, hostState, readProjectStatus, stateNow } from '../../doctor/status.ts'
 import type { ProjectStatus, StatusState } from '../../status/format.ts'
-import { DETAIL_TEXT, stateColor } from '../../plan/states.ts'
+import { DETAIL_TEXT, signatureWords, stateColor } from '../../plan/states.ts'
 import { lstatSync } from 'node:fs'
 import path from 'node:path'
 import { ROOT_MARKERS } from '../../config/root.ts'
@@ -135,7 +135,7 @@ export async function run(cli: CliContext, opts: StatusOptions = {}): Promise<nu
       ...(lazy ? [v.lifecycle ?? '-'] : []),
       tools(v),
       ...(lazy ? [v.lastUsedAt ? ageText(v.lastUsedAt) : '-'] : []),
-      v.error ?? '',
+      v.error ?? (v.verdict?.signature ? signatureWords(v.verdict.signature) : ''),
     ])
     cli.out.table(rows, [
       'STATE',

@@ -182,7 +182,8 @@ function hooked(sdk: SdkTransport, defaults: () => Record<string, string>): Hook
   const cwd = params.cwd || process.cwd()
   const marker = /^[0-9a-f]{8,64}$/.test(whole[TREE_ENV] ?? '') ? (whole[TREE_ENV] as string) : undefined
   if (!marker) return undefined
-  const prepared = prepareLaunch(command, written, whole, cwd, spec.checkouts)
+  // A repository server the project's lock pins starts from its prepared install (launch/locked.ts).
+  const prepared = prepareLaunch(command, written, whole, cwd, spec.checkouts, undefined, spec.locked)
   if ('refuse' in prepared) {
     const plain = prepared.errno === 'ENOENT' || prepared.errno === 'EACCES'
     const message = plain ? `spawn ${command} ${prepared.errno}` : `cannot start ${command}: ${prepared.refuse}`

@@ -124,7 +124,7 @@ test('the trust review: an unlocked npx server names the lock command; a locked 
   assert.match(unlocked.stdout, /or lock it \(exact version and integrity, no runner at start\): dsh-mcp lock fix/)
   assert.equal((await runCli(['lock', 'fix'], opts)).code, 0)
   const e = JSON.parse(lockText()).servers.fix
-  const locked = await runCli(['trust', 'fix', '--yes'], {
+  const locked = await runCli(['trust', 'fix', '--yes', '--verbose'], {
     ...opts,
     dshHome: makeTempDir('dsh-mcp-lock-home-').mkdir('.dsh'),
   })

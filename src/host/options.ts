@@ -12,6 +12,15 @@
 import * as z from 'zod'
 import { LIFECYCLES } from '../config/schema.ts'
 
+/**
+ * The default `toolBudget`: 2,000 schema tokens. Measured over the recorded catalogs of eleven real MCP
+ * servers (bench/catalogs, tokens as the host sends them): a server costs 38–3,750 tokens, median 770,
+ * about 120 per tool. 2,000 keeps any one or two typical servers whole (filesystem's 14 tools: 1,700),
+ * while the five-server project of issue 26 (memory, filesystem, everything over stdio and HTTP, one
+ * more: 5,000+ tokens resent on every step) goes behind the search tool.
+ */
+export const DEFAULT_TOOL_BUDGET = 2000
+
 const Millis = z.number().int().min(0).max(2_147_483_647)
 
 export const OptionsSchema = z
@@ -46,6 +55,15 @@ export const OptionsSchema = z
     idleTimeoutMs: Millis.default(600_000).describe(
       'How long a lazy server runs without a call before it is stopped (0: never); an entry may set its own.',
     ),
+    toolBudget: z
+      .number()
+      .int()
+      .min(0)
+      .max(10_000_000)
+      .default(DEFAULT_TOOL_BUDGET)
+      .describe(
+        'Schema tokens of MCP tools an agent is offered up front (0: off); above it the rest wait behind mcp_tool_search (docs/guide/context.md).',
+      ),
   })
   .strict()
 

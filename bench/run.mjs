@@ -24,6 +24,7 @@ const ROWS = [
   { id: '8', file: 'rows/8-bounds.ts', flags: [], timeoutMs: 120_000 },
   { id: '9', file: 'rows/9-lazy.ts', flags: ['--expose-gc'], timeoutMs: 900_000 },
   { id: '11', file: 'rows/11-launcher.ts', flags: [], timeoutMs: 180_000 },
+  { id: '12', file: 'rows/12-tool-search.ts', flags: [], timeoutMs: 180_000 },
 ]
 
 const wanted = process.argv.slice(2)

@@ -8,13 +8,13 @@
  * `index.search(query, k)` returns at most `k` entries, best first, scored
  * by MiniSearch's BM25+ with field boosts (name 4, server 2, parameter names
  * 1.5, description 1, parameter descriptions 0.7), prefix matches for words
- * of 4+ letters and one typo for words of 6+, and the query's words
- * widened by synonyms.ts at half weight; a query naming a tool exactly
+ * of 5+ letters (no typo matching: it cost latency and no recall in the
+ * benchmark), and the query's words widened by synonyms.ts at half weight; a query naming a tool exactly
  * (its public or raw name) ranks that tool first. Ties keep the entries'
  * order. An empty or stop-word-only query returns nothing. Never throws.
  * Why MiniSearch: a maintained, dependency-free BM25 index (MIT, ~1 MB
- * unpacked, loads in milliseconds) with per-field boosts, prefix and fuzzy
- * matching that would otherwise be hand-written here.
+ * unpacked, loads in milliseconds) with per-field boosts, prefix matching
+ * and nested weighted queries that would otherwise be hand-written here.
  *
  * @module
  */
@@ -100,8 +100,7 @@ export function createToolIndex(entries: readonly ToolEntry[]): ToolIndex {
     processTerm,
     searchOptions: {
       boost: { name: 4, server: 2, params: 1.5, description: 1, paramText: 0.7 },
-      prefix: (term) => term.length >= 4,
-      fuzzy: (term) => (term.length >= 6 ? 1 : false),
+      prefix: (term) => term.length >= 5,
       combineWith: 'OR',
     },
   })

@@ -35,9 +35,10 @@ import { createRuntimeState, createSignals, late, visibleFor as viewsOf } from '
 import { createStatusWriter, type Snapshot } from './status.ts'
 import { createProjectEnv } from './project-env.ts'
 import { createTrustGate } from './trust-gate.ts'
-import { createVisibility } from './visibility.ts'
+import { createVisibility, type VisibilityGuard } from './visibility.ts'
 import { guardExecution } from './exec-guard.ts'
 import { redactResults } from './result-redact.ts'
+import { createBudget, trackBudget } from './budget.ts'
 import type { WebSource } from './web.ts'
 
 export interface ProjectMcp {
@@ -90,8 +91,21 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
   })
   // Visibility and lazy servers need each other: dormant servers own their cached tools; lazy servers ask what is registered.
   const lazyRef = late<LazyServers>('the lazy servers')
-  const model = { ownership: () => ownership(lazyRef.get().owners(mounts.owners())), visibleFor }
+  const own = () => ownership(lazyRef.get().owners(mounts.owners()))
+  // The context budget: per agent, tools above `toolBudget` wait behind its own `mcp_tool_search` (a per-agent deny).
+  const visibilityRef = late<VisibilityGuard>('visibility')
+  const budget = createBudget({
+    ctx,
+    toolBudget: options.toolBudget,
+    ownership: own,
+    placementsFor: (root) => (root === null ? state.plan.global : (state.plan.projects.get(root) ?? state.plan.global)),
+    refresh: () => visibilityRef.get().refresh(),
+    log,
+  })
+  const model = { ownership: own, visibleFor, agentDeny: budget.deferredFor }
   const visibility = createVisibility(ctx, model, log)
+  visibilityRef.set(visibility)
+  trackBudget(ctx, budget, (agent) => visibility.rootOf(agent))
   // Beside the restrictions: a call from an agent that does not see the tool never reaches a server (owned by ctx's fiber).
   guardExecution(ctx, model, (agent) => visibility.rootOf(agent))
   // What our tools return to the model, redacted with their server's secrets (eager servers; lazy ones too once live).
@@ -205,8 +219,9 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
   return {
     service: { snapshot: reports.snapshot, reload, whenIdle: settle.whenIdle },
     web: { view: () => reports.web(null), onChange: reports.onWrite },
-    dispose: () =>
-      shutdown({
+    dispose: () => {
+      budget.dispose()
+      return shutdown({
         state,
         delays: [edited, kick],
         queue,
@@ -218,6 +233,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
         watcher,
         mounts,
         status,
-      }),
+      })
+    },
   }
 }

@@ -23,6 +23,8 @@
  * square of its size: each agent is restricted to what it already sees
  * (`allow`), and one pass in the next macrotask applies the new deny sets
  * before lifting that freeze.
+ * `model.agentDeny`, when given, adds one agent's own names to its view's
+ * deny set (the context budget's deferred tools), asked on every pass.
  * Nothing here throws: a failing restrict is logged and the agent retried on
  * the next change. Restrictions die with their agent, or on `dispose`.
  *
@@ -37,6 +39,13 @@ export interface VisibilityModel {
   ownership(): Ownership
   /** What an agent of `root` may see (`null`: no project — the global view). */
   visibleFor(root: string | null): Visible
+  /** A per-agent filter on top of the view (the context budget's deferred tools: host/budget.ts). */
+  agentDeny?(
+    agent: Agent,
+    root: string | null,
+    names: readonly string[],
+    denied: ReadonlySet<string>,
+  ): readonly string[]
 }
 
 /** Nesting bound for re-entrant updates (each costs a few stack frames). */
@@ -135,7 +144,9 @@ export function createVisibility(ctx: Context, model: VisibilityModel, log: Log)
       derived = { deny, next: new Set(deny) }
       pass.denied.set(visible, derived)
     }
-    const { deny, next } = derived
+    const extra = model.agentDeny?.(agent, t.root, pass.names, derived.next) ?? []
+    const deny = extra.length > 0 ? [...derived.deny, ...extra] : derived.deny
+    const next = extra.length > 0 ? new Set(deny) : derived.next
     const missing = deny.some((n) => !t.denied.has(n))
     const stale = [...t.denied].some((n) => pass.current.has(n) && !next.has(n))
     if (!missing && !stale) return undefined

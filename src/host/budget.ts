@@ -11,14 +11,14 @@
  * scoped registration (`agent.ctx.tools.register`, seen by that agent alone,
  * gone with it) made while the agent's budget is active and removed when its
  * tools fit again — registered and removed from a microtask, never inside
- * the visibility pass, followed by a refresh. Its description lists the
+ * the visibility pass (it is scoped: no restriction involves it). Its description lists the
  * agent's servers (their `description` field), read when the host builds a
  * request, so a hot reload shows at once. A search ranks what the agent may
  * see now (src/budget/search.ts over the registry's definitions: a dormant
  * lazy server's are its cached ones, so nothing starts; another project's
  * tools and an untrusted server's are not among them) and reveals the
- * deferred matches to that agent: `revealed` is kept for its life, the
- * visibility pass runs before the call returns, so from its next step they
+ * deferred matches to that agent: `revealed` is kept for its life, that
+ * agent's visibility is re-derived before the call returns, so from its next step they
  * are offered natively. A revealed tool its server drops is no longer among
  * `names`, so it is hidden with it. `recent` tools of a project (called
  * through `noteCall`, most recent first) are taken by each new agent of that
@@ -56,8 +56,8 @@ export interface BudgetDeps {
   toolBudget: number
   ownership(): Ownership
   placementsFor(root: string | null): readonly Placement[]
-  /** Re-run the visibility pass (after a reveal, or the search tool came or went). */
-  refresh(): void
+  /** Re-derive one agent's restriction now (after a reveal). */
+  refresh(agent: Agent): void
   log: Log
 }
 
@@ -161,8 +161,7 @@ export function createBudget(deps: BudgetDeps): BudgetGuard {
         } catch {
           // the agent is gone with its registration
         }
-      } else return
-      deps.refresh()
+      }
     })
   }
 
@@ -216,7 +215,7 @@ export function createBudget(deps: BudgetDeps): BudgetGuard {
     const deferred = new Set(s.decision?.deferred ?? [])
     const fresh = hits.map((h) => h.name).filter((n) => deferred.has(n))
     for (const n of fresh) s.revealed.add(n)
-    if (fresh.length > 0 && states.get(agent) === s) deps.refresh()
+    if (fresh.length > 0 && states.get(agent) === s) deps.refresh(agent)
     return searchAnswer(hits, fresh)
   }
 

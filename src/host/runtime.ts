@@ -48,6 +48,13 @@ export interface ProjectMcp {
   reload(): Promise<void>
   /** Resolves once queued reconciles, mounts, unmounts and status writes have settled. */
   whenIdle(): Promise<void>
+  /** Internal debug hook (tests, bench): reconcile runs and visibility refresh passes so far. */
+  counters(): RuntimeCounters
+}
+
+export interface RuntimeCounters {
+  reconciles: number
+  refreshPasses: number
 }
 
 export interface Runtime {
@@ -99,10 +106,10 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     toolBudget: options.toolBudget,
     ownership: own,
     placementsFor: (root) => (root === null ? state.plan.global : (state.plan.projects.get(root) ?? state.plan.global)),
-    refresh: () => visibilityRef.get().refresh(),
+    refresh: (agent) => visibilityRef.get().refreshAgent(agent),
     log,
   })
-  const model = { ownership: own, visibleFor, agentDeny: budget.deferredFor }
+  const model = { ownership: own, visibleFor, ...(options.toolBudget > 0 ? { agentDeny: budget.deferredFor } : {}) }
   const visibility = createVisibility(ctx, model, log)
   visibilityRef.set(visibility)
   trackBudget(ctx, budget, (agent) => visibility.rootOf(agent))
@@ -217,7 +224,12 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     await queue.request()
   }
   return {
-    service: { snapshot: reports.snapshot, reload, whenIdle: settle.whenIdle },
+    service: {
+      snapshot: reports.snapshot,
+      reload,
+      whenIdle: settle.whenIdle,
+      counters: () => ({ reconciles: reconciler.runs, ...visibility.counters() }),
+    },
     web: { view: () => reports.web(null), onChange: reports.onWrite },
     dispose: () => {
       budget.dispose()

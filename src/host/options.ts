@@ -10,16 +10,10 @@
  * @module
  */
 import * as z from 'zod'
+import { DEFAULT_TOOL_BUDGET } from '../budget/defaults.ts'
 import { LIFECYCLES } from '../config/schema.ts'
 
-/**
- * The default `toolBudget`: 2,000 schema tokens. Measured over the recorded catalogs of eleven real MCP
- * servers (bench/catalogs, tokens as the host sends them): a server costs 38–3,750 tokens, median 770,
- * about 120 per tool. 2,000 keeps any one or two typical servers whole (filesystem's 14 tools: 1,700),
- * while the five-server project of issue 26 (memory, filesystem, everything over stdio and HTTP, one
- * more: 5,000+ tokens resent on every step) goes behind the search tool.
- */
-export const DEFAULT_TOOL_BUDGET = 2000
+export { DEFAULT_TOOL_BUDGET }
 
 const Millis = z.number().int().min(0).max(2_147_483_647)
 

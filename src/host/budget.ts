@@ -58,6 +58,8 @@ export interface BudgetDeps {
   placementsFor(root: string | null): readonly Placement[]
   /** Re-derive one agent's restriction now (after a reveal). */
   refresh(agent: Agent): void
+  /** An agent's numbers changed (the status files follow). */
+  changed(): void
   log: Log
 }
 
@@ -255,6 +257,7 @@ export function createBudget(deps: BudgetDeps): BudgetGuard {
         s.visible = names.filter((n) => !denied.has(n))
         const { pinned, servers } = describe(root, s.visible)
         s.servers = [...servers.values()]
+        const before = s.decision
         s.decision = decideBudget({
           tools: s.visible.map((name) => ({ name, tokens: tokensOf(name) })),
           budget: deps.toolBudget,
@@ -267,6 +270,9 @@ export function createBudget(deps: BudgetDeps): BudgetGuard {
         for (const srv of s.servers)
           srv.deferred = s.decision.deferred.filter((n) => deps.ownership().index.ownerOf(n) === srv.name).length
         setSearchTool(agent, s, s.decision.active)
+        const d = s.decision
+        if (!before || before.offered.length !== d.offered.length || before.offeredTokens !== d.offeredTokens)
+          queueMicrotask(() => deps.changed())
         return [...deferred]
       } catch (error) {
         deps.log.debug('budget for agent %s failed: %s', agent.id, String(error))

@@ -107,6 +107,8 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     ownership: own,
     placementsFor: (root) => (root === null ? state.plan.global : (state.plan.projects.get(root) ?? state.plan.global)),
     refresh: (agent) => visibilityRef.get().refreshAgent(agent),
+    // After the reports exist (a decision is only made for a tracked agent, from a later pass).
+    changed: () => reports.schedule(),
     log,
   })
   const model = { ownership: own, visibleFor, ...(options.toolBudget > 0 ? { agentDeny: budget.deferredFor } : {}) }
@@ -153,6 +155,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     status,
     log,
     disposed: () => state.disposed,
+    budget: { toolBudget: options.toolBudget, tokensOf: budget.tokensOf, agents: budget.agents },
   })
   // Known files are watched (when `watch` is on): an edit reaches the reconcile through the edit debounce.
   const watcher = options.watch

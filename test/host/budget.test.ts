@@ -14,6 +14,7 @@ import { execTool, mcpToolNames, resultText, toolNames } from '../support/host.t
 import { reapAll } from '../support/procs.ts'
 import { friendly, projectWith, type RuntimeWorld, startWorld, stdioEntry } from '../support/runtime.ts'
 import { cleanupAll } from '../support/tmp.ts'
+import { cli, statusText } from '../support/trust.ts'
 import { waitFor } from '../support/wait.ts'
 
 after(() => cleanupAll())
@@ -98,8 +99,32 @@ test(`above the budget (${total} tools): pinned tools and the search tool fit; a
   assert.equal(mcpToolNames(w.host.ctx, sibling).includes('mcp__gh__create_issue'), false)
   const foreign = await execTool(w.host.ctx, outsider, 'mcp_tool_search', { query: 'create issue' })
   assert.equal(foreign.isError, true, 'the outsider has no search tool')
-  const snap = w.mcp.snapshot()
-  assert.ok(snap.projects.length > 0)
+  // Visible: the status file and `dsh-mcp status` carry per server its schema tokens, per agent offered vs deferred.
+  const doc = await waitFor(
+    () => {
+      const d = JSON.parse(statusText(w, p.path)) as {
+        budget?: {
+          toolBudget: number
+          servers: { name: string; tools: number; tokens: number }[]
+          agents: { offered: number; deferred: number }[]
+        }
+      }
+      return d.budget?.agents.some((a) => a.offered > 1) ? d.budget : undefined
+    },
+    { message: 'the status file carries the budget' },
+  )
+  assert.equal(doc.toolBudget, BUDGET)
+  assert.deepEqual(doc.servers.find((x) => x.name === 'gh')?.tools, BIG.gh.length)
+  assert.ok((doc.servers.find((x) => x.name === 'gh')?.tokens ?? 0) > 0)
+  // The sibling: the pinned tool alone; the searching agent: the pinned one and what it revealed. Both see every tool.
+  assert.deepEqual(
+    doc.agents.map((a) => a.offered + a.deferred),
+    [total, total],
+  )
+  assert.deepEqual(doc.agents.map((a) => a.offered).sort(), [1, mcpToolNames(w.host.ctx, agent).length])
+  const status = await cli(w, p.path, ['status'])
+  assert.match(status.stdout, new RegExp(`schema tokens: \\d+ of a ${BUDGET} budget — .*gh \\d+ \\(26 tools\\)`))
+  assert.match(status.stdout, /agent \d: 1 tool offered \(\d+ tokens\), \d+ deferred behind mcp_tool_search/)
 })
 
 test('a server pinned with alwaysLoad: true is offered whole; budget 0 turns it all off', async (t) => {

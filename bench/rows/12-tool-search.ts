@@ -11,6 +11,10 @@
  *      Target: ≤ 0.15×.
  *  (c) Search latency over 1,000 tools (the catalogs repeated under distinct server names), 1,000
  *      queries after the index is built; p50 and p95. Target: p95 < 5 ms. Index build time is noted.
+ *  (d) Agent creation with the budget on vs off: two real hosts with the plugin (toolBudget default vs 0),
+ *      the same project of fixture servers offering the recorded real tool names (100+ tools); agents
+ *      created alternately, each timed from `agents.create` to its return (its restriction applied inside);
+ *      median on / median off. Target: ≈ 1× (unchanged).
  *
  * @module
  */
@@ -21,8 +25,10 @@ import { searchToolDescription, searchToolShape } from '../../src/budget/search-
 import { toolTokens } from '../../src/budget/tokens.ts'
 import { DEFAULT_TOOL_BUDGET } from '../../src/host/options.ts'
 import { type Catalog, catalogEntries, readCatalogs, readQueries } from '../support/catalogs.ts'
+import { reapAll } from '../../test/support/procs.ts'
+import { projectWith, startWorld, stdioEntry } from '../../test/support/runtime.ts'
 import { runRow } from '../support/report.ts'
-import { fmt, ratio, summarize } from '../support/stats.ts'
+import { fmt, median, ratio, summarize } from '../support/stats.ts'
 
 await runRow('12', 'context budget: tool search', async (r) => {
   const catalogs = readCatalogs()
@@ -143,4 +149,48 @@ await runRow('12', 'context budget: tool search', async (r) => {
       .join(' ')} on ${cpus().length} cores`,
   )
   r.note(`index build over ${bigIndex.size} tools: ${fmt(buildMs, 'ms')}`)
+
+  // (d) agent creation, budget on vs off
+  const wOn = await startWorld({})
+  const wOff = await startWorld({ toolBudget: 0 })
+  r.defer(async () => {
+    await wOn.dispose()
+    await wOff.dispose()
+    reapAll(wOn.pids)
+    reapAll(wOff.pids)
+  })
+  const project = (w: typeof wOn) =>
+    projectWith(
+      Object.fromEntries(
+        catalogs.map((c) => [
+          c.server.replace(/[^a-z]/g, ''),
+          stdioEntry(c.server, { tools: c.tools.map((t) => t.name.replace(/-/g, '_')), pidfileDir: w.pids }),
+        ]),
+      ),
+    )
+  const pOn = project(wOn)
+  const pOff = project(wOff)
+  await wOn.host.createAgent({ cwd: pOn.path })
+  await wOff.host.createAgent({ cwd: pOff.path })
+  await wOn.mcp.whenIdle()
+  await wOff.mcp.whenIdle()
+  const created = { on: [] as number[], off: [] as number[] }
+  for (let round = 0; round < 20; round++) {
+    for (const side of round % 2 === 0 ? (['on', 'off'] as const) : (['off', 'on'] as const)) {
+      const w = side === 'on' ? wOn : wOff
+      const t0 = performance.now()
+      await w.host.createAgent({ cwd: side === 'on' ? pOn.path : pOff.path })
+      created[side].push(performance.now() - t0)
+    }
+  }
+  const ratioOnOff = ratio(median(created.on), median(created.off))
+  r.metric({
+    metric: `agent creation, ${entries.length} tools in the project: budget ${DEFAULT_TOOL_BUDGET} vs off (median of 20)`,
+    ours: fmt(median(created.on), 'ms'),
+    baseline: fmt(median(created.off), 'ms'),
+    ratio: `${fmt(ratioOnOff)}×`,
+    target: '≈ 1× (≤ 1.25×)',
+    met: ratioOnOff <= 1.25,
+    raw: created,
+  })
 })

@@ -28,7 +28,7 @@
  *
  * @module
  */
-import type { Context } from '@deepseek-ai/cordis'
+import { type Context, symbols } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { ToolDefinition } from '@deepseek-ai/dsh-tools'
 import { type BudgetDecision, decideBudget } from '../budget/decide.ts'
@@ -105,25 +105,43 @@ const TEXT_OUTPUT = {
 export function createBudget(deps: BudgetDeps): BudgetGuard {
   const states = new Map<Agent, AgentState>()
   const recent = new Map<string | null, string[]>()
-  const tokenCache = new WeakMap<object, number>()
+  /** Schema tokens per registered name, kept while the name stays registered (see `syncTokens`). */
+  const tokenCache = new Map<string, number>()
+  let tokenNames: readonly string[] | undefined
   let disposed = false
 
+  /** The registry itself (cordis `symbols.original`), not the per-access proxy: one lookup, not a proxy walk. */
+  const registry = (): Pick<Context['tools'], 'get'> => {
+    const proxy = deps.ctx.tools
+    const raw = (proxy as unknown as Record<symbol, Partial<Context['tools']> | undefined>)[symbols.original]
+    return typeof raw?.get === 'function' ? (raw as Pick<Context['tools'], 'get'>) : proxy
+  }
   const def = (name: string) => {
     try {
-      return deps.ctx.tools.get(name) as ToolDefinition | undefined
+      return registry().get(name) as ToolDefinition | undefined
     } catch {
       return undefined
     }
   }
   const tokensOf = (name: string): number => {
-    const d = def(name)
-    if (!d) return 0
-    let n = tokenCache.get(d)
+    let n = tokenCache.get(name)
     if (n === undefined) {
+      const d = def(name)
+      if (!d) return 0
       n = toolTokens({ name: d.name, description: d.description, parameters: d.parameters })
-      tokenCache.set(d, n)
+      tokenCache.set(name, n)
     }
     return n
+  }
+  /**
+   * A new listing of registered names (a new array: the registry changed): names no longer registered are
+   * forgotten, so a tool that comes back (a re-sync, a remount) is counted again from its new definition.
+   */
+  const syncTokens = (names: readonly string[]) => {
+    if (names === tokenNames) return
+    tokenNames = names
+    const now = new Set(names)
+    for (const name of tokenCache.keys()) if (!now.has(name)) tokenCache.delete(name)
   }
 
   /** Key → placement of the agent's view; and each visible tool's server and whether it is pinned. */
@@ -254,8 +272,9 @@ export function createBudget(deps: BudgetDeps): BudgetGuard {
         if (!s) return []
       }
       try {
+        syncTokens(names)
         s.visible = names.filter((n) => !denied.has(n))
-        const { pinned, servers } = describe(root, s.visible)
+        const { pinned, servers, serverOf } = describe(root, s.visible)
         s.servers = [...servers.values()]
         const before = s.decision
         s.decision = decideBudget({
@@ -267,8 +286,12 @@ export function createBudget(deps: BudgetDeps): BudgetGuard {
           searchTokens: toolTokens(searchToolShape(searchToolDescription(s.servers))),
         })
         const deferred = new Set(s.decision.deferred)
-        for (const srv of s.servers)
-          srv.deferred = s.decision.deferred.filter((n) => deps.ownership().index.ownerOf(n) === srv.name).length
+        const waiting = new Map<string, number>()
+        for (const n of s.decision.deferred) {
+          const server = serverOf.get(n)?.server
+          if (server !== undefined) waiting.set(server, (waiting.get(server) ?? 0) + 1)
+        }
+        for (const srv of s.servers) srv.deferred = waiting.get(srv.name) ?? 0
         setSearchTool(agent, s, s.decision.active)
         const d = s.decision
         if (!before || before.offered.length !== d.offered.length || before.offeredTokens !== d.offeredTokens)

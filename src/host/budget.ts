@@ -35,7 +35,6 @@ import { type BudgetDecision, decideBudget } from '../budget/decide.ts'
 import { createToolIndex, type ToolEntry, type ToolIndex } from '../budget/search.ts'
 import {
   parseSearchArgs,
-  SEARCH_TOOL_NAME,
   type SearchServer,
   searchAnswer,
   searchToolDescription,
@@ -46,7 +45,11 @@ import type { Placement } from '../plan/desired.ts'
 import { admits } from '../plan/filter.ts'
 import { rawNameOf } from '../plan/tool-names.ts'
 import type { Ownership } from '../plan/visibility.ts'
+import { registerSearchTool } from './budget-search.ts'
 import type { Log } from './log.ts'
+
+/** Delay before a changed decision is written to the status files (coalesces a burst of new agents). */
+const REPORT_DELAY_MS = 100
 
 /** How many recently called tools a project remembers. */
 const RECENT_MAX = 50
@@ -95,13 +98,6 @@ interface AgentState {
   index: { key: string; index: ToolIndex } | undefined
 }
 
-const TEXT_OUTPUT = {
-  type: 'object',
-  properties: { text: { type: 'string' } },
-  required: ['text'],
-  additionalProperties: false,
-} as const
-
 export function createBudget(deps: BudgetDeps): BudgetGuard {
   const states = new Map<Agent, AgentState>()
   const recent = new Map<string | null, string[]>()
@@ -109,6 +105,17 @@ export function createBudget(deps: BudgetDeps): BudgetGuard {
   const tokenCache = new Map<string, number>()
   let tokenNames: readonly string[] | undefined
   let disposed = false
+
+  /** The status files follow a changed decision off the agent-creation path: once per `REPORT_DELAY_MS`. */
+  let reportTimer: NodeJS.Timeout | undefined
+  const reportSoon = () => {
+    if (reportTimer || disposed) return
+    reportTimer = setTimeout(() => {
+      reportTimer = undefined
+      if (!disposed) deps.changed()
+    }, REPORT_DELAY_MS)
+    reportTimer.unref()
+  }
 
   /** The registry itself (cordis `symbols.original`), not the per-access proxy: one lookup, not a proxy walk. */
   const registry = (): Pick<Context['tools'], 'get'> => {
@@ -185,29 +192,13 @@ export function createBudget(deps: BudgetDeps): BudgetGuard {
     })
   }
 
-  const registerSearch = (agent: Agent, s: AgentState): (() => void) | undefined => {
-    const shape = searchToolShape('')
-    const definition = {
-      name: SEARCH_TOOL_NAME,
-      get description() {
-        return searchToolDescription(s.servers)
-      },
-      parameters: shape.parameters,
-      output: {
-        schema: TEXT_OUTPUT,
-        render: (_a: unknown, v: { text?: string }) => [{ type: 'text', text: v?.text ?? '' }],
-      },
-      async execute(args: unknown) {
-        return { text: search(agent, s, args) }
-      },
-    } as unknown as ToolDefinition
-    try {
-      return agent.ctx.tools.register(definition)
-    } catch (error) {
-      deps.log.debug('could not register %s for agent %s: %s', SEARCH_TOOL_NAME, agent.id, String(error))
-      return undefined
-    }
-  }
+  const registerSearch = (agent: Agent, s: AgentState): (() => void) | undefined =>
+    registerSearchTool(
+      agent,
+      () => searchToolDescription(s.servers),
+      (args) => search(agent, s, args),
+      deps.log,
+    )
 
   const search = (agent: Agent, s: AgentState, args: unknown): string => {
     const parsed = parseSearchArgs(args)
@@ -295,7 +286,7 @@ export function createBudget(deps: BudgetDeps): BudgetGuard {
         setSearchTool(agent, s, s.decision.active)
         const d = s.decision
         if (!before || before.offered.length !== d.offered.length || before.offeredTokens !== d.offeredTokens)
-          queueMicrotask(() => deps.changed())
+          reportSoon()
         return [...deferred]
       } catch (error) {
         deps.log.debug('budget for agent %s failed: %s', agent.id, String(error))
@@ -327,19 +318,9 @@ export function createBudget(deps: BudgetDeps): BudgetGuard {
       })),
     dispose() {
       disposed = true
+      clearTimeout(reportTimer)
       for (const agent of [...states.keys()]) detach(agent)
       states.clear()
     },
   }
-}
-
-/** Host events: a disposed agent's state goes; every MCP call of an agent is noted as recent for its project. */
-export function trackBudget(ctx: Context, budget: BudgetGuard, rootOf: (agent: Agent) => string | null | undefined) {
-  ctx.on('agent/disposed', (payload: { agent: Agent }) => budget.detach(payload.agent))
-  const on = ctx.on as unknown as (event: string, listener: (...args: never[]) => unknown) => () => void
-  on.call(ctx, 'tools/execute', async (exec: { name?: unknown; agent?: Agent }, next: () => Promise<unknown>) => {
-    const result = await next()
-    if (typeof exec.name === 'string' && exec.agent) budget.noteCall(exec.agent, rootOf(exec.agent), exec.name)
-    return result
-  })
 }

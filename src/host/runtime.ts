@@ -38,7 +38,8 @@ import { createTrustGate } from './trust-gate.ts'
 import { createVisibility, type VisibilityGuard } from './visibility.ts'
 import { guardExecution } from './exec-guard.ts'
 import { redactResults } from './result-redact.ts'
-import { createBudget, trackBudget } from './budget.ts'
+import { createBudget } from './budget.ts'
+import { trackBudget } from './budget-search.ts'
 import type { WebSource } from './web.ts'
 
 export interface ProjectMcp {

@@ -2,12 +2,14 @@
  * The context budget under change, on a real host with real fixture servers (src/host/budget.ts):
  * a deferred tool of a server that becomes untrusted disappears from search results; a dormant lazy
  * server is searched from its cached tools without starting, a revealed tool of it wakes it on the
- * native call, and the tool stays revealed over an idle release. Marker files prove what ran.
+ * native call, and the tool stays revealed over an idle release; a revealed tool the woken server no
+ * longer offers is hidden and no longer found. Marker files prove what ran.
  */
 import assert from 'node:assert/strict'
 import { writeFileSync } from 'node:fs'
 import { after, test } from 'node:test'
 import { readCatalogs } from '../../bench/support/catalogs.ts'
+import { stdioFixtureArgs } from '../support/fixture-config.ts'
 import { execTool, mcpToolNames, resultText, toolNames } from '../support/host.ts'
 import { cacheFiles, lazyWorld, row, waitRow, warm } from '../support/lazy.ts'
 import { readMarker, reapAll } from '../support/procs.ts'
@@ -95,4 +97,44 @@ test('a dormant lazy server is searched from its cache without starting; the rev
   await waitRow(w, project.path, 'gh', (s) => s.state === 'dormant', 'released when idle')
   await w.mcp.whenIdle()
   assert.ok(mcpToolNames(w.host.ctx, agent).includes('mcp__gh__merge_pull_request'), 'revealed for the agent’s life')
+})
+
+test('a revealed tool the server no longer offers is hidden: the cache offered it, the woken server does not', async (t) => {
+  const home = makeTempDir('dsh-mcp-budget-drop-')
+  const pids = home.mkdir('pids')
+  const control = home.join('control.json')
+  const tools = names('github')
+  writeFileSync(control, JSON.stringify({ tools: tools.join(',') }))
+  const entry = {
+    command: process.execPath,
+    args: stdioFixtureArgs({ name: 'gh', pidfileDir: pids, control }),
+    lifecycle: 'lazy',
+    toolCallTimeoutMs: 10_000,
+  }
+  const project = projectWith({ gh: entry })
+  t.after(() => reapAll(pids))
+  await warm(home, project.path, 'gh')
+  // Same launch (same cache key), but the server now drops merge_pull_request.
+  writeFileSync(control, JSON.stringify({ tools: tools.filter((n) => n !== 'merge_pull_request').join(',') }))
+
+  const w = await lazyWorld(home, { toolBudget: BUDGET })
+  t.after(() => w.dispose())
+  const { agent } = await w.host.createAgent({ cwd: project.path })
+  await w.mcp.whenIdle()
+  await waitFor(() => toolNames(w.host.ctx, agent).includes('mcp_tool_search'), { message: 'search tool offered' })
+  const found = await execTool(w.host.ctx, agent, 'mcp_tool_search', { query: 'merge pull request', limit: 3 })
+  assert.match(resultText(found), /mcp__gh__merge_pull_request/)
+  assert.ok(mcpToolNames(w.host.ctx, agent).includes('mcp__gh__merge_pull_request'), 'revealed from the cache')
+  // Another revealed tool wakes the server: its real list has no merge_pull_request.
+  const other = mcpToolNames(w.host.ctx, agent).find((n) => n !== 'mcp__gh__merge_pull_request')
+  assert.ok(other)
+  const call = await execTool(w.host.ctx, agent, other, {})
+  assert.equal(call.isError, false, resultText(call))
+  await waitFor(() => !mcpToolNames(w.host.ctx).includes('mcp__gh__merge_pull_request'), {
+    message: 'the real list replaced the cached one',
+  })
+  await w.mcp.whenIdle()
+  assert.equal(mcpToolNames(w.host.ctx, agent).includes('mcp__gh__merge_pull_request'), false, 'hidden with it')
+  const again = await execTool(w.host.ctx, agent, 'mcp_tool_search', { query: 'merge pull request', limit: 3 })
+  assert.doesNotMatch(resultText(again), /mcp__gh__merge_pull_request/)
 })

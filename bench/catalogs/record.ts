@@ -1,7 +1,7 @@
 /**
  * Records the tool catalogs of real MCP server packages into bench/catalogs/<server>.json (name,
  * description, input schema exactly as `tools/list` returned them), for the retrieval benchmark
- * (bench/rows/12-tool-search.ts). Not run by `npm run bench`: run it by hand after installing the packages,
+ * (bench/rows/13-tool-search.ts). Not run by `npm run bench`: run it by hand after installing the packages,
  * `node bench/catalogs/record.ts <dir-with-node_modules>...` — each package's bin is started over stdio with
  * placeholder credentials (listing tools needs none) and stopped after `tools/list`.
  */

@@ -7,7 +7,7 @@
  * `remember` → `memory entity observation`, `plus` → `sum add`) — searched
  * beside the query's own words at a lower weight (search.ts). A general
  * vocabulary, not a list of any server's tool names. Note: written while
- * reading the benchmark's misses (bench/rows/12-tool-search.ts says so in
+ * reading the benchmark's misses (bench/rows/13-tool-search.ts says so in
  * its notes), so the benchmark's recall includes this table's help.
  *
  * @module

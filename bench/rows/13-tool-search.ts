@@ -1,5 +1,5 @@
 /**
- * Row 12 — the context budget (issue 26): tool search and the tokens it saves.
+ * Row 13 — the context budget (issue 26): tool search and the tokens it saves.
  *
  *  (a) Retrieval: the recorded catalogs of real MCP servers (bench/catalogs, 97 tools of 11 packages)
  *      and 150+ natural-language task queries written per tool (bench/catalogs/queries.json); recall@1,
@@ -30,7 +30,7 @@ import { projectWith, startWorld, stdioEntry } from '../../test/support/runtime.
 import { runRow } from '../support/report.ts'
 import { fmt, median, ratio, summarize } from '../support/stats.ts'
 
-await runRow('12', 'context budget: tool search', async (r) => {
+await runRow('13', 'context budget: tool search', async (r) => {
   const catalogs = readCatalogs()
   const entries = catalogEntries(catalogs)
   r.note(`catalogs: ${catalogs.map((c) => `${c.package}@${c.version} (${c.tools.length})`).join(', ')}`)

@@ -106,7 +106,7 @@ function codexEntry(name: string, e: Record<string, unknown>, notes: string[]): 
   for (const k of ['command', 'cwd', 'url'] as const)
     if (typeof out[k] === 'string' && (out[k] as string).includes('${')) literal.push(k)
   if (Array.isArray(out.args))
-    out.args.forEach((a, i) => typeof a === 'string' && a.includes('${') && literal.push(`args[${i}]`))
+    for (const [i, a] of out.args.entries()) if (typeof a === 'string' && a.includes('${')) literal.push(`args[${i}]`)
   const dropped = literal.filter((p) => p.startsWith('env.') || p.startsWith('headers.'))
   const kept = literal.filter((p) => !dropped.includes(p))
   if (dropped.length)

@@ -58,7 +58,7 @@ function codexEntry(name: string, raw: unknown): Candidate {
   notes.push(...droppedNote(m.dropped))
   if (m.entry && JSON.stringify(m.entry).includes('${'))
     notes.push(
-      'Codex passes ${VAR} literally (it never expands it); dsh expands it from the environment: check the server wants the value, not the text',
+      `Codex passes \${VAR} literally (it never expands it); dsh expands it from the environment: check the server wants the value, not the text`,
     )
   return candidateFrom(name, m, notes)
 }

@@ -18,7 +18,9 @@
  *   checkout's `.env`, which `${VAR}` never reads: set it in the host's own
  *   environment); without → `invalid`;
  * - `refused` → `invalid`; a row that runs but whose live state is `failed`
- *   → `failed`.
+ *   → `failed`, in the words of its typed cause when the host knows it
+ *   (`command not found: x — fix the file; it reloads live`: a command name
+ *   and counts, never a value).
  * Words are built from names only — never an env or header value, a
  * command line, or an error text (a redacted error stays in the row's
  * `lastError`). `explainFile` does the same for a config file the host
@@ -29,6 +31,7 @@
  */
 import { Buffer } from 'node:buffer'
 import type { Placement } from '../plan/desired.ts'
+import { causeText } from '../plan/states.ts'
 import { shellWord } from '../trust/command.ts'
 import type { FileProblem, ServerSnapshot } from './status.ts'
 
@@ -54,7 +57,11 @@ const doctorCommand = (root: string | null, name: string) =>
 
 const names = (vars: readonly string[]) => vars.map((v) => `$${v}`).join(', ')
 
-export function explain(root: string | null, p: Placement, row: Pick<ServerSnapshot, 'state'>): Why | undefined {
+export function explain(
+  root: string | null,
+  p: Placement,
+  row: Pick<ServerSnapshot, 'state' | 'cause'>,
+): Why | undefined {
   const name = p.name
   const v = p.verdict
   switch (v.tag) {
@@ -107,7 +114,13 @@ export function explain(root: string | null, p: Placement, row: Pick<ServerSnaps
       return { name, kind: 'invalid', words: 'its entry is not valid', fix: doctorCommand(root, name) }
     case 'runs':
       if (row.state === 'failed')
-        return { name, kind: 'failed', words: 'failed to start or lost its connection', fix: doctorCommand(root, name) }
+        return {
+          name,
+          kind: 'failed',
+          // The typed cause, said as the host log, the status file and the panel say it (plan/states.ts causeText).
+          words: row.cause ? causeText(row.cause) : 'failed to start or lost its connection',
+          fix: doctorCommand(root, name),
+        }
       return undefined
     default:
       return undefined
@@ -129,7 +142,7 @@ export function explainFile(root: string, f: Pick<FileProblem, 'file' | 'keptLas
 export function explainProject(
   root: string | null,
   placements: readonly Placement[],
-  rows: readonly Pick<ServerSnapshot, 'state'>[],
+  rows: readonly Pick<ServerSnapshot, 'state' | 'cause'>[],
   files: readonly FileProblem[],
 ): Why[] {
   const out: Why[] = []

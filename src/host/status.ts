@@ -35,7 +35,7 @@ import type { Placement } from '../plan/desired.ts'
 import type { Log } from './log.ts'
 import type { Mount } from './mounts.ts'
 import { ensureHomeDir, writePrivateFile } from '../files/private-dir.ts'
-import { readsFailed, type ServerState, settledState } from '../plan/states.ts'
+import { type Cause, readsFailed, type ServerState, settledState } from '../plan/states.ts'
 import { encodeStatus, type WrittenFile, type WrittenServer } from '../status/format.ts'
 import { readdirSync, unlinkSync } from 'node:fs'
 import path from 'node:path'
@@ -75,6 +75,8 @@ export interface LazyView {
  */
 export interface ServerSnapshot extends Omit<WrittenServer, 'error' | 'updatedAt'> {
   lastError: string | null
+  /** The typed cause of `lastError` when the host knows it (plan/states.ts; its text is `lastError`). */
+  cause?: Cause | null
 }
 
 export interface ProjectSnapshot {
@@ -143,7 +145,7 @@ export function serverSnapshots(
         lastError: m?.error ?? null,
       })
     if (m.state === 'failed')
-      return row({ ...base, effectiveName: null, state: 'failed', toolCount: 0, lastError: m.error })
+      return row({ ...base, effectiveName: null, state: 'failed', toolCount: 0, lastError: m.error, cause: m.cause })
     const state: ServerState = readsFailed(m, toolCount) ? 'failed' : 'mounted'
     return row({
       ...base,
@@ -151,6 +153,7 @@ export function serverSnapshots(
       state,
       toolCount,
       lastError: m.error,
+      cause: m.cause,
     })
   })
 }

@@ -25,6 +25,7 @@ import path from 'node:path'
 import { type FileIdentity, readPinned } from '../files/pinned-read.ts'
 import { ownedByOther } from '../files/private-dir.ts'
 import { decodeStatus, type ProjectStatus, type StatusState } from '../status/format.ts'
+import { pidAlive } from '../status/alive.ts'
 import { statusDir, statusFileOf, statusFilePattern } from '../status/path.ts'
 
 export type HostState = 'running' | 'stopped' | 'died'
@@ -115,15 +116,7 @@ function foreignStatus(file: string): string | undefined {
   return undefined
 }
 
-export function pidAlive(pid: number | null): boolean {
-  if (pid === null || !Number.isSafeInteger(pid) || pid <= 0) return false
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
+export { pidAlive }
 
 /** "just now", "3 s ago", "5 min ago", "2 h ago", "4 d ago" (a future time reads as "just now"). */
 export function ageText(fromIso: string | null, now = Date.now()): string {

@@ -15,7 +15,7 @@
  * tear it down). Each row carries its verdict (plan/verdict.ts). `effectiveName` is null unless mounted. The status writer
  * writes this host's own file, `$DSH_HOME/mcp-status/<hash>.<pid>.json` (src/status/path.ts: concurrent hosts of
  * one project each write theirs; before its first write for a root it removes that root's files whose host is
- * gone — a dead pid, or the older pid-less name — through doctor/status.ts `pidAlive`), in the
+ * gone — a dead pid, or the older pid-less name — through status/alive.ts `pidAlive`), in the
  * format of src/status/format.ts, atomically (0600 in a 0700
  * directory, never through a link planted at its path; a directory owned
  * by another user is refused — `files/private-dir.ts`), coalescing bursts
@@ -39,7 +39,7 @@ import { type Cause, readsFailed, type ServerState, settledState } from '../plan
 import { encodeStatus, type WrittenFile, type WrittenServer } from '../status/format.ts'
 import { readdirSync, unlinkSync } from 'node:fs'
 import path from 'node:path'
-import { pidAlive } from '../doctor/status.ts'
+import { pidAlive } from '../status/alive.ts'
 import { statusDir, statusFileOf, statusFilePath } from '../status/path.ts'
 
 /** A config file of the project the host refused: it contributes nothing (or its last good version). */

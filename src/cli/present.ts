@@ -46,7 +46,16 @@ import { isRecord } from '../config/guards.ts'
 import { cacheKeyOf } from '../plan/desired.ts'
 import { canonicalRoot } from '../trust/store.ts'
 import type { SecretSource } from '../config/expand.ts'
-import { needsTrust, type TrustState, type TrustStore, trustAnswerOf } from '../trust/state.ts'
+import {
+  needsTrust,
+  type SignatureAnswer,
+  type TrustState,
+  type TrustStore,
+  trustAnswerOf,
+  trustRecordOf,
+} from '../trust/state.ts'
+import type { RowDetail } from '../plan/states.ts'
+import { toolReviewOf } from './tool-review.ts'
 import { type CacheRecord, cacheReader } from '../lazy/cache.ts'
 import { readCacheSecret } from '../lazy/secret.ts'
 import { verdictIssue } from './verdict-issue.ts'
@@ -97,6 +106,8 @@ export interface ServerView {
   /** The tool-metadata cache of this row (what a lazy server offers while stopped), or null when there is none. */
   cache: { tools: number; recordedAt: string } | null
   trust: TrustView
+  /** A detail beside its state (plan/states.ts `ROW_DETAILS`): `tools-changed` when a review of its tools waits. */
+  detail: RowDetail | null
   /** The row's one verdict (plan/verdict.ts) under the CLI's environment. */
   verdict: VerdictView
   check?: CheckResult
@@ -121,6 +132,8 @@ export interface PresentOptions {
   checks?: ReadonlyMap<string, CheckResult>
   /** Which secrets are set (the CLI asks the index only: `read` answers a stand-in, never a value). */
   secrets?: SecretSource
+  /** Signed team approvals, verified (cli/team.ts): the verdict's `team` seam. */
+  team?: (row: Row) => SignatureAnswer | undefined
 }
 
 /**
@@ -195,6 +208,7 @@ function presentRow(
     gateOff: opts.gateOff,
     ...(opts.storeProblem ? { storeProblem: opts.storeProblem } : {}),
     ...(opts.secrets ? { secrets: opts.secrets } : {}),
+    ...(opts.team ? { team: opts.team } : {}),
   })
   const state = listState(verdict.tag)
   const own = verdictIssue(verdict, row)
@@ -231,6 +245,12 @@ function presentRow(
     settings: settingsOf(e),
     cache: cacheOf(row, verdict, root, opts, read, secret),
     trust,
+    detail:
+      verdict.tag === 'runs' &&
+      trust === 'trusted' &&
+      toolReviewOf(opts.dshHome, root, row, trustRecordOf(opts.store, root, row.name))
+        ? 'tools-changed'
+        : null,
     verdict: verdictView(verdict),
   }
   const runs = e ? launchView(e, runsOptions(row, root, opts)) : undefined

@@ -20,7 +20,8 @@
  * - `refused` → `invalid`; a row that runs but whose live state is `failed`
  *   → `failed`, in the words of its typed cause when the host knows it
  *   (`command not found: x — fix the file; it reloads live`: a command name
- *   and counts, never a value).
+ *   and counts, never a value); one that runs withholding changed tools (its
+ *   `detail` `tools-changed`, host/tool-pins.ts) → `tools-changed`: the trust command.
  * Words are built from names only — never an env or header value, a
  * command line, or an error text (a redacted error stays in the row's
  * `lastError`). `explainFile` does the same for a config file the host
@@ -31,8 +32,8 @@
  */
 import { Buffer } from 'node:buffer'
 import type { Placement } from '../plan/desired.ts'
-import { causeText } from '../plan/states.ts'
-import { shellWord } from '../trust/command.ts'
+import { causeText, DETAIL_TEXT, signatureWords } from '../plan/states.ts'
+import { shellWord, trustCommand } from '../trust/command.ts'
 import type { FileProblem, ServerSnapshot } from './status.ts'
 
 export type WhyKind =
@@ -43,6 +44,7 @@ export type WhyKind =
   | 'env-withheld'
   | 'invalid'
   | 'failed'
+  | 'tools-changed'
   | 'refused-file'
 
 export interface Why {
@@ -60,7 +62,7 @@ const names = (vars: readonly string[]) => vars.map((v) => `$${v}`).join(', ')
 export function explain(
   root: string | null,
   p: Placement,
-  row: Pick<ServerSnapshot, 'state' | 'cause'>,
+  row: Pick<ServerSnapshot, 'state'> & Partial<Pick<ServerSnapshot, 'detail' | 'cause'>>,
 ): Why | undefined {
   const name = p.name
   const v = p.verdict
@@ -76,12 +78,13 @@ export function explain(
       if (v.fix === undefined)
         return { name, kind: 'invalid', words: 'its entry is not valid', fix: doctorCommand(root, name) }
       const changed = v.why === 'changed'
+      const signed = v.signature ? ` (${signatureWords(v.signature)})` : ''
       return {
         name,
         kind: changed ? 'changed' : 'untrusted',
         words: changed
-          ? 'changed since it was trusted: review it and trust it again'
-          : 'not trusted yet: review it, then trust it',
+          ? `changed since it was trusted${signed}: review it and trust it again`
+          : `not trusted yet${signed}: review it, then trust it`,
         fix: v.fix,
       }
     }
@@ -121,6 +124,13 @@ export function explain(
           words: row.cause ? causeText(row.cause) : 'failed to start or lost its connection',
           fix: doctorCommand(root, name),
         }
+      if (row.detail === 'tools-changed' && root !== null)
+        return {
+          name,
+          kind: 'tools-changed',
+          words: `${DETAIL_TEXT['tools-changed']}: it runs, but tools it changed or added since it was trusted are withheld until the user reviews them`,
+          fix: trustCommand(root, name),
+        }
       return undefined
     default:
       return undefined
@@ -142,7 +152,7 @@ export function explainFile(root: string, f: Pick<FileProblem, 'file' | 'keptLas
 export function explainProject(
   root: string | null,
   placements: readonly Placement[],
-  rows: readonly Pick<ServerSnapshot, 'state' | 'cause'>[],
+  rows: readonly (Pick<ServerSnapshot, 'state'> & Partial<Pick<ServerSnapshot, 'detail' | 'cause'>>)[],
   files: readonly FileProblem[],
 ): Why[] {
   const out: Why[] = []

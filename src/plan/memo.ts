@@ -8,7 +8,7 @@
  * one, or one project) is reused when all of these are unchanged since it was
  * judged: its `LayerInput`s and the user layer's (by identity, in order),
  * `dshHome`, the platform, the trust store's problem, the withheld names and the cache secret, the value of every variable its rows read from
- * `env`, every answer the secret store gave it (`has` and `read`, asked again), and every trust verdict its rows got. So callers must hand in a new
+ * `env`, every answer the secret store gave it (`has` and `read`, asked again), every trust verdict and every team answer its rows got. So callers must hand in a new
  * `LayerInput` whenever a file's content changes, and never mutate one. A
  * project missing from an input is forgotten. Pure apart from its own cache.
  *
@@ -25,7 +25,7 @@ import {
   type ViewInput,
   type ViewJudgement,
 } from './desired.ts'
-import type { TrustState } from '../trust/state.ts'
+import { signatureKey, type TrustState } from '../trust/state.ts'
 
 export interface PlanMemo {
   plan(input: PlanInput): Plan
@@ -43,6 +43,8 @@ interface View {
   secretAnswers: [keyof SecretSource, string, boolean | string | undefined][]
   /** Every trust verdict the judgement got, in order. */
   asked: [Row, TrustState][]
+  /** Every team answer the judgement got (trust/state.ts `signatureKey`), in order. */
+  teamAsked: [Row, string][]
   /** The store problem the judgement saw. */
   storeProblem: string | undefined
   withheld: PlanInput['withheld']
@@ -75,13 +77,15 @@ export function createPlanMemo(): PlanMemo {
       prev.cacheSecret === input.cacheSecret &&
       [...prev.read].every(([name, value]) => input.env[name] === value) &&
       prev.secretAnswers.every(([kind, name, answer]) => input.secrets?.(root)[kind](name) === answer) &&
-      prev.asked.every(([row, verdict]) => input.trust(root as string, row) === verdict)
+      prev.asked.every(([row, verdict]) => input.trust(root as string, row) === verdict) &&
+      prev.teamAsked.every(([row, key]) => signatureKey(input.team?.(root as string, row)) === key)
     ) {
       return prev
     }
     const rows = sameFiles ? prev.rows : rowsOf()
     const read = new Map<string, string | undefined>()
     const asked: [Row, TrustState][] = []
+    const teamAsked: [Row, string][] = []
     const secretAnswers: View['secretAnswers'] = []
     const secrets = input.secrets
     const env: Env = new Proxy(input.env, {
@@ -100,6 +104,15 @@ export function createPlanMemo(): PlanMemo {
         asked.push([row, verdict])
         return verdict
       },
+      ...(input.team
+        ? {
+            team(r: string, row: Row) {
+              const answer = input.team?.(r, row)
+              teamAsked.push([row, signatureKey(answer)])
+              return answer
+            },
+          }
+        : {}),
       ...(input.storeProblem ? { storeProblem: input.storeProblem } : {}),
       ...(input.withheld ? { withheld: input.withheld } : {}),
       ...(secrets
@@ -136,6 +149,7 @@ export function createPlanMemo(): PlanMemo {
       rows,
       read,
       asked,
+      teamAsked,
       secretAnswers,
       storeProblem,
       withheld: input.withheld,

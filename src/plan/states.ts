@@ -12,10 +12,16 @@
  * it now); `doctor` probes it (`ok | failed | timeout`). `refused-file` is a
  * config file refused as a whole (plan/verdict.ts `fileVerdictOf`). Every
  * state union of the package (status rows, doctor results, list rows, the
- * panel) is built from these lists — add a state here, nowhere else.
+ * panel) is built from these lists — add a state here, nowhere else. A row
+ * that runs may also carry a detail (`ROW_DETAILS`: `tools-changed`, read
+ * `tools changed — review`), written beside its state, never instead of it.
+ * A row's signed approval (a verdict detail: `VerdictView.signature`) reads
+ * `signatureWords` at every edge (`signed by alice (trusted)`, `signed by an
+ * unknown key`, …) with its tone (`SIGNATURE_TONE`).
  *
  * @module
  */
+import type { SignatureAnswer, SignatureState } from '../trust/state.ts'
 import type { VerdictTag } from './verdict.ts'
 
 /** What a row that does not run reads as, everywhere. */
@@ -41,6 +47,15 @@ export type ServerState = LiveState | SettledState
 /** `list`'s state: `active` for a row that runs (nothing is started to know more), else its settled state. */
 export type ListState = 'active' | SettledState
 export const LIST_STATES: readonly ListState[] = ['active', ...SETTLED_STATES]
+
+/**
+ * A detail a row that runs may carry beside its state, the same words at every edge (`list`, `list --json`,
+ * `status`, the web panel, the agent's prompt line): `tools-changed` — a trusted server offers tools that differ
+ * from the ones pinned at trust (trust/tool-pins.ts); those are withheld until `dsh-mcp trust <name>`.
+ */
+export const ROW_DETAILS = ['tools-changed'] as const
+export type RowDetail = (typeof ROW_DETAILS)[number]
+export const DETAIL_TEXT: Readonly<Record<RowDetail, string>> = { 'tools-changed': 'tools changed — review' }
 
 /** `doctor`'s state: the probe's answer for a row that runs, else its settled state (a shadowed row is never probed). */
 export const PROBE_STATES = ['ok', 'failed', 'timeout'] as const
@@ -119,4 +134,44 @@ export function causeText(c: Cause): string {
     case 'gave-up':
       return `gave up after ${c.attempts} failed attempts (dsh-mcp logs shows why) — ${CAUSE_FIX}`
   }
+}
+/** A signed approval's detail, the same words at every edge (list, status, panel, prompt line, review). */
+export function signatureWords(a: SignatureAnswer): string {
+  switch (a.state) {
+    case 'trusted':
+      return `signed by ${a.signer ?? 'a listed signer'} (trusted)`
+    case 'unknown-signer':
+      return 'signed by an unknown key'
+    case 'stale':
+      return 'signed for an older version (changed since signed)'
+    case 'bad':
+      return 'bad signature (not valid for this project, server and version)'
+    case 'revoked':
+      return 'signature withdrawn by you (dsh-mcp untrust)'
+    case 'no-verifier':
+      return 'signature ignored: ssh-keygen not found'
+    case 'file-refused':
+      return 'signature ignored: .dsh/mcp.trust refused'
+  }
+}
+
+/** Every signature state (the status file's schema reads them from here). */
+export const SIGNATURE_STATES = [
+  'trusted',
+  'unknown-signer',
+  'stale',
+  'bad',
+  'revoked',
+  'no-verifier',
+  'file-refused',
+] as const satisfies readonly SignatureState[]
+
+export const SIGNATURE_TONE: Readonly<Record<SignatureState, Tone>> = {
+  trusted: 'ok',
+  'unknown-signer': 'warn',
+  stale: 'warn',
+  bad: 'error',
+  revoked: 'idle',
+  'no-verifier': 'warn',
+  'file-refused': 'error',
 }

@@ -30,7 +30,8 @@
  *   the first write, so readers
  *   (`list`, `get`, the host's trust gate) never pay for them.
  * - Records are keyed by `canonicalRoot(root)`: symlinked checkouts share
- *   one entry.
+ *   one entry. `pinFirstTools` (the host, at a trusted server's first
+ *   mount) adds pins to a record that has none, for its fingerprint only.
  *
  * @module
  */
@@ -40,7 +41,8 @@ import { homeProblem, isInside, realPath } from '../files/guard.ts'
 import { lockPathProblem } from '../files/lock-path.ts'
 import { type FileIdentity, readPinned } from '../files/pinned-read.ts'
 import { ensurePrivateDir, ownedByOther } from '../files/private-dir.ts'
-import { dict, emptyTrustStore, sanitizeTrustStore, type TrustRecord, type TrustStore } from './state.ts'
+import { dict, emptyTrustStore, sanitizeTrustStore, type TrustRecord, trustRecordOf, type TrustStore } from './state.ts'
+import type { ToolPins } from './tool-pins.ts'
 import { isRecord } from '../config/guards.ts'
 
 export type { TrustRecord, TrustStore } from './state.ts'
@@ -245,29 +247,77 @@ function jsonWhere(err: unknown, text: string): string {
   return `line ${line}, column ${at - before.lastIndexOf('\n')}`
 }
 
+/**
+ * Record `servers` as trusted. A server's `tools` (the offered list the user just accepted) replace its pins;
+ * without them its pins are kept for the same fingerprint, and dropped for another (a changed config trusted:
+ * a new launch, whose tools are pinned at its first mount, as at a first trust).
+ */
 export function trustServers(
   dshHome: string,
   root: string,
-  servers: { name: string; fingerprint: string }[],
+  servers: { name: string; fingerprint: string; fields?: Record<string, string>; tools?: ToolPins }[],
 ): Promise<void> {
   const trustedAt = new Date().toISOString()
   return updateStore(dshHome, root, (store, key) => {
     const project = Object.hasOwn(store.projects, key) ? store.projects[key]! : { servers: dict<TrustRecord>() }
     store.projects[key] = project
-    for (const s of servers) project.servers[s.name] = { fingerprint: s.fingerprint, trustedAt }
-    if (Object.keys(project.servers).length === 0) delete store.projects[key]
+    for (const s of servers) {
+      const was = Object.hasOwn(project.servers, s.name) ? project.servers[s.name] : undefined
+      const tools = s.tools ?? (was?.fingerprint === s.fingerprint ? was.tools : undefined)
+      project.servers[s.name] = {
+        fingerprint: s.fingerprint,
+        trustedAt,
+        ...(s.fields ? { fields: s.fields } : {}),
+        ...(tools ? { tools } : {}),
+      }
+      if (project.revoked) delete project.revoked[s.name]
+    }
+    if (project.revoked && Object.keys(project.revoked).length === 0) delete project.revoked
+    if (Object.keys(project.servers).length === 0 && !project.revoked) delete store.projects[key]
   })
 }
 
-/** Remove records of `names` (or every record of the project); returns the names removed. */
-export function untrustServers(dshHome: string, root: string, names: string[] | 'all'): Promise<string[]> {
+/**
+ * The host's first pin: record `tools` for `name` only when its record still holds `fingerprint` and no pins
+ * (a record trusted before pins existed, or not mounted since it was trusted). Returns whether it wrote them.
+ */
+export function pinFirstTools(
+  dshHome: string,
+  root: string,
+  name: string,
+  fingerprint: string,
+  tools: ToolPins,
+): Promise<boolean> {
   return updateStore(dshHome, root, (store, key) => {
-    const project = Object.hasOwn(store.projects, key) ? store.projects[key] : undefined
-    if (!project) return []
+    const r = trustRecordOf(store, key, name)
+    if (!r || r.fingerprint !== fingerprint || r.tools) return false
+    r.tools = tools
+    return true
+  })
+}
+
+/**
+ * Remove records of `names` (or every record of the project); returns the names removed. `revoke`: names
+ * whose team signatures this user withdraws (a mark kept until `trustServers` trusts the name again).
+ */
+export function untrustServers(
+  dshHome: string,
+  root: string,
+  names: string[] | 'all',
+  revoke: readonly string[] = [],
+): Promise<string[]> {
+  return updateStore(dshHome, root, (store, key) => {
+    const project = Object.hasOwn(store.projects, key) ? store.projects[key]! : { servers: dict<TrustRecord>() }
     const removed =
       names === 'all' ? Object.keys(project.servers) : names.filter((n) => Object.hasOwn(project.servers, n))
     for (const n of removed) delete project.servers[n]
-    if (Object.keys(project.servers).length === 0) delete store.projects[key]
+    if (revoke.length > 0) {
+      const at = new Date().toISOString()
+      project.revoked ??= dict<string>()
+      for (const n of revoke) project.revoked[n] = at
+    }
+    if (Object.keys(project.servers).length === 0 && !project.revoked) delete store.projects[key]
+    else store.projects[key] = project
     return removed
   })
 }

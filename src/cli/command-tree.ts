@@ -130,11 +130,24 @@ export function declareCommands(
     .command('export')
     .description("print this project's servers for another client")
     .addOption(
-      new Option('--format <format>', 'claude, cursor or vscode')
-        .choices(['claude', 'cursor', 'vscode'])
-        .default('claude'),
+      new Option('--target <client>', 'claude (default), codex, gemini, vscode or cursor').choices([
+        'claude',
+        'codex',
+        'gemini',
+        'vscode',
+        'cursor',
+      ]),
+    )
+    .addOption(
+      new Option('--format <client>', 'older name of --target')
+        .choices(['claude', 'codex', 'gemini', 'vscode', 'cursor'])
+        .hideHelp(),
     )
     .option('-o, --output <file>', 'write to a file instead of stdout')
+    .option(
+      '--write',
+      "write the client's own project file (.mcp.json, .codex/config.toml, .gemini/settings.json, .vscode/mcp.json, .cursor/mcp.json)",
+    )
     .option('--include-local', 'also export the servers and overrides of .dsh/mcp.local.yml')
     .action(action('export'))
 
@@ -161,6 +174,12 @@ export function declareCommands(
     .option('--json', 'print JSON')
     .option('--timeout <ms>', 'per-server timeout in milliseconds', '10000')
     .action(action('doctor'))
+
+  program
+    .command('tokens')
+    .description("each server's tool count and schema tokens, from the tool cache (no host, nothing started)")
+    .option('--json', 'print JSON')
+    .action(action('tokens'))
 
   program
     .command('status')

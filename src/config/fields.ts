@@ -31,7 +31,7 @@ export { flagAttribute, flagName } from './field-spec.ts'
 export const REPOSITORY_STARTUP_CAP_MS = 120_000
 
 /** Spelled as here in every export target. */
-const everywhere = (key: string) => ({ claude: key, cursor: key, vscode: key })
+const everywhere = (key: string) => ({ claude: key, cursor: key, vscode: key, codex: key, gemini: key })
 
 export const FIELDS = {
   command: {
@@ -84,7 +84,7 @@ export const FIELDS = {
     mount: 'official',
     official: 'mapped',
     view: 'own',
-    export: { vscode: 'cwd' },
+    export: { vscode: 'cwd', codex: 'cwd', gemini: 'cwd' },
     flag: { flags: '--cwd <dir>', help: 'working directory, relative to the project root' },
   },
   url: {
@@ -98,7 +98,8 @@ export const FIELDS = {
     mount: 'official',
     official: 'mapped',
     view: 'own',
-    export: everywhere('url'),
+    // Gemini CLI's `url` is its SSE endpoint; streamable HTTP is `httpUrl` (an sse row is written as `url`).
+    export: { ...everywhere('url'), gemini: 'httpUrl' },
   },
   headers: {
     type: 'text-map',
@@ -111,7 +112,7 @@ export const FIELDS = {
     mount: 'official',
     official: 'mapped',
     view: 'own',
-    export: everywhere('headers'),
+    export: { ...everywhere('headers'), codex: 'http_headers' },
   },
   transport: {
     type: 'string',
@@ -148,7 +149,7 @@ export const FIELDS = {
     official: 'copied',
     view: 'setting',
     label: 'tool calls',
-    export: {},
+    export: { codex: 'tool_timeout_sec', gemini: 'timeout' },
     import: { codex: [{ key: 'tool_timeout_sec', scale: 1000 }], gemini: [{ key: 'timeout' }] },
     flag: { flags: '--timeout <ms>', help: 'tool call timeout in milliseconds' },
   },
@@ -163,7 +164,7 @@ export const FIELDS = {
     mount: 'host',
     view: 'setting',
     label: 'startup',
-    export: {},
+    export: { codex: 'startup_timeout_sec' },
     import: { codex: [{ key: 'startup_timeout_sec', scale: 1000 }, { key: 'startup_timeout_ms' }] },
     flag: {
       flags: '--startup-timeout <ms>',
@@ -231,6 +232,19 @@ export const FIELDS = {
     cacheKey: false,
     mount: false,
     view: 'own',
+    // Codex: enabled_tools/disabled_tools, Gemini: includeTools/excludeTools (exact names: export-targets.ts).
+    export: { codex: 'tools', gemini: 'tools' },
+  },
+  alwaysLoad: {
+    type: 'always-load',
+    docs: "Offer these tools up front even above the plugin's toolBudget: true (all of them) or globs on raw tool names.",
+    transport: 'both',
+    override: true,
+    trust: false,
+    cacheKey: false,
+    mount: false,
+    view: 'setting',
+    label: 'always load',
     export: {},
   },
   description: {
@@ -242,7 +256,7 @@ export const FIELDS = {
     cacheKey: false,
     mount: false,
     view: 'own',
-    export: {},
+    export: { gemini: 'description' },
     flag: { flags: '--description <text>', help: 'what the server is for' },
   },
   lock: {

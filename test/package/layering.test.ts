@@ -1,7 +1,7 @@
 /**
  * The layering of `src/` (AGENTS.md "Rules of the house"), read from the
  * source imports:
- * - the pure core (`src/config`, `src/plan`) imports only itself and the pure
+ * - the pure core (`src/config`, `src/plan`, `src/budget`) imports only itself and the pure
  *   trust modules (`trust/state.ts`, `trust/command.ts`), no file system, no
  *   child process, and never reads `process.platform` (it comes in as an input);
  * - `src/lock` is pure too (the core and itself; its fs and network edges are `files/lock-file.ts`, `src/npm`);
@@ -56,9 +56,9 @@ const local = (m: Module) => m.imports.filter((i) => !i.startsWith('node:') && i
 
 test('the pure core imports only the core and the pure trust modules, and reads no platform', () => {
   const bad: string[] = []
-  for (const m of modules.filter((x) => x.area === 'config' || x.area === 'plan')) {
+  for (const m of modules.filter((x) => ['config', 'plan', 'budget'].includes(x.area))) {
     for (const i of local(m))
-      if (!['config', 'plan'].includes(areaOf(i)) && i !== 'trust/state.ts' && i !== 'trust/command.ts')
+      if (!['config', 'plan', 'budget'].includes(areaOf(i)) && i !== 'trust/state.ts' && i !== 'trust/command.ts')
         bad.push(`${m.rel} -> ${i}`)
     for (const i of m.imports) if (/^node:(fs|child_process|net|http)/.test(i)) bad.push(`${m.rel} -> ${i}`)
     if (/process\.platform/.test(m.text.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')))
@@ -90,7 +90,7 @@ test('src/lazy depends on the core and its ports, never on src/host', () => {
 
 test('an edge imports another edge only through src/files, or says why in its module comment', () => {
   const composers = new Set(['host', 'cli', 'doctor', ''])
-  const neutral = new Set(['config', 'plan', 'files'])
+  const neutral = new Set(['config', 'plan', 'budget', 'files'])
   const bad: string[] = []
   for (const m of modules) {
     if (composers.has(m.area)) continue
@@ -110,5 +110,21 @@ test('only the host (and the entry) import src/host; only the CLI imports src/cl
       if (areaOf(i) === 'host' && m.area !== 'host' && m.rel !== 'index.ts') bad.push(`${m.rel} -> ${i}`)
       if (areaOf(i) === 'cli' && m.area !== 'cli') bad.push(`${m.rel} -> ${i}`)
     }
+  assert.deepEqual(bad, [])
+})
+
+test('the plugin (index.ts and what it reaches) never imports src/doctor or src/cli: the package ships neither', () => {
+  const byRel = new Map(modules.map((m) => [m.rel, m]))
+  const seen = new Set<string>()
+  const bad: string[] = []
+  const walk = (rel: string, from: string) => {
+    if (seen.has(rel)) return
+    seen.add(rel)
+    if (['doctor', 'cli'].includes(areaOf(rel))) bad.push(`${from} -> ${rel}`)
+    const m = byRel.get(rel)
+    if (m) for (const i of local(m)) walk(i, rel)
+  }
+  walk('index.ts', '(entry)')
+  assert.ok(seen.size > 20, 'the entry reaches the plugin')
   assert.deepEqual(bad, [])
 })

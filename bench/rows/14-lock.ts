@@ -1,5 +1,5 @@
 /**
- * Row 13 — locked servers (issue 25), against a real npm registry on 127.0.0.1 (verdaccio,
+ * Row 14 — locked servers (issue 25), against a real npm registry on 127.0.0.1 (verdaccio,
  * test/support/registry.ts) serving the fixture MCP server package.
  *
  * (a) First call of a server: spawn → initialize → tools/call answered, with the MCP SDK's stdio client,
@@ -46,7 +46,7 @@ async function firstCall(command: string, args: string[], env: Record<string, st
   return ms
 }
 
-await runRow('13', 'locked servers', async (r) => {
+await runRow('14', 'locked servers', async (r) => {
   const reg = await startRegistry()
   r.defer(() => reg.stop())
   await reg.publishServer('1.0.0')

@@ -35,6 +35,7 @@ import { homedir } from 'node:os'
 import path from 'node:path'
 import { formatDiagnostic } from '../config/diagnostics.ts'
 import { transportOf } from '../config/entry.ts'
+import { rowHome } from '../config/inherit.ts'
 import type { LayerInput, Row, Scope } from '../config/layers.ts'
 import { type Verdict, type VerdictView, verdictOf, verdictView } from '../plan/verdict.ts'
 import { type ListState, listState } from '../plan/states.ts'
@@ -179,7 +180,9 @@ function presentRow(
   }
   if (row.shadowedBy) issues.push(`shadowed by ${opts.display(row.shadowedBy.file)} (${row.shadowedBy.scope})`)
   let trust: TrustView = null
-  const answer = () => trustAnswerOf(opts.store, opts.storeProblem, root, row)
+  // A row a parent directory of a monorepo defines is that directory's row (config/inherit.ts).
+  const home = row.scope === 'user' ? root : canonicalRoot(rowHome(row, opts.root))
+  const answer = () => trustAnswerOf(opts.store, opts.storeProblem, home, row)
   if (!needsTrust(row)) trust = 'not-required'
   else if (opts.gateOff) trust = 'off'
   else if (e && !row.shadowedBy) {
@@ -187,7 +190,7 @@ function presentRow(
     trust = a === 'store-problem' ? 'untrusted' : a
   }
   const verdict = verdictOf(row, {
-    root,
+    root: home,
     env: opts.env,
     dshHome: opts.dshHome,
     platform: opts.platform,

@@ -145,6 +145,7 @@ export function verdictOf(row: Row, input: VerdictInput): Verdict {
     const by = row.shadowedBy ?? { scope: row.scope, file: row.file }
     return { tag: 'shadowed', by, reason: `shadowed by ${by.scope} layer (${by.file})` }
   }
+  if (row.disabledBy) return { tag: 'disabled', reason: `disable: in ${row.disabledBy.file}` }
   if (row.state === 'invalid' || !row.entry) {
     const d = row.diagnostics.find((x) => x.severity === 'error')
     return {

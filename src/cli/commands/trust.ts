@@ -17,6 +17,7 @@
  * @module
  */
 import { rowFingerprint } from '../../config/fingerprint.ts'
+import { rowHome } from '../../config/inherit.ts'
 import type { Row } from '../../config/layers.ts'
 import { needsTrust } from '../../trust/state.ts'
 import { failure, usage } from '../errors.ts'
@@ -91,11 +92,18 @@ export async function run(cli: CliContext, names: string[] = [], opts: TrustOpti
   }
   const { trustServers } = await import('../../trust/store.ts')
   try {
-    await trustServers(
-      cli.loc.dshHome,
-      root,
-      targets.map((t) => ({ name: t.view.name, fingerprint: t.fingerprint })),
-    )
+    // Each row under the directory it belongs to: a monorepo parent's server is trusted once for every package.
+    const homes = new Map<string, Target[]>()
+    for (const t of targets) {
+      const home = rowHome(t.row, root)
+      homes.set(home, [...(homes.get(home) ?? []), t])
+    }
+    for (const [home, group] of homes)
+      await trustServers(
+        cli.loc.dshHome,
+        home,
+        group.map((t) => ({ name: t.view.name, fingerprint: t.fingerprint })),
+      )
   } catch (err) {
     throw failure((err as Error).message)
   }

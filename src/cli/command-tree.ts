@@ -164,7 +164,15 @@ export function declareCommands(
     .command('status')
     .description('what a running host mounted')
     .option('--json', 'print JSON')
+    .option('--explain', 'also show, per server, which layer files defined, overrode, disabled or shadowed it')
     .action(action('status'))
+
+  program
+    .command('explain')
+    .description('which layer files defined, overrode, disabled or shadowed a server, and which one won')
+    .argument('<name>', 'server name')
+    .option('--json', 'print JSON')
+    .action(action('explain'))
 
   program
     .command('logs')

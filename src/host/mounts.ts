@@ -1,15 +1,16 @@
 /**
  * Mounts: one official `dsh-mcp-client` fork per effective server.
  *
- * Contract: `mount` validates the config against the official `Config`, and
- * refuses a field or transport the host's Config does not have (see
- * client-shape.ts; never dropped in silence) — a rejection marks the mount
- * failed, nothing throws to the caller — then forks
- * `ctx.plugin(mcpClient, config)` and returns at once; the mount settles as
- * `mounted` when the fork activates, or `failed` when it rejects or does not
- * activate within its bound (the entry's `startupTimeoutMs`, else the
- * plugin's `mountTimeoutMs`) — then its fork is disposed in the
- * background. `unmount` forgets the mount at once and disposes its fork in
+ * Contract: the mount table is one object (`MountTableImpl`: the mounts,
+ * the draining forks, the names held by mcp-clients not ours, each mount's
+ * controls) with one release, `disposeAll`; `mount` after it fails at once.
+ * `mount` starts the fork (mount-fork.ts: the config is validated against
+ * the official `Config` and the host's own shape first — a rejection marks
+ * the mount failed, nothing throws to the caller) and returns at once; the
+ * mount settles as `mounted` when the fork activates, or `failed` when it
+ * rejects or does not activate within its bound (the entry's
+ * `startupTimeoutMs`, else the plugin's `mountTimeoutMs`) — then its fork is
+ * disposed in the background. `unmount` forgets the mount at once and disposes its fork in
  * the background; until that dispose resolves the fork's name stays *held*
  * (the official client still reserves it) and its tools belong to nobody.
  * A hung dispose therefore never blocks a caller; the stdio server of a
@@ -27,15 +28,14 @@
  * @module
  */
 import type { Context, Fiber } from '@deepseek-ai/cordis'
-import * as mcpClient from '@deepseek-ai/dsh-mcp-client'
-import { gapMessage, hostGaps } from '../config/official.ts'
 import { redact } from '../config/redact.ts'
 import type { OfficialConfig } from '../config/official.ts'
 import type { MountSpec } from '../plan/desired.ts'
 import { mountedConfig } from './launch.ts'
-import { hostClientShape } from './client-shape.ts'
 import { watchClientLogs } from './client-log.ts'
 import type { Log } from './log.ts'
+import { Drains } from './mount-drains.ts'
+import { type ForkOutcome, startFork } from './mount-fork.ts'
 import { reapStdioChild } from './reap.ts'
 import { type RestartLimit, restartBudget } from './restart-budget.ts'
 
@@ -92,62 +92,50 @@ export interface MountTable {
   disposeAll(boundMs: number): Promise<void>
 }
 
-export function createMountTable(ctx: Context, opts: MountTableOptions): MountTable {
-  const mounts = new Map<string, Mount>()
-  const draining = new Map<symbol, string>()
-  /** serverNames reserved by mcp-client instances that are not ours (learnt from rejections). */
-  const external = new Set<string>()
-  const drains = new Set<Promise<void>>()
-  /** Every dispose still running, abandoned ones (failed or timed-out forks) included: what `disposeAll` waits for. */
-  const allDrains = new Set<Promise<void>>()
-  /** Mounts by fiber uid: log records carry the fiber itself, not the handle `ctx.plugin` returns. */
-  const byUid = new Map<number, Mount>()
-  const settlers = new WeakMap<Mount, () => void>()
-  const failers = new WeakMap<Mount, (error: string, awaited?: boolean) => void>()
-  const budgets = new WeakMap<Mount, ReturnType<typeof restartBudget>>()
+/** What the table keeps per mount beside the public record: settle it, fail it, its crash-loop budget. */
+interface Control {
+  settle(): void
+  fail(error: string, awaited?: boolean): void
+  budget: ReturnType<typeof restartBudget>
+}
 
+export function createMountTable(ctx: Context, opts: MountTableOptions): MountTable {
+  return new MountTableImpl(ctx, opts)
+}
+
+class MountTableImpl implements MountTable {
+  readonly mounts = new Map<string, Mount>()
+  readonly #ctx: Context
+  readonly #opts: MountTableOptions
+  /** Forks still disposing (their names held). */
+  readonly #drains: Drains
+  /** serverNames reserved by mcp-client instances that are not ours (learnt from rejections). */
+  readonly #external = new Set<string>()
+  /** Mounts by fiber uid: log records carry the fiber itself, not the handle `ctx.plugin` returns. */
+  readonly #byUid = new Map<number, Mount>()
+  readonly #controls = new WeakMap<Mount, Control>()
   /**
    * Secret values per client fork, keyed by its Fiber (a uid turns `null` as a dispose starts, while the fork
    * may still log): what client-log.ts redacts with, for as long as the fork exists.
    */
-  const secretsByFiber = new WeakMap<object, readonly string[]>()
+  readonly #secretsByFiber = new WeakMap<object, readonly string[]>()
+  #disposed = false
 
-  // The official client reports connection trouble only through ctx.logger: redact it, then attribute it by fiber.
-  watchClientLogs(ctx, secretsByFiber, (uid, message, text) => {
-    const m = byUid.get(uid)
-    if (!m || m.state === 'failed') return
-    if (/connection lost; reconnecting/.test(text) && budgets.get(m)?.lost(Date.now())) {
-      // Not hung: its dispose is prompt, and whenIdle() waits for it.
-      failers.get(m)?.(budgets.get(m)?.describe() ?? 'crash loop', true)
-      return
-    }
-    if (/reconnected and re-synced/.test(text)) m.error = null
-    else if (message.type === 'warn' || message.type === 'error') m.error = text
-    else return
-    opts.onChange()
-  })
-
-  const drain = (fiber: Fiber, name: string, awaited: boolean): Promise<void> => {
-    const id = Symbol(name)
-    draining.set(id, name)
-    const p: Promise<void> = Promise.resolve()
-      .then(() => fiber.dispose())
-      .then(
-        () => undefined,
-        (error: unknown) => opts.log.debug('dispose of %s failed: %s', name, String(error)),
-      )
-      .finally(() => {
-        draining.delete(id)
-        drains.delete(p)
-        allDrains.delete(p)
-        opts.onChange()
-      })
-    if (awaited) drains.add(p)
-    allDrains.add(p)
-    return p
+  constructor(ctx: Context, opts: MountTableOptions) {
+    this.#ctx = ctx
+    this.#opts = opts
+    this.#drains = new Drains(opts.log, () => opts.onChange())
+    // The official client reports connection trouble only through ctx.logger: redact it, then attribute it by fiber.
+    // The exporter lives as long as the plugin's context: a fork still draining in the background stays redacted.
+    watchClientLogs(ctx, this.#secretsByFiber, (uid, message, text) => this.#onRecord(uid, message.type, text))
   }
 
-  const mount = (spec: MountSpec, effectiveName: string): Mount => {
+  get drains(): ReadonlySet<Promise<void>> {
+    return this.#drains.awaited
+  }
+
+  mount(spec: MountSpec, effectiveName: string): Mount {
+    const opts = this.#opts
     const config = mountedConfig(spec, effectiveName, {
       dshHome: opts.dshHome,
       projectEnv: opts.projectEnv(),
@@ -168,143 +156,134 @@ export function createMountTable(ctx: Context, opts: MountTableOptions): MountTa
       startedAt: Date.now(),
       launched: config,
     }
-    settlers.set(m, settle)
-    budgets.set(m, restartBudget(opts.restartLimit))
-    mounts.set(spec.key, m)
     const fail = (error: string, awaited = false) => {
       m.state = 'failed'
       m.error = redact(error, spec.secrets)
       opts.log.warn('failed %s: %s', describe(m), m.error)
       const fiber = m.fiber
       m.fiber = undefined
-      if (fiber) void drain(fiber, effectiveName, awaited)
+      if (fiber) void this.#drains.drain(fiber, effectiveName, awaited)
       settle()
       opts.onChange()
     }
-    failers.set(m, fail)
-    const checked = mcpClient.Config['~standard'].validate(config)
-    if ('then' in checked || checked.issues) {
-      const issues = 'then' in checked ? [{ message: 'async validation' }] : (checked.issues ?? [])
-      fail(`the official client rejected the config: ${issues.map((i) => i.message).join('; ')}`)
+    this.#controls.set(m, { settle, fail, budget: restartBudget(opts.restartLimit) })
+    this.mounts.set(spec.key, m)
+    if (this.#disposed) {
+      fail('the plugin is shutting down')
       return m
-    }
-    const host = hostClientShape()
-    const gaps = host ? hostGaps(config, host) : []
-    if (host && gaps.length > 0) {
-      fail(gapMessage(gaps, host))
-      return m
-    }
-    let fiber: Fiber
-    try {
-      fiber = ctx.plugin(mcpClient, config as mcpClient.Config)
-    } catch (error) {
-      fail(errorText(error))
-      return m
-    }
-    m.fiber = fiber
-    // `ctx.plugin` hands back a wrapper of the fiber; records carry the fiber itself (its context's `fiber`).
-    secretsByFiber.set(fiber, spec.secrets)
-    const own = (fiber.ctx as { fiber?: unknown } | undefined)?.fiber
-    if (own && typeof own === 'object') secretsByFiber.set(own, spec.secrets)
-    const uid = fiber.uid
-    if (typeof uid === 'number') {
-      byUid.set(uid, m)
-      void m.settled.then(() => {
-        if (m.state === 'failed') byUid.delete(uid)
-      })
     }
     // The entry's own bound (its `startupTimeoutMs`, capped for repository files) wins over the plugin's.
     const bound = spec.settings?.startupTimeoutMs ?? opts.mountTimeoutMs
-    let timer: NodeJS.Timeout | undefined
-    const timeout = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), bound)
-      timer.unref?.()
-    })
-    const activated = Promise.resolve(fiber).then(
-      () => 'ok' as const,
-      (error: unknown) => ({ error }),
-    )
-    void Promise.race([activated, timeout]).then((outcome) => {
-      clearTimeout(timer)
-      if (mounts.get(spec.key) !== m || m.state !== 'mounting') return
-      if (outcome === 'ok') {
-        m.state = 'mounted'
-        opts.log.info('mounted %s in %d ms', describe(m), Date.now() - m.startedAt)
-        settle()
-        opts.onChange()
-      } else if (outcome === 'timeout') {
-        fail(`did not finish initialize + tools/list within ${bound} ms`)
-        // A still-activating fork cannot be disposed: end its server so activation (and the dispose) settle.
-        if (config.transport === 'stdio') reapStdioChild(config)
-      } else {
-        const text = errorText(outcome.error)
-        const taken = /serverName "([^"]+)" is already in use/.exec(text)?.[1]
-        fail(text)
-        if (taken === effectiveName) {
-          external.add(taken)
-          opts.onNameTaken(spec.key)
-        }
-      }
+    startFork(this.#ctx, config, bound, {
+      fail,
+      started: (fiber) => this.#started(m, fiber),
+      outcome: (outcome) => this.#settled(m, outcome, bound),
     })
     return m
   }
 
-  return {
-    mounts,
-    mount,
-    unmount(key, reason) {
-      const m = mounts.get(key)
-      if (!m) return Promise.resolve()
-      mounts.delete(key)
-      for (const [uid, owner] of byUid) if (owner === m) byUid.delete(uid)
-      opts.log.info('unmounted %s (%s)', describe(m), reason)
-      const fiber = m.fiber
-      m.fiber = undefined
-      const healthy = m.state === 'mounted'
-      if (m.state === 'mounting') {
-        m.state = 'failed'
-        m.error = 'unmounted before it finished mounting'
-        settlers.get(m)?.()
-        // Its fork cannot be disposed before activation settles (~60 s for a server that never answers): end its server.
-        if (m.launched.transport === 'stdio') reapStdioChild(m.launched)
-      }
-      const p = fiber ? drain(fiber, m.effectiveName, healthy) : Promise.resolve()
-      opts.onChange()
-      return p
-    },
-    held() {
-      const out = new Map<string, string>()
-      for (const [key, m] of mounts) out.set(key, m.effectiveName)
-      let i = 0
-      for (const name of draining.values()) out.set(`\0draining:${i++}`, name)
-      for (const name of external) out.set(`\0external:${name}`, name)
-      return out
-    },
-    owners() {
-      const out = new Map<string, string | null>()
-      for (const name of draining.values()) out.set(name, null)
-      for (const [key, m] of mounts) if (!out.has(m.effectiveName)) out.set(m.effectiveName, key)
-      return out
-    },
-    async settledAll() {
-      for (;;) {
-        const pending = [...mounts.values()].filter((m) => m.state === 'mounting')
-        if (pending.length === 0) return
-        await Promise.all(pending.map((m) => m.settled))
-      }
-    },
-    drains,
-    async disposeAll(boundMs) {
-      for (const key of [...mounts.keys()]) void this.unmount(key, 'plugin disposed')
-      let timer: NodeJS.Timeout | undefined
-      const bound = new Promise<void>((r) => {
-        timer = setTimeout(r, boundMs)
-        timer.unref?.()
+  unmount(key: string, reason: string): Promise<void> {
+    const m = this.mounts.get(key)
+    if (!m) return Promise.resolve()
+    this.mounts.delete(key)
+    for (const [uid, owner] of this.#byUid) if (owner === m) this.#byUid.delete(uid)
+    this.#opts.log.info('unmounted %s (%s)', describe(m), reason)
+    const fiber = m.fiber
+    m.fiber = undefined
+    const healthy = m.state === 'mounted'
+    if (m.state === 'mounting') {
+      m.state = 'failed'
+      m.error = 'unmounted before it finished mounting'
+      this.#controls.get(m)?.settle()
+      // Its fork cannot be disposed before activation settles (~60 s for a server that never answers): end its server.
+      if (m.launched.transport === 'stdio') reapStdioChild(m.launched)
+    }
+    const p = fiber ? this.#drains.drain(fiber, m.effectiveName, healthy) : Promise.resolve()
+    this.#opts.onChange()
+    return p
+  }
+
+  held(): Map<string, string> {
+    const out = new Map<string, string>()
+    for (const [key, m] of this.mounts) out.set(key, m.effectiveName)
+    let i = 0
+    for (const name of this.#drains.names()) out.set(`\0draining:${i++}`, name)
+    for (const name of this.#external) out.set(`\0external:${name}`, name)
+    return out
+  }
+
+  owners(): Map<string, string | null> {
+    const out = new Map<string, string | null>()
+    for (const name of this.#drains.names()) out.set(name, null)
+    for (const [key, m] of this.mounts) if (!out.has(m.effectiveName)) out.set(m.effectiveName, key)
+    return out
+  }
+
+  async settledAll(): Promise<void> {
+    for (;;) {
+      const pending = [...this.mounts.values()].filter((m) => m.state === 'mounting')
+      if (pending.length === 0) return
+      await Promise.all(pending.map((m) => m.settled))
+    }
+  }
+
+  async disposeAll(boundMs: number): Promise<void> {
+    this.#disposed = true
+    for (const key of [...this.mounts.keys()]) void this.unmount(key, 'plugin disposed')
+    const left = await this.#drains.settle(boundMs)
+    if (left > 0) this.#opts.log.warn('%d server(s) still shutting down in the background', left)
+  }
+
+  /** A fork was started: record it for redaction (its wrapper and its own fiber) and for attributing its logs. */
+  #started(m: Mount, fiber: Fiber): void {
+    m.fiber = fiber
+    // `ctx.plugin` hands back a wrapper of the fiber; records carry the fiber itself (its context's `fiber`).
+    this.#secretsByFiber.set(fiber, m.spec.secrets)
+    const own = (fiber.ctx as { fiber?: unknown } | undefined)?.fiber
+    if (own && typeof own === 'object') this.#secretsByFiber.set(own, m.spec.secrets)
+    const uid = fiber.uid
+    if (typeof uid === 'number') {
+      this.#byUid.set(uid, m)
+      void m.settled.then(() => {
+        if (m.state === 'failed') this.#byUid.delete(uid)
       })
-      await Promise.race([Promise.allSettled([...allDrains]), bound])
-      clearTimeout(timer)
-      if (allDrains.size > 0) opts.log.warn('%d server(s) still shutting down in the background', allDrains.size)
-    },
+    }
+  }
+
+  /** The fork's outcome; false when the mount was forgotten or settled meanwhile. */
+  #settled(m: Mount, outcome: ForkOutcome, bound: number): boolean {
+    if (this.mounts.get(m.key) !== m || m.state !== 'mounting') return false
+    const control = this.#controls.get(m)!
+    if (outcome.kind === 'mounted') {
+      m.state = 'mounted'
+      this.#opts.log.info('mounted %s in %d ms', describe(m), Date.now() - m.startedAt)
+      control.settle()
+      this.#opts.onChange()
+    } else if (outcome.kind === 'timeout') control.fail(`did not finish initialize + tools/list within ${bound} ms`)
+    else {
+      control.fail(outcome.error)
+      if (outcome.taken === m.effectiveName) {
+        this.#external.add(outcome.taken)
+        this.#opts.onNameTaken(m.key)
+      }
+    }
+    return true
+  }
+
+  /** A log record of one of our forks: a crash loop fails the mount; a warning or error is its `lastError`. */
+  #onRecord(uid: number, type: string, text: string): void {
+    const m = this.#byUid.get(uid)
+    if (!m || m.state === 'failed') return
+    const control = this.#controls.get(m)
+    if (/connection lost; reconnecting/.test(text) && control?.budget.lost(Date.now())) {
+      // Not hung: its dispose is prompt, and whenIdle() waits for it.
+      control.fail(control.budget.describe() ?? 'crash loop', true)
+      return
+    }
+    if (/reconnected and re-synced/.test(text)) m.error = null
+    else if (type === 'warn' || type === 'error') m.error = text
+    else return
+    this.#opts.onChange()
   }
 }
 
@@ -313,10 +292,4 @@ function describe(m: Mount): string {
   return m.effectiveName === m.spec.name
     ? `"${m.spec.name}" (${where})`
     : `"${m.spec.name}" as "${m.effectiveName}" (${where})`
-}
-
-function errorText(error: unknown): string {
-  if (!(error instanceof Error)) return String(error)
-  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : ''
-  return `${error.message}${cause}`
 }

@@ -21,7 +21,9 @@
  * `retryRenamed(state, key)` counts a fork whose name an mcp-client not ours
  * holds and queues its key for the next reconcile, which mounts it under a
  * new name — at most `MAX_RENAMES` times per key, never once disposed; it
- * answers whether the key was queued.
+ * answers whether the key was queued. `runs` counts the runs (a debug
+ * counter). The deny sets are asked for with `visibility.refresh()`, which
+ * coalesces: one edit's reconcile costs one visibility pass.
  *
  * @module
  */
@@ -67,6 +69,8 @@ export interface ReconcileDeps {
 
 export interface Reconciler {
   run(): Promise<void>
+  /** Reconcile runs so far (a debug counter). */
+  readonly runs: number
   planNew(): void
 }
 
@@ -125,9 +129,14 @@ export function createReconciler(deps: ReconcileDeps): Reconciler {
     clearTimeout(timer)
   }
 
+  let runs = 0
   return {
+    get runs() {
+      return runs
+    },
     async run() {
       if (state.disposed) return
+      runs++
       gate.refresh()
       // Watch before reading: an edit after this point is seen (event or signature re-check).
       deps.watcher?.setFiles([...projects.files(), ...gate.files(), indexFile(deps.dshHome)])

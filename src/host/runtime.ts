@@ -47,6 +47,13 @@ export interface ProjectMcp {
   reload(): Promise<void>
   /** Resolves once queued reconciles, mounts, unmounts and status writes have settled. */
   whenIdle(): Promise<void>
+  /** Internal debug hook (tests, bench): reconcile runs and visibility refresh passes so far. */
+  counters(): RuntimeCounters
+}
+
+export interface RuntimeCounters {
+  reconciles: number
+  refreshPasses: number
 }
 
 export interface Runtime {
@@ -203,7 +210,12 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     await queue.request()
   }
   return {
-    service: { snapshot: reports.snapshot, reload, whenIdle: settle.whenIdle },
+    service: {
+      snapshot: reports.snapshot,
+      reload,
+      whenIdle: settle.whenIdle,
+      counters: () => ({ reconciles: reconciler.runs, ...visibility.counters() }),
+    },
     web: { view: () => reports.web(null), onChange: reports.onWrite },
     dispose: () =>
       shutdown({

@@ -4,364 +4,214 @@
  *
  * Contract: `track` applies the agent's deny set synchronously (from inside
  * `agent/created`, so the agent never sees a foreign tool), deriving that
- * agent's set alone (every other agent is re-derived by the change that
- * concerns it, not by a new neighbour); a `tools/change`
- * listener re-derives every agent's set, so a tool registered later is denied
- * inside the very `register()` call that added it. An update applies the new
- * restriction before lifting the old one, so no instant exists in which
- * neither holds. Restricting re-enters `tools/change`: the re-entrant call
- * runs the pass's remaining updates first, so a listener after ours never
- * observes an agent that is still waiting for its update (up to
- * `MAX_NESTING` agents deep; beyond that the rest follow iteratively, still
- * inside the same `register()` call). Only currently registered names are
- * ever denied. The registered MCP names are listed once per `tools/change`
- * we did not cause ourselves (rc.8 lists names only through `schemas()`,
- * which copies every schema), and not at all while no agent is tracked;
- * within one pass each visible view's deny set is derived once. A burst of
- * changes (more than `BURST_CHANGES` in one macrotask: a server registering
- * thousands of tools) is not handled one by one, which would cost the
- * square of its size: each agent is restricted to what it already sees
- * (`allow`), and one pass in the next macrotask applies the new deny sets
- * before lifting that freeze.
- * Nothing here throws: a failing restrict is logged and the agent retried on
- * the next change. Restrictions die with their agent, or on `dispose`.
+ * agent's set alone. A `tools/change` we did not cause ourselves is applied
+ * inside the very `register()` call that caused it, incrementally: the
+ * registered names are listed once (visibility-listing.ts) and only the
+ * names it added are judged — each agent is denied those its view must not
+ * see (visibility-pass.ts); a change that only removed names needs nothing.
+ * A burst of changes in one macrotask (visibility-burst.ts) freezes every
+ * agent to what it already sees and is settled the same way from the next
+ * macrotask. `refresh()` asks for a full pass (the plan, a mount or a lazy
+ * server changed: ownership or views moved) and coalesces: it marks the
+ * guard dirty and one pass runs per macrotask, skipped when neither any
+ * tracked agent's view nor the owner of any registered tool changed since
+ * the last full pass. `counters()` reports the full passes `refresh()` ran
+ * (a debug hook for tests and the bench). Only registered names are ever
+ * denied. Nothing here throws. `dispose()` is the one release: the
+ * `tools/change` listener, the pending pass, every freeze and every
+ * agent's restriction; nothing runs after it.
  *
  * @module
  */
-import { type Context, symbols } from '@deepseek-ai/cordis'
+import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
-import { denySet, type Ownership, type Visible } from '../plan/visibility.ts'
+import type { Owners, Visible } from '../plan/visibility.ts'
 import type { Log } from './log.ts'
+import { Burst } from './visibility-burst.ts'
+import { Listing } from './visibility-listing.ts'
+import { Passes, type Tracked, type VisibilityModel } from './visibility-pass.ts'
 
-export interface VisibilityModel {
-  ownership(): Ownership
-  /** What an agent of `root` may see (`null`: no project — the global view). */
-  visibleFor(root: string | null): Visible
-}
+export type { VisibilityModel } from './visibility-pass.ts'
 
-/** Nesting bound for re-entrant updates (each costs a few stack frames). */
-const MAX_NESTING = 200
-
-/**
- * Registry changes not ours handled one at a time within one macrotask. Each costs a listing of every
- * tool, so a server registering thousands at once would cost the square; past this many, the burst
- * freezes every agent to what it already sees and is settled by one pass once the task is over.
- */
-const BURST_CHANGES = 32
-
-interface Tracked {
-  root: string | null
-  lift: (() => void) | undefined
-  denied: ReadonlySet<string>
+export interface VisibilityCounters {
+  /** Full passes `refresh()` requests ran (coalesced: at most one per macrotask, none when nothing moved). */
+  refreshPasses: number
 }
 
 export interface VisibilityGuard {
   track(agent: Agent, root: string | null): void
   untrack(agent: Agent): void
   rootOf(agent: Agent): string | null | undefined
-  /** Re-derive every agent's deny set now. */
+  /** Ownership or views changed: one full pass follows (coalesced per macrotask). */
   refresh(): void
   /** Registered MCP tool names (cached between registry changes). */
   registered(): string[]
+  counters(): VisibilityCounters
   dispose(): void
 }
 
 export function createVisibility(ctx: Context, model: VisibilityModel, log: Log): VisibilityGuard {
-  const agents = new Map<Agent, Tracked>()
-  /** Pending per-agent updates of the current pass. */
-  const work: (() => void)[] = []
-  let running = false
-  let again = false
-  let depth = 0
-  let disposed = false
-  /** >0 while our own restrict/lift runs: the emissions it causes never change the registered set. */
-  let selfDepth = 0
-  /** Registered MCP tool names; dropped on every `tools/change` we did not cause (`schemas()` clones every schema). */
-  let cache: string[] | undefined
-  /** Every global tool name of the last listing (MCP or not): what a freeze keeps visible. */
-  let listed: readonly string[] = []
-  /** Changes not ours in this macrotask (reset by the next one). */
-  let burst = 0
-  /** While a burst is frozen: each agent's freeze, lifted once the settling pass has restricted it. */
-  let frozen: Map<Agent, () => void> | undefined
+  return new Visibility(ctx, model, log)
+}
 
-  /**
-   * The registry itself (cordis `symbols.original`), not the per-access proxy `ctx.tools` hands out:
-   * the same `schemas()`, at half the cost (the proxy is re-entered for every tool). Fetched per
-   * listing, so a reloaded tools service is followed; the proxy serves when there is no original.
-   */
-  const tools = (): Pick<Context['tools'], 'schemas'> => {
-    const proxy = ctx.tools
-    const raw = (proxy as unknown as Record<symbol, Partial<Context['tools']> | undefined>)[symbols.original]
-    return typeof raw?.schemas === 'function' ? (raw as Pick<Context['tools'], 'schemas'>) : proxy
+class Visibility implements VisibilityGuard {
+  readonly #model: VisibilityModel
+  readonly #passes: Passes
+  readonly #burst: Burst
+  readonly #off: () => void
+  #disposed = false
+  /** A `refresh()` is waiting for its pass. */
+  #dirty = false
+  #pending: NodeJS.Immediate | undefined
+  /** What the last full pass derived from: every owner, and each root's view. */
+  #seen: { owners: Map<string, string | null>; views: Map<string | null, Visible> } | undefined
+  #refreshPasses = 0
+
+  constructor(ctx: Context, model: VisibilityModel, log: Log) {
+    this.#model = model
+    this.#passes = new Passes(new Listing(ctx), model, log)
+    this.#burst = new Burst(this.#passes, (before) => this.#settle(before))
+    this.#off = ctx.on('tools/change', () => this.#onChange())
   }
 
-  const registered = (): string[] => {
-    if (cache) return cache
-    const names: string[] = []
-    const all: string[] = []
-    for (const s of tools().schemas()) {
-      all.push(s.name)
-      if (s.name.startsWith('mcp__')) names.push(s.name)
-    }
-    cache = names
-    listed = all
-    return names
-  }
-  const asSelf = <T>(fn: () => T): T => {
-    selfDepth++
-    try {
-      return fn()
-    } finally {
-      selfDepth--
-    }
-  }
-
-  /** One pass's inputs: the registered names (and their set), the ownership, and each visible view's deny set. */
-  interface Pass {
-    names: readonly string[]
-    current: ReadonlySet<string>
-    own: Ownership
-    /** Deny list and set per visible object (memoized by the model, so identity-stable within the pass). */
-    denied: Map<Visible, { deny: readonly string[]; next: ReadonlySet<string> }>
-  }
-
-  /** The update `agent` needs, or undefined when its restriction is already right. */
-  const updateFor = (agent: Agent, t: Tracked, pass: Pass): (() => void) | undefined => {
-    const visible = model.visibleFor(t.root)
-    let derived = pass.denied.get(visible)
-    if (!derived) {
-      const deny = denySet(pass.names, pass.own, visible)
-      derived = { deny, next: new Set(deny) }
-      pass.denied.set(visible, derived)
-    }
-    const { deny, next } = derived
-    const missing = deny.some((n) => !t.denied.has(n))
-    const stale = [...t.denied].some((n) => pass.current.has(n) && !next.has(n))
-    if (!missing && !stale) return undefined
-    return () => {
-      if (agents.get(agent) !== t) return
-      try {
-        // Each agent gets its own list: `restrict` may keep it.
-        const lift = deny.length > 0 ? asSelf(() => agent.ctx.tools.restrict({ deny: [...deny] })) : undefined
-        const old = t.lift
-        t.lift = lift
-        t.denied = next
-        if (old) asSelf(old)
-      } catch (error) {
-        log.debug('could not restrict agent %s: %s', agent.id, String(error))
-      }
-    }
-  }
-
-  /**
-   * Run pending updates. Each restrict emits `tools/change` synchronously and
-   * re-enters here, so the nested call runs the remaining updates before any
-   * later listener of that emission looks: by then every agent is covered.
-   */
-  const drain = () => {
-    while (work.length > 0) {
-      const job = work.shift()!
-      depth++
-      try {
-        job()
-      } finally {
-        depth--
-      }
-    }
-  }
-
-  /**
-   * Queue the updates of every agent, or of `only` (a new agent: nothing else
-   * changed); `front` puts them before the pass's pending updates (an agent
-   * tracked mid-pass goes first).
-   */
-  const plan = (only?: Agent, front = false) => {
-    // No agent: nothing to derive, and no listing (it is built again on demand).
-    if (agents.size === 0) return
-    const names = registered()
-    const pass: Pass = { names, current: new Set(names), own: model.ownership(), denied: new Map() }
-    const jobs: (() => void)[] = []
-    for (const [agent, t] of only ? ([[only, agents.get(only)!]] as const) : agents) {
-      const job = updateFor(agent, t, pass)
-      if (job) jobs.push(job)
-    }
-    if (front) work.unshift(...jobs)
-    else work.push(...jobs)
-  }
-
-  /** `tools/change`: our own restrict/lift needs no new pass (the registered set did not change). */
-  const onChange = () => {
-    if (selfDepth > 0) {
-      if (running && depth < MAX_NESTING) drain()
+  track(agent: Agent, root: string | null): void {
+    const p = this.#passes
+    if (this.#disposed || p.agents.has(agent)) return
+    const t: Tracked = { root, lift: undefined, denied: new Set() }
+    p.agents.set(agent, t)
+    if (p.running) {
+      p.front(agent)
       return
     }
-    cache = undefined
-    // A frozen agent sees nothing registered since the freeze: the settling pass covers this change.
-    if (frozen) return
-    if (++burst === 1) setImmediate(() => (burst = 0)).unref()
-    if (burst > BURST_CHANGES && freeze()) return
-    refresh()
+    // Every other agent is current: each registry, mount and plan change runs its own pass.
+    p.full(agent)
+    // Mid-burst, later changes are not handled one by one: this agent is frozen like the others.
+    this.#burst.join(agent, t)
   }
 
-  /**
-   * Restrict `agent` to the names it sees now (`listed` minus its deny set, and within `known`); undefined when
-   * that cannot be done. An agent that sees none of them is held by allowing one it is denied: the two
-   * restrictions intersect to nothing, and nothing registered later is in either.
-   */
-  const freezeOne = (agent: Agent, t: Tracked, known?: ReadonlySet<string>): (() => void) | undefined => {
-    // `known`: the names of the listing `t.denied` was derived from; one registered since is in neither, so not seen.
-    const seen = listed.filter((n) => !t.denied.has(n) && (!known || known.has(n)))
-    const held = listed.find((n) => t.denied.has(n))
-    const allow = seen.length > 0 ? seen : held === undefined ? [] : [held]
-    if (allow.length === 0) return undefined
-    try {
-      return asSelf(() => agent.ctx.tools.restrict({ allow }))
-    } catch (error) {
-      log.debug('could not freeze agent %s: %s', agent.id, String(error))
-      return undefined
-    }
+  untrack(agent: Agent): void {
+    const p = this.#passes
+    const t = p.agents.get(agent)
+    if (!t) return
+    p.agents.delete(agent)
+    this.#burst.leave(agent)
+    p.liftAll([t.lift])
   }
 
-  const liftAll = (lifts: Iterable<() => void>) => {
-    for (const lift of lifts) {
-      try {
-        asSelf(lift)
-      } catch {
-        // the agent is already gone with its restriction: nothing to lift
-      }
-    }
+  rootOf(agent: Agent): string | null | undefined {
+    return this.#passes.agents.get(agent)?.root
   }
 
-  /**
-   * Freeze every agent for the rest of a burst; false when there is nothing to freeze. When some agent
-   * cannot be frozen, this change is handled by a full pass (and the next ones one at a time, as before). Settled from the next macrotask: one pass applies the
-   * new deny sets, then the freezes are lifted, so no instant shows an agent a tool not its own.
-   */
-  const freeze = (): boolean => {
-    if (agents.size === 0 || running) return false
-    // What each agent is held to must be registered now: a server re-syncing unregisters all its tools first, and an
-    // allow naming one of them fails (each failure a full pass per change: the square again). One listing per freeze.
-    const known = new Set(listed)
-    cache = undefined
-    registered()
-    const lifts = new Map<Agent, () => void>()
-    let failed = false
-    // Queued like a pass's updates: each restrict re-enters `tools/change`, which drains the rest first, so a
-    // listener after ours never sees an agent not frozen yet.
-    for (const [agent, t] of agents) {
-      work.push(() => {
-        if (failed || agents.get(agent) !== t) return
-        const lift = freezeOne(agent, t, known)
-        if (lift) lifts.set(agent, lift)
-        else failed = true
-      })
+  registered(): string[] {
+    return this.#passes.listing.names()
+  }
+
+  refresh(): void {
+    if (this.#disposed) return
+    this.#dirty = true
+    this.#pending ??= setImmediate(() => this.#flush())
+  }
+
+  counters(): VisibilityCounters {
+    return { refreshPasses: this.#refreshPasses }
+  }
+
+  dispose(): void {
+    if (this.#disposed) return
+    this.#disposed = true
+    this.#off()
+    clearImmediate(this.#pending)
+    this.#pending = undefined
+    this.#passes.clear()
+    this.#burst.dispose()
+    const p = this.#passes
+    p.liftAll([...p.agents.values()].map((t) => t.lift))
+    p.agents.clear()
+  }
+
+  /** `tools/change`: our own restrict/lift needs no pass (the registered set did not change). */
+  #onChange(): void {
+    const p = this.#passes
+    if (p.self) {
+      p.reenter()
+      return
     }
-    running = true
-    try {
-      drain()
-    } finally {
-      work.length = 0
-      running = false
+    if (this.#disposed) return
+    const before = p.listing.fresh ? p.listing.set() : undefined
+    p.listing.invalidate()
+    // A frozen agent sees nothing registered since the freeze: the settling step covers this change.
+    if (this.#burst.frozen) return
+    if (this.#burst.count() && this.#burst.freeze(before)) return
+    this.#settle(before)
+  }
+
+  /** Apply a registry change: incrementally from the names listed `before` it, else by a full pass. */
+  #settle(before: ReadonlySet<string> | undefined): void {
+    const p = this.#passes
+    // No agent: nothing to derive, and no listing (it is built again on demand).
+    if (this.#disposed || p.agents.size === 0) return
+    if (!before || p.running) {
+      p.full()
+      return
     }
-    if (failed) {
-      // The freezes made so far are lifted only after the pass has denied the new tools (restrict, then lift).
-      refresh()
-      liftAll(lifts.values())
-      return true
+    const added = p.listing.added(before)
+    p.added(added)
+    this.#adopt(added)
+  }
+
+  /** The one pass `refresh()` asked for, unless nothing it derives from moved since the last one. */
+  #flush(): void {
+    this.#pending = undefined
+    if (!this.#dirty || this.#disposed) return
+    this.#dirty = false
+    const p = this.#passes
+    if (p.agents.size === 0) return
+    const owners = this.#model.ownership().owners
+    const views = new Map<string | null, Visible>()
+    for (const t of p.agents.values()) views.set(t.root, this.#model.visibleFor(t.root))
+    if (this.#unchanged(owners, views)) return
+    this.#refreshPasses++
+    this.#seen = { owners: new Map(owners), views }
+    p.full()
+  }
+
+  /** No view moved, and no registered tool's owner changed, since the last full pass. */
+  #unchanged(owners: Owners, views: ReadonlyMap<string | null, Visible>): boolean {
+    const seen = this.#seen
+    if (!seen) return false
+    for (const [root, visible] of views) if (seen.views.get(root) !== visible) return false
+    const own = this.#model.ownership()
+    const servers = new Set<string>()
+    for (const name of this.#passes.listing.names()) {
+      const server = own.index.ownerOf(name)
+      if (server !== undefined) servers.add(server)
     }
-    frozen = lifts
-    setImmediate(thaw)
+    // A server with no registered tool: its last owner no longer matters (its next tools are adopted as they come).
+    for (const server of [...seen.owners.keys()]) if (!servers.has(server)) seen.owners.delete(server)
+    for (const server of servers) if (seen.owners.get(server) !== owners.get(server)) return false
     return true
   }
 
-  /** End a freeze: the pass restricts every agent to its project first, then the freezes are lifted. */
-  const thaw = () => {
-    const held = frozen
-    frozen = undefined
-    burst = 0
-    if (!held) return
-    cache = undefined
-    refresh()
-    liftAll(held.values())
-  }
-
-  /** A full pass; with `only`, its first round covers just that agent (later rounds, after a change mid-pass, cover all). */
-  const refresh = (only?: Agent) => {
-    if (disposed) return
-    if (running) {
-      again = true
-      if (depth < MAX_NESTING) drain()
-      return
+  /**
+   * The servers of `added` that had no registered tool before: their tools were just judged under their current
+   * owner, so the next `refresh()` need not judge them again.
+   */
+  #adopt(added: readonly string[]): void {
+    const seen = this.#seen
+    if (!seen || added.length === 0) return
+    const own = this.#model.ownership()
+    const fresh = new Set<string>()
+    for (const name of added) {
+      const server = own.index.ownerOf(name)
+      if (server !== undefined && !seen.owners.has(server)) fresh.add(server)
     }
-    running = true
-    try {
-      for (let round = 0; round < 8; round++) {
-        again = false
-        plan(round === 0 ? only : undefined)
-        drain()
-        if (!again) break
-      }
-    } catch (error) {
-      log.debug('visibility pass failed: %s', String(error))
-    } finally {
-      work.length = 0
-      running = false
+    if (fresh.size === 0) return
+    const addedSet = new Set(added)
+    for (const name of this.#passes.listing.names()) {
+      if (addedSet.has(name)) continue
+      const server = own.index.ownerOf(name)
+      if (server !== undefined) fresh.delete(server)
     }
-  }
-
-  ctx.on('tools/change', onChange)
-
-  return {
-    track(agent, root) {
-      if (disposed || agents.has(agent)) return
-      const t: Tracked = { root, lift: undefined, denied: new Set() }
-      agents.set(agent, t)
-      if (running) {
-        plan(agent, true)
-        again = true
-        if (depth < MAX_NESTING) drain()
-        return
-      }
-      // Every other agent is current: each registry, mount and plan change runs its own pass.
-      refresh(agent)
-      // Mid-burst, later changes are not handled one by one: this agent is frozen like the others.
-      if (frozen) {
-        const lift = freezeOne(agent, t)
-        // One that cannot be frozen ends the freeze now: the changes after it are handled one by one again.
-        if (lift) frozen.set(agent, lift)
-        else thaw()
-      }
-    },
-    untrack(agent) {
-      const t = agents.get(agent)
-      if (!t) return
-      agents.delete(agent)
-      const freezing = frozen?.get(agent)
-      frozen?.delete(agent)
-      if (freezing) liftAll([freezing])
-      try {
-        if (t.lift) asSelf(t.lift)
-      } catch {
-        // the agent is already gone with its restriction: nothing to lift
-      }
-    },
-    registered: () => registered(),
-    rootOf: (agent) => agents.get(agent)?.root,
-    refresh: () => refresh(),
-    dispose() {
-      disposed = true
-      work.length = 0
-      if (frozen) liftAll(frozen.values())
-      frozen = undefined
-      for (const t of agents.values()) {
-        try {
-          if (t.lift) asSelf(t.lift)
-        } catch {
-          // the agent is already gone with its restriction: nothing to lift
-        }
-      }
-      agents.clear()
-    },
+    for (const server of fresh) seen.owners.set(server, own.owners.get(server) ?? null)
   }
 }

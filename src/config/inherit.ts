@@ -6,8 +6,8 @@
  * - `inheritedDirs(root, probe)`: the project root's parent directories up to
  *   the repository root — the nearest ancestor holding `.git` — nearest
  *   first, the repository root included. Empty when the project root is
- *   itself a repository root, or when no `.git` is found before the user's
- *   home directory, the filesystem root or a directory `foreign` names:
+ *   itself a repository root, or when no `.git` is found strictly below the
+ *   user's home directory (a repository at `~` itself does not count), the filesystem root or a directory `foreign` names:
  *   outside a repository nothing above a project is known to belong to it,
  *   so nothing is inherited.
  * - `readChain(dirs, opts, read)`: the layer inputs of the project (`dirs[0]`)
@@ -44,7 +44,8 @@ export function inheritedDirs(root: string, probe: InheritProbe): string[] {
   let d = start
   for (;;) {
     const parent = path.dirname(d)
-    if (parent === d || (underHome && d === home) || probe.foreign?.(parent)) return []
+    // Strictly below home: a dotfiles repository at ~ would make the user's own ~/.dsh/mcp.yml a "parent".
+    if (parent === d || (underHome && (d === home || parent === home)) || probe.foreign?.(parent)) return []
     d = parent
     out.push(d)
     if (probe.exists(path.join(d, '.git'))) return out

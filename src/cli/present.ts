@@ -179,6 +179,7 @@ function presentRow(
     issues.push(`with overrides from ${opts.display(row.overriddenBy)}`, ...(override?.diagnostics ?? []).map(show))
   }
   if (row.shadowedBy) issues.push(`shadowed by ${opts.display(row.shadowedBy.file)} (${row.shadowedBy.scope})`)
+  if (row.disabledBy) issues.push(`turned off by disable: in ${opts.display(row.disabledBy.file)}`)
   let trust: TrustView = null
   // A row a parent directory of a monorepo defines is that directory's row (config/inherit.ts).
   const home = row.scope === 'user' ? root : canonicalRoot(rowHome(row, opts.root))
@@ -232,11 +233,11 @@ function presentRow(
     lifecycle: e?.lifecycle ?? null,
     idleTimeoutMs: e?.idleTimeoutMs ?? null,
     settings: settingsOf(e),
-    cache: cacheOf(row, verdict, root, opts, read, secret),
+    cache: cacheOf(row, verdict, home, opts, read, secret),
     trust,
     verdict: verdictView(verdict),
   }
-  const runs = e ? launchView(e, runsOptions(row, root, opts)) : undefined
+  const runs = e ? launchView(e, runsOptions(row, home, opts, root)) : undefined
   if (runs) view.runs = runs
   if (runs?.refused) issues.push(runs.refused)
   const check = row.state !== 'shadowed' ? opts.checks?.get(row.name) : undefined
@@ -246,11 +247,12 @@ function presentRow(
 }
 
 /** Where a row's `cwd` resolves from, what expands it, and the checkout its command must not resolve into. */
-function runsOptions(row: Row, root: string, opts: PresentOptions): LaunchViewOptions {
+function runsOptions(row: Row, home: string, opts: PresentOptions, root: string): LaunchViewOptions {
   return {
-    base: row.scope === 'user' ? path.dirname(row.file) : root,
+    // A monorepo parent's row runs from that parent (config/inherit.ts `rowHome`).
+    base: row.scope === 'user' ? path.dirname(row.file) : home,
     env: opts.env,
-    checkouts: checkoutRoots([root], [opts.env.HOME ?? homedir(), opts.dshHome]),
+    checkouts: checkoutRoots([...new Set([root, home])], [opts.env.HOME ?? homedir(), opts.dshHome]),
   }
 }
 

@@ -68,6 +68,22 @@ describe('dsh-mcp explain', () => {
   })
 })
 
+describe('list and get in a package', () => {
+  it('a row a package disables says by which file; a parent row runs from the parent', async () => {
+    const { repo, run } = world()
+    const list = await run(['list', '--json'], repo.join('packages/a'))
+    const rows = JSON.parse(list.stdout) as { name: string; scope: string; state: string; issues: string[] }[]
+    const memory = rows.find((r) => r.name === 'memory' && r.state === 'disabled')!
+    assert.ok(
+      memory.issues.some((i) => /^turned off by disable: in .*\.dsh\/mcp\.yml$/.test(i)),
+      memory.issues.join('\n'),
+    )
+    const get = await run(['get', 'memory', '--json'], repo.join('packages/a'))
+    const view = JSON.parse(get.stdout) as { runs?: { cwd?: string } }
+    assert.equal(view.runs?.cwd, repo.path, 'the root row runs from the root')
+  })
+})
+
 describe('dsh-mcp status --explain', () => {
   it('with no host: the status line, then every server traced; --json carries explain[]', async () => {
     const { repo, run } = world()

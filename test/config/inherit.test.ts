@@ -35,7 +35,11 @@ describe('inheritedDirs', () => {
   })
   it('never above home, never into a foreign directory', () => {
     assert.deepEqual(inheritedDirs('/home/u/a', probe(['/home/.git'])), [])
-    assert.deepEqual(inheritedDirs('/home/u/a/b', probe(['/home/u/.git'])), [], 'a dotfiles repository at ~ is no parent')
+    assert.deepEqual(
+      inheritedDirs('/home/u/a/b', probe(['/home/u/.git'])),
+      [],
+      'a dotfiles repository at ~ is no parent',
+    )
     assert.deepEqual(inheritedDirs('/tmp/x/a', probe(['/tmp/.git'], { foreign: ['/tmp'] })), [])
   })
 })

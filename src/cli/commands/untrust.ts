@@ -1,6 +1,7 @@
 /**
  * `dsh-mcp untrust [name...]`: withdraw trust; with no names, every record
- * of the project (keyed by its canonical root).
+ * of the project (keyed by its canonical root). A named server a monorepo
+ * parent defines is untrusted under that parent, where `trust` recorded it.
  *
  * Contract: a name that is neither a server of the project nor a trust
  * record of it is an error (exit 1, "did you mean"); a known server without
@@ -9,6 +10,8 @@
  * @module
  */
 import { suggest } from '../../config/entry.ts'
+import { rowHome } from '../../config/inherit.ts'
+import { winners } from '../../config/layers.ts'
 import { canonicalRoot, untrustServers } from '../../trust/store.ts'
 import { failure } from '../errors.ts'
 import { readListing } from '../listing.ts'
@@ -18,23 +21,40 @@ export async function run(cli: CliContext, names: string[] = []): Promise<number
   const listing = readListing(cli)
   const root = listing.project.root.root
   const store = listing.store
-  const key = canonicalRoot(root)
-  const recorded = Object.keys(Object.hasOwn(store.projects, key) ? (store.projects[key]?.servers ?? {}) : {})
+  const recordsOf = (dir: string) => {
+    const key = canonicalRoot(dir)
+    return Object.keys(Object.hasOwn(store.projects, key) ? (store.projects[key]?.servers ?? {}) : {})
+  }
+  // A name is untrusted where it is trusted: a monorepo parent's server under that parent (config/inherit.ts).
+  const homeOf = (name: string) => {
+    const row = winners(listing.project.rows).find((r) => r.name === name)
+    return row && row.scope !== 'user' ? rowHome(row, root) : root
+  }
+  const recorded = recordsOf(root)
   const known = [...new Set([...recorded, ...listing.views.map((v) => v.name)])]
   for (const name of names) {
     if (known.includes(name)) continue
     const hint = suggest(name, known)
     throw failure(`no server or trust record named "${name}" for ${root}${hint ? `; did you mean "${hint}"?` : ''}`)
   }
-  const pending = names.length > 0 ? names.filter((n) => recorded.includes(n)) : recorded
-  for (const name of names) if (!recorded.includes(name)) cli.out.err(`${name}: was not trusted`)
-  if (pending.length === 0) {
+  const homes = new Map<string, string[]>()
+  for (const name of new Set(names)) {
+    const home = recorded.includes(name) ? root : homeOf(name)
+    if (!recordsOf(home).includes(name)) {
+      cli.out.err(`${name}: was not trusted`)
+      continue
+    }
+    homes.set(home, [...(homes.get(home) ?? []), name])
+  }
+  if (names.length === 0 && recorded.length > 0) homes.set(root, [])
+  if (homes.size === 0) {
     if (names.length === 0) cli.out.err(`no trust records for ${root}`)
     return 0
   }
-  let removed: string[]
+  const removed: string[] = []
   try {
-    removed = await untrustServers(cli.loc.dshHome, root, names.length > 0 ? [...new Set(names)] : 'all')
+    for (const [home, some] of homes)
+      removed.push(...(await untrustServers(cli.loc.dshHome, home, some.length > 0 ? some : 'all')))
   } catch (err) {
     throw failure((err as Error).message)
   }

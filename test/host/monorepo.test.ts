@@ -9,6 +9,7 @@
  * with no second review.
  */
 import assert from 'node:assert/strict'
+import { rmSync } from 'node:fs'
 import { after, test } from 'node:test'
 import { execTool, mcpToolNames, resultText } from '../support/host.ts'
 import { countLive, reapAll } from '../support/procs.ts'
@@ -122,4 +123,22 @@ test('a root server trusted once at the root runs in every package with no secon
   // Trusting from the package: the package's own row under a, nothing asked again for the root's.
   await cli(w, a, ['trust', '--all', '--yes'])
   await untilTools(w, agentA, ['mcp__alpha__a1', 'mcp__shared__s1'], 'a trusted its own server')
+})
+
+test("a root file created after the package's agent started reaches it live; deleting it withdraws it", async (t) => {
+  const w = await startWorld()
+  t.after(async () => {
+    await w.dispose()
+    reapAll(w.pids)
+  })
+  const repo = makeProject({
+    'packages/a/.dsh/mcp.yml': friendly({ alpha: stdioEntry('alpha', { tools: ['a1'], pidfileDir: w.pids }) }),
+  })
+  const agentA = (await w.host.createAgent({ cwd: repo.join('packages/a') })).agent
+  await w.mcp.whenIdle()
+  assert.deepEqual(tools(w, agentA), ['mcp__alpha__a1'])
+  const file = repo.write('.dsh/mcp.yml', friendly({ late: stdioEntry('late', { tools: ['l1'], pidfileDir: w.pids }) }))
+  await untilTools(w, agentA, ['mcp__alpha__a1', 'mcp__late__l1'], 'the new root file is inherited live')
+  rmSync(file)
+  await untilTools(w, agentA, ['mcp__alpha__a1'], 'the deleted root file is withdrawn live')
 })

@@ -9,7 +9,8 @@
  *    project — has no rows: it is judged as a whole by `fileVerdictOf`, the
  *    file-level `refused` `ownership` / `symlink-out` / `invalid`);
  * 3. `refused` `invalid` — the entry does not validate;
- * 4. `disabled` — `enabled: false`;
+ * 4. `disabled` — `enabled: false`, or a stronger file's `disable:` lists it
+ *    (`row.disabledBy`, checked before validity: turned off is turned off);
  * 5. `needs-trust` — the row has a repository contribution (any field from a
  *    file that is not the user's own, `needsTrust`) and the gate is on and
  *    answers anything but `trusted`: `store-problem` (the store cannot be

@@ -107,6 +107,8 @@ window.__ModuleLoader__.load({
       'kind.invalid': 'Its entry is not valid: see',
       'kind.failed': 'It failed to start: see',
       'kind.refused-file': 'This config file was refused: see',
+      'kind.tools-changed':
+        'Tools changed — review: tools it changed or added since trusted are withheld; review them, then run',
       'chip.count': '{count} MCP server(s) not running',
     }
     const zh = {
@@ -148,6 +150,7 @@ window.__ModuleLoader__.load({
       'kind.invalid': '配置项无效：运行',
       'kind.failed': '启动失败：运行',
       'kind.refused-file': '此配置文件被拒绝：运行',
+      'kind.tools-changed': '工具已更改——请审阅：信任后更改或新增的工具被暂扣；审阅后运行',
       'chip.count': '{count} 个 MCP 服务器未运行',
     }
 

@@ -22,7 +22,7 @@ import { contributors, type Row } from '../config/layers.ts'
 import { redactShapesIn } from '../config/redact-text.ts'
 import { unpinnedRunner } from '../config/runners.ts'
 import { oneLine } from '../config/terminal-safe.ts'
-import { stateColor } from '../plan/states.ts'
+import { DETAIL_TEXT, stateColor } from '../plan/states.ts'
 import { shellWord } from '../trust/command.ts'
 import type { ServerView } from './present.ts'
 
@@ -59,7 +59,7 @@ export function tableOf(
   const rows = views.map((v) => [
     v.name,
     v.scope,
-    paint(stateColor(v.state), v.state),
+    paint(stateColor(v.state), v.detail ? `${v.state} (${DETAIL_TEXT[v.detail]})` : v.state),
     v.transport ?? '-',
     targetOf(v),
     v.effectiveName ?? '-',
@@ -108,7 +108,7 @@ export function detailLines(v: ServerView, root: string, display: (file: string)
   // Every value on one line: a config string with line breaks cannot forge or hide lines of the review.
   const lines = [oneLine(v.name)]
   const field = (label: string, value: string) => lines.push(`  ${`${label}:`.padEnd(13)}${oneLine(value)}`)
-  field('state', v.state)
+  field('state', v.detail ? `${v.state} (${DETAIL_TEXT[v.detail]})` : v.state)
   field('scope', `${v.scope} (${display(v.file)})`)
   if (v.overriddenBy) field('overrides', display(v.overriddenBy))
   if (v.description) field('description', v.description)

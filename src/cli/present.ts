@@ -47,7 +47,9 @@ import { isRecord } from '../config/guards.ts'
 import { cacheKeyOf } from '../plan/desired.ts'
 import { canonicalRoot } from '../trust/store.ts'
 import type { SecretSource } from '../config/expand.ts'
-import { needsTrust, type TrustState, type TrustStore, trustAnswerOf } from '../trust/state.ts'
+import { needsTrust, type TrustState, type TrustStore, trustAnswerOf, trustRecordOf } from '../trust/state.ts'
+import type { RowDetail } from '../plan/states.ts'
+import { toolReviewOf } from './tool-review.ts'
 import { type CacheRecord, cacheReader } from '../lazy/cache.ts'
 import { readCacheSecret } from '../lazy/secret.ts'
 import { verdictIssue } from './verdict-issue.ts'
@@ -98,6 +100,8 @@ export interface ServerView {
   /** The tool-metadata cache of this row (what a lazy server offers while stopped), or null when there is none. */
   cache: { tools: number; recordedAt: string } | null
   trust: TrustView
+  /** A detail beside its state (plan/states.ts `ROW_DETAILS`): `tools-changed` when a review of its tools waits. */
+  detail: RowDetail | null
   /** The row's one verdict (plan/verdict.ts) under the CLI's environment. */
   verdict: VerdictView
   check?: CheckResult
@@ -235,6 +239,12 @@ function presentRow(
     settings: settingsOf(e),
     cache: cacheOf(row, verdict, home, opts, read, secret),
     trust,
+    detail:
+      verdict.tag === 'runs' &&
+      trust === 'trusted' &&
+      toolReviewOf(opts.dshHome, root, row, trustRecordOf(opts.store, root, row.name))
+        ? 'tools-changed'
+        : null,
     verdict: verdictView(verdict),
   }
   const runs = e ? launchView(e, runsOptions(row, home, opts, root)) : undefined

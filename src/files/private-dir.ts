@@ -53,7 +53,12 @@ export class PrivateDirError extends Error {
 }
 
 /** Names of the private directories under `$DSH_HOME`. */
-export const PRIVATE_DIRS = { status: 'mcp-status', logs: 'mcp-logs', cache: 'mcp-cache' } as const
+export const PRIVATE_DIRS = {
+  status: 'mcp-status',
+  logs: 'mcp-logs',
+  cache: 'mcp-cache',
+  review: 'mcp-tool-review',
+} as const
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0
 

@@ -11,6 +11,8 @@
  * view of the project it is tracked under (`rootOf`); an agent not tracked
  * (disposed, being disposed, or never joined) sees none of our tools; a call
  * with no agent gets the global view (the user layer outside any project).
+ * A tool the view's trusted server offers changed since its tools were pinned
+ * (`withheld`: host/tool-pins.ts) is refused the same way.
  * The refusal reads like the host's own (`unknown tool "<name>"`).
  * Tools not ours are left alone. The guard reads memory only and never
  * throws (a failing check denies). Returns its disposer; a host without
@@ -29,6 +31,7 @@ export function guardExecution(
   ctx: Context,
   model: VisibilityModel,
   rootOf: (agent: Agent) => string | null | undefined,
+  withheld: (root: string | null, name: string) => boolean = () => false,
 ): () => void {
   const tools = ctx.tools as unknown as { guard?: (guard: Guard) => () => void }
   if (typeof tools.guard !== 'function') return () => {}
@@ -43,7 +46,8 @@ export function guardExecution(
       if (server === undefined || own.owners.get(server) === undefined) return undefined
       const root = exec.agent === undefined ? null : rootOf(exec.agent)
       if (root === undefined) return refuse(name)
-      return denySet([name], own, model.visibleFor(root)).length > 0 ? refuse(name) : undefined
+      if (denySet([name], own, model.visibleFor(root)).length > 0) return refuse(name)
+      return withheld(root, name) ? refuse(name) : undefined
     } catch {
       return refuse(name)
     }

@@ -18,7 +18,8 @@
  *   checkout's `.env`, which `${VAR}` never reads: set it in the host's own
  *   environment); without → `invalid`;
  * - `refused` → `invalid`; a row that runs but whose live state is `failed`
- *   → `failed`.
+ *   → `failed`; one that runs withholding changed tools (its `detail`
+ *   `tools-changed`, host/tool-pins.ts) → `tools-changed`: the trust command.
  * Words are built from names only — never an env or header value, a
  * command line, or an error text (a redacted error stays in the row's
  * `lastError`). `explainFile` does the same for a config file the host
@@ -29,7 +30,8 @@
  */
 import { Buffer } from 'node:buffer'
 import type { Placement } from '../plan/desired.ts'
-import { shellWord } from '../trust/command.ts'
+import { DETAIL_TEXT } from '../plan/states.ts'
+import { shellWord, trustCommand } from '../trust/command.ts'
 import type { FileProblem, ServerSnapshot } from './status.ts'
 
 export type WhyKind =
@@ -40,6 +42,7 @@ export type WhyKind =
   | 'env-withheld'
   | 'invalid'
   | 'failed'
+  | 'tools-changed'
   | 'refused-file'
 
 export interface Why {
@@ -54,7 +57,11 @@ const doctorCommand = (root: string | null, name: string) =>
 
 const names = (vars: readonly string[]) => vars.map((v) => `$${v}`).join(', ')
 
-export function explain(root: string | null, p: Placement, row: Pick<ServerSnapshot, 'state'>): Why | undefined {
+export function explain(
+  root: string | null,
+  p: Placement,
+  row: Pick<ServerSnapshot, 'state'> & Partial<Pick<ServerSnapshot, 'detail'>>,
+): Why | undefined {
   const name = p.name
   const v = p.verdict
   switch (v.tag) {
@@ -108,6 +115,13 @@ export function explain(root: string | null, p: Placement, row: Pick<ServerSnaps
     case 'runs':
       if (row.state === 'failed')
         return { name, kind: 'failed', words: 'failed to start or lost its connection', fix: doctorCommand(root, name) }
+      if (row.detail === 'tools-changed' && root !== null)
+        return {
+          name,
+          kind: 'tools-changed',
+          words: `${DETAIL_TEXT['tools-changed']}: it runs, but tools it changed or added since it was trusted are withheld until the user reviews them`,
+          fix: trustCommand(root, name),
+        }
       return undefined
     default:
       return undefined
@@ -129,7 +143,7 @@ export function explainFile(root: string, f: Pick<FileProblem, 'file' | 'keptLas
 export function explainProject(
   root: string | null,
   placements: readonly Placement[],
-  rows: readonly Pick<ServerSnapshot, 'state'>[],
+  rows: readonly (Pick<ServerSnapshot, 'state'> & Partial<Pick<ServerSnapshot, 'detail'>>)[],
   files: readonly FileProblem[],
 ): Why[] {
   const out: Why[] = []

@@ -26,6 +26,7 @@ import type { Placement, Plan } from '../plan/desired.ts'
 import { explainProject } from './explain.ts'
 import { ownership, toolsByKey } from '../plan/visibility.ts'
 import type { Log } from './log.ts'
+import type { RowDetail } from '../plan/states.ts'
 import type { LazyServers } from '../lazy/servers.ts'
 import type { MountTable } from './mounts.ts'
 import type { Projects } from './projects.ts'
@@ -46,6 +47,8 @@ export interface ReportDeps {
   status: StatusWriter
   log: Log
   disposed(): boolean
+  /** A running row's detail (host/tool-pins.ts `detail`). */
+  detail?(root: string, name: string): RowDetail | null
 }
 
 export interface Reports {
@@ -75,6 +78,12 @@ export function createReports(deps: ReportDeps): Reports {
     },
   }
 
+  /** The live snapshot options of project `root`'s rows. */
+  const live = (root: string) => ({
+    lazy: lazyView,
+    detail: (name: string) => deps.detail?.(root, name) ?? null,
+  })
+
   const counts = () => {
     const out = new Map<string, number>()
     for (const [key, list] of toolsByKey(visibility.registered(), ownership(lazy.owners(mounts.owners()))))
@@ -89,7 +98,7 @@ export function createReports(deps: ReportDeps): Reports {
       projects: projects.list().map((p) => ({
         root: p.root,
         agents: p.agents.size,
-        servers: serverSnapshots(plan.projects.get(p.root) ?? [], mounts.mounts, tools, { lazy: lazyView }),
+        servers: serverSnapshots(plan.projects.get(p.root) ?? [], mounts.mounts, tools, live(p.root)),
         files: projects.refused(p.root),
       })),
       global: serverSnapshots(plan.global, mounts.mounts, tools, { lazy: lazyView }),
@@ -160,7 +169,7 @@ export function createReports(deps: ReportDeps): Reports {
           p.root,
           p.agents.size,
           placements,
-          serverSnapshots(placements, mounts.mounts, tools, { lazy: lazyView }),
+          serverSnapshots(placements, mounts.mounts, tools, live(p.root)),
           projects.refused(p.root),
         )
       }),
@@ -175,7 +184,12 @@ export function createReports(deps: ReportDeps): Reports {
   const explained = (root: string | null): Explained => {
     const plan = deps.plan()
     const placements = root === null ? plan.global : (plan.projects.get(root) ?? plan.global)
-    const rows = serverSnapshots(placements, mounts.mounts, counts(), { lazy: lazyView })
+    const rows = serverSnapshots(
+      placements,
+      mounts.mounts,
+      counts(),
+      root === null || !plan.projects.has(root) ? { lazy: lazyView } : live(root),
+    )
     const active = placements.filter((p) => p.verdict.tag !== 'disabled' && p.verdict.tag !== 'shadowed').length
     return {
       root,

@@ -36,7 +36,9 @@ import { createStatusWriter, type Snapshot } from './status.ts'
 import { createProjectEnv } from './project-env.ts'
 import { createTrustGate } from './trust-gate.ts'
 import { createVisibility } from './visibility.ts'
+import { globalDefinitions } from './visibility-listing.ts'
 import { guardExecution } from './exec-guard.ts'
+import { createToolPins, type ToolPinGuard } from './tool-pins.ts'
 import { redactResults } from './result-redact.ts'
 import type { WebSource } from './web.ts'
 
@@ -97,10 +99,39 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
   })
   // Visibility and lazy servers need each other: dormant servers own their cached tools; lazy servers ask what is registered.
   const lazyRef = late<LazyServers>('the lazy servers')
-  const model = { ownership: () => ownership(lazyRef.get().owners(mounts.owners())), visibleFor }
+  const pinsRef = late<ToolPinGuard>('the tool pins')
+  const model = {
+    ownership: () => ownership(lazyRef.get().owners(mounts.owners())),
+    visibleFor,
+    withheld: (root: string | null, names: readonly string[]) => pinsRef.get().withheld(root, names),
+    withheldVersion: () => gate.pinsVersion(),
+  }
   const visibility = createVisibility(ctx, model, log)
+  // Pinned tool definitions: a trusted server's tools changed or added since trust are withheld from its project's agents.
+  const pins = createToolPins({
+    ctx,
+    dshHome: loc.dshHome,
+    pinned: (root, name) => gate.pinned(root, name),
+    plan: () => state.plan,
+    ownership: model.ownership,
+    registered: () => visibility.registered(),
+    spec: (key) => mounts.mounts.get(key)?.spec ?? lazyRef.get().get(key)?.spec,
+    settled(key) {
+      const m = mounts.mounts.get(key)
+      return m ? m.state === 'mounted' : lazyRef.get().get(key)?.state === 'dormant'
+    },
+    log,
+    onChange: () => reports.schedule(),
+  })
+  pinsRef.set(pins)
+  ctx.on('tools/change', () => pins.schedule())
   // Beside the restrictions: a call from an agent that does not see the tool never reaches a server (owned by ctx's fiber).
-  guardExecution(ctx, model, (agent) => visibility.rootOf(agent))
+  guardExecution(
+    ctx,
+    model,
+    (agent) => visibility.rootOf(agent),
+    (root, name) => pins.isWithheld(root, name),
+  )
   // What our tools return to the model, redacted with their server's secrets (eager servers; lazy ones too once live).
   redactResults(ctx, mounts)
   // Lazy servers (src/lazy): cached tools while stopped, started by their first call, released when idle.
@@ -113,6 +144,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     dshHome: loc.dshHome,
     log,
     registered: () => visibility.registered(),
+    definitions: () => globalDefinitions(ctx),
     rootOf: (agent) => visibility.rootOf(agent),
     visibleFor,
     onChange: () => signals.changed.fire('lazy'),
@@ -139,6 +171,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     status,
     log,
     disposed: () => state.disposed,
+    detail: (root, name) => pins.detail(root, name),
   })
   // Known files are watched (when `watch` is on): an edit reaches the reconcile through the edit debounce.
   const watcher = options.watch
@@ -159,7 +192,11 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     watcher,
     dotenv,
   })
-  const queue = createQueue(reconciler.run, (error) => log.error('reconcile failed: %s', String(error)))
+  // After each reconcile (a trust store change brings new pins) the tool pins look again.
+  const queue = createQueue(
+    () => reconciler.run().finally(() => pins.schedule()),
+    (error) => log.error('reconcile failed: %s', String(error)),
+  )
   const settle = createSettle({ delays: [edited, kick], queue, mounts, status })
 
   // Connect the signals: every listener exists now. A mount change also records the fork's tools into the cache.
@@ -169,6 +206,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     visibility.refresh()
     reports.schedule()
     if (what === 'mounts') recorder.schedule()
+    pins.schedule()
   })
   signals.expired.on((root) => {
     log.info('project %s has had no agent for %d ms: releasing its servers', root, options.graceMs)
@@ -217,8 +255,9 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
       counters: () => ({ reconciles: reconciler.runs, ...visibility.counters() }),
     },
     web: { view: () => reports.web(null), onChange: reports.onWrite },
-    dispose: () =>
-      shutdown({
+    dispose() {
+      pins.dispose()
+      return shutdown({
         state,
         delays: [edited, kick],
         queue,
@@ -230,6 +269,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
         watcher,
         mounts,
         status,
-      }),
+      })
+    },
   }
 }

@@ -24,6 +24,8 @@
  * A file also carries the project's config files the host refused (they do
  * not parse, or were refused on read) with their one-line reason, and
  * `host: "running" | "stopped"` (`stopped` once the host shut down cleanly).
+ * A mounted or dormant row carries its `detail` (`tools-changed`: some of
+ * its tools are withheld until reviewed, host/tool-pins.ts), else null.
  *
  * @module
  */
@@ -33,7 +35,7 @@ import type { Placement } from '../plan/desired.ts'
 import type { Log } from './log.ts'
 import type { Mount } from './mounts.ts'
 import { ensureHomeDir, writePrivateFile } from '../files/private-dir.ts'
-import { readsFailed, type ServerState, settledState } from '../plan/states.ts'
+import { readsFailed, type RowDetail, type ServerState, settledState } from '../plan/states.ts'
 import { encodeStatus, type WrittenFile, type WrittenServer } from '../status/format.ts'
 import { statusFilePath } from '../status/path.ts'
 
@@ -98,6 +100,8 @@ export type Serving = 'live' | 'released' | 'stopped'
 export interface SnapshotOptions {
   serving?: Serving
   lazy?: LazyView
+  /** A running row's detail (host/tool-pins.ts: `tools-changed`), by row name. */
+  detail?: (name: string) => RowDetail | null
 }
 
 export function serverSnapshots(
@@ -111,11 +115,12 @@ export function serverSnapshots(
     const info = p.key ? lazy?.info(p.key) : undefined
     const lifecycle = p.lifecycle ?? lazy?.defaultLifecycle ?? 'eager'
     const lastUsedAt = info?.lastUsedAt == null ? null : new Date(info.lastUsedAt).toISOString()
-    const row = (s: Omit<ServerSnapshot, 'lifecycle' | 'toolSource' | 'lastUsedAt'>): ServerSnapshot => ({
+    const row = (s: Omit<ServerSnapshot, 'lifecycle' | 'toolSource' | 'lastUsedAt' | 'detail'>): ServerSnapshot => ({
       ...s,
       lifecycle,
       toolSource: s.toolCount > 0 ? (info?.source ?? 'live') : null,
       lastUsedAt,
+      detail: s.state === 'mounted' || s.state === 'dormant' ? (opts.detail?.(p.name) ?? null) : null,
     })
     const base = { name: p.name, layer: p.layer, file: p.file, verdict: p.verdict }
     const settled = settledState(p.verdict.tag)
@@ -174,7 +179,7 @@ export function createStatusWriter(dshHome: string, log: Log): StatusWriter {
 
   const stamp = (root: string, s: ServerSnapshot, now: string): string => {
     const id = `${root}\0${s.layer}\0${s.file}\0${s.name}`
-    const sig = JSON.stringify([s.state, s.effectiveName, s.toolCount, s.lastError])
+    const sig = JSON.stringify([s.state, s.effectiveName, s.toolCount, s.lastError, s.detail])
     const prev = stamps.get(id)
     if (prev && prev.sig === sig) return prev.at
     stamps.set(id, { sig, at: now })
@@ -232,6 +237,7 @@ export function createStatusWriter(dshHome: string, log: Log): StatusWriter {
           lifecycle: s.lifecycle,
           toolSource: s.toolSource,
           lastUsedAt: s.lastUsedAt,
+          detail: s.detail,
           updatedAt: stamp(root, s, now),
         }),
       )

@@ -51,10 +51,17 @@ const literal = (s: string) => s.replaceAll('{{', '{ {')
 const where = (root: string | null, of = 'of') => (root === null ? 'outside any project' : `${of} ${root}`)
 
 export function promptText(e: Explained): string {
-  const servers = e.reasons.filter((r) => r.kind !== 'refused-file').length
+  const servers = e.reasons.filter((r) => r.kind !== 'refused-file' && r.kind !== 'tools-changed').length
+  const changed = e.reasons.filter((r) => r.kind === 'tools-changed').length
+  const what =
+    servers > 0
+      ? `${servers} MCP server(s) configured ${where(e.root, 'for')} are not running, so their tools are missing`
+      : changed > 0
+        ? `${changed} MCP server(s) configured ${where(e.root, 'for')} hold back tools that changed since they were trusted`
+        : `A config file ${where(e.root, 'for')} was refused`
   const head = [
     '# MCP servers that are not running',
-    `${servers > 0 ? `${servers} MCP server(s) configured ${where(e.root, 'for')} are not running, so their tools are missing` : `A config file ${where(e.root, 'for')} was refused`}. If the user asks for such a tool, say why it is missing and give the command below for the user to run; do not claim the tool exists.`,
+    `${what}. If the user asks for such a tool, say why it is missing and give the command below for the user to run; do not claim the tool exists.`,
   ]
   const lines = e.reasons.map(
     (r) => `- ${r.kind === 'refused-file' ? `file ${r.name}` : r.name}: ${r.words}. Fix: \`${r.fix}\``,
@@ -75,12 +82,14 @@ export function promptText(e: Explained): string {
 }
 
 export function noticeText(e: Explained): string {
-  const servers = e.reasons.filter((r) => r.kind !== 'refused-file').length
-  const files = e.reasons.length - servers
+  const servers = e.reasons.filter((r) => r.kind !== 'refused-file' && r.kind !== 'tools-changed').length
+  const changed = e.reasons.filter((r) => r.kind === 'tools-changed').length
+  const files = e.reasons.length - servers - changed
   const parts = [
     servers > 0
       ? `${servers} of ${e.active} MCP server${e.active === 1 ? '' : 's'} ${where(e.root)} ${servers === 1 ? 'is' : 'are'} not running`
       : '',
+    changed > 0 ? `${changed} hold${changed === 1 ? 's' : ''} back changed tools until reviewed` : '',
     files > 0 ? `${files} config file${files === 1 ? ' was' : 's were'} refused` : '',
   ]
   const head = `dsh-project-mcp: ${parts.filter(Boolean).join('; ')}:`

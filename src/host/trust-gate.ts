@@ -26,6 +26,9 @@
  *   <name>`, quoted as needed). A server seen trusted re-arms its warning.
  *   An ignored store is reported once per project and reason. Messages hold
  *   names and paths only, never an env or header value.
+ * - `pinned(root, name)`: a row the last `check` answered `trusted` from the
+ *   store, with its record's pinned tools (host/tool-pins.ts withholds what
+ *   differs from them).
  *
  * @module
  */
@@ -40,10 +43,13 @@ import {
   type TrustState,
   type TrustStore,
   trustGateOff,
+  trustRecordOf,
   trustStateOf,
 } from '../trust/state.ts'
 import { canonicalRoot, loadTrustStore, trustFilePath, trustStoreRefusal } from '../trust/store.ts'
 import type { Log } from './log.ts'
+import type { PinSubject } from './tool-pins.ts'
+import { samePins } from '../trust/tool-pins.ts'
 
 export interface TrustGate {
   check: TrustFn
@@ -51,6 +57,13 @@ export interface TrustGate {
   storeProblem(root: string): string | undefined
   files(): string[]
   refresh(): void
+  /**
+   * The row `name` of `root` as last checked, when it needed trust and the store trusted it (never with the
+   * gate off): its canonical root, fingerprint and pinned tools (tool-pins.ts, host/tool-pins.ts).
+   */
+  pinned(root: string, name: string): PinSubject | undefined
+  /** Changes whenever what `pinned` answers for some row changed (new pins, a row no longer trusted). */
+  pinsVersion(): number
 }
 
 export interface TrustGateOptions {
@@ -80,6 +93,9 @@ export function createTrustGate(opts: TrustGateOptions): TrustGate {
   const warned = new Map<string, string>()
   /** Store refusals already reported, root\0reason. */
   const refusals = new Set<string>()
+  /** root\0name → the row as last trusted through the store (its pins). */
+  const subjects = new Map<string, PinSubject>()
+  let pinsVersion = 0
 
   const storeFor = (root: string): { canonical: string; store: TrustStore; problem: string | undefined } => {
     let got = seen.get(root)
@@ -107,26 +123,47 @@ export function createTrustGate(opts: TrustGateOptions): TrustGate {
     opts.log.warn('%s %s; review it, then run: %s', where, what, trustCommand(root, row.name))
   }
 
+  /** The gate's answer for one row; a row trusted through the store is recorded as a pin subject under `id`. */
+  const judge = (root: string, row: Row, id: string): TrustState => {
+    if (off() || !needsTrust(row)) return 'trusted'
+    if (!row.entry) return 'untrusted'
+    const { canonical, store, problem } = storeFor(root)
+    if (problem) {
+      if (!refusals.has(`${canonical}\0${problem}`)) {
+        refusals.add(`${canonical}\0${problem}`)
+        opts.log.warn('the trust store is ignored for %s (its servers are stopped): %s', canonical, problem)
+      }
+      return 'store-problem'
+    }
+    const fingerprint = fingerprintOf(row)
+    const verdict = trustStateOf(store, canonical, row.name, fingerprint)
+    if (verdict === 'trusted') {
+      warned.delete(`${root}\0${row.name}`)
+      const tools = trustRecordOf(store, canonical, row.name)?.tools
+      subjects.set(id, { canonical, fingerprint, tools })
+    } else warn(root, row, verdict, fingerprint)
+    return verdict
+  }
+
   return {
     check(root: string, row: Row): TrustState {
-      if (off() || !needsTrust(row)) return 'trusted'
-      if (!row.entry) return 'untrusted'
-      const { canonical, store, problem } = storeFor(root)
-      if (problem) {
-        if (!refusals.has(`${canonical}\0${problem}`)) {
-          refusals.add(`${canonical}\0${problem}`)
-          opts.log.warn('the trust store is ignored for %s (its servers are stopped): %s', canonical, problem)
-        }
-        return 'store-problem'
-      }
-      const fingerprint = fingerprintOf(row)
-      const verdict = trustStateOf(store, canonical, row.name, fingerprint)
-      if (verdict === 'trusted') warned.delete(`${root}\0${row.name}`)
-      else warn(root, row, verdict, fingerprint)
-      return verdict
+      const id = `${root}\0${row.name}`
+      const before = subjects.get(id)
+      subjects.delete(id)
+      const answer = judge(root, row, id)
+      const after = subjects.get(id)
+      // Only a move in what `pinned` answers counts (the same pins read again from a re-read store do not).
+      const same =
+        before && after
+          ? before.fingerprint === after.fingerprint && samePins(before.tools, after.tools)
+          : before === after
+      if (!same) pinsVersion++
+      return answer
     },
     storeProblem: (root) => (off() ? undefined : storeFor(root).problem),
     files: () => (off() ? [] : [trustFilePath(opts.dshHome)]),
+    pinned: (root, name) => (off() ? undefined : subjects.get(`${root}\0${name}`)),
+    pinsVersion: () => pinsVersion,
     refresh() {
       seen = new Map()
       shared = undefined

@@ -27,7 +27,7 @@ import type { Passes, Tracked } from './visibility-pass.ts'
  * tool, so a server registering thousands at once would cost the square; past this many, the burst
  * freezes every agent to what it already sees and is settled by one step once the task is over.
  */
-const BURST_CHANGES = 32
+const BURST_CHANGES = 4
 
 export class Burst {
   readonly #passes: Passes

@@ -14,7 +14,9 @@
  * tools service is followed; it reads the registry's global view of names
  * (rc.8 `view(undefined).restrictableNames`: no schema is copied) and falls
  * back to `schemas()` (every schema deep-copied) where that is missing.
- * Nothing here writes to the registry.
+ * `globalDefinitions(ctx)` reads every global definition by name from the
+ * same view in one go (the lazy recorder's read: rc.8's `get(name)` builds
+ * the whole view per name). Nothing here writes to the registry.
  *
  * @module
  */
@@ -23,7 +25,25 @@ import { type Context, symbols } from '@deepseek-ai/cordis'
 interface Registry {
   schemas(): readonly { name: string }[]
   /** rc.8's registry view (private in its types, so looked up, never assumed). */
-  view?: (scope?: undefined) => { restrictableNames?: unknown }
+  view?: (scope?: undefined) => { restrictableNames?: unknown; visible?: unknown }
+}
+
+/** The registry itself (cordis `symbols.original`), or the proxy when there is no original. */
+function registryOf(ctx: Context): Registry {
+  const proxy = ctx.tools as unknown as Registry
+  const raw = (proxy as unknown as Record<symbol, Partial<Registry> | undefined>)[symbols.original]
+  return typeof raw?.schemas === 'function' ? (raw as Registry) : proxy
+}
+
+/**
+ * Every global tool's definition by name, as the registry holds it (not copied), in one read of the registry's
+ * view; undefined where the host has no such view (then ask `ctx.tools.get` per name).
+ */
+export function globalDefinitions(ctx: Context): ReadonlyMap<string, unknown> | undefined {
+  const registry = registryOf(ctx)
+  if (typeof registry.view !== 'function') return undefined
+  const visible = registry.view(undefined).visible
+  return visible instanceof Map ? (visible as ReadonlyMap<string, unknown>) : undefined
 }
 
 export class Listing {
@@ -74,15 +94,8 @@ export class Listing {
     return this.names().filter((n) => !before.has(n))
   }
 
-  /** The registry itself, or the proxy when there is no original. */
-  #registry(): Registry {
-    const proxy = this.#ctx.tools as unknown as Registry
-    const raw = (proxy as unknown as Record<symbol, Partial<Registry> | undefined>)[symbols.original]
-    return typeof raw?.schemas === 'function' ? (raw as Registry) : proxy
-  }
-
   #globalNames(): string[] {
-    const registry = this.#registry()
+    const registry = registryOf(this.#ctx)
     if (typeof registry.view === 'function') {
       const names = registry.view(undefined).restrictableNames
       if (names instanceof Set) return [...(names as Set<unknown>)].filter((n): n is string => typeof n === 'string')

@@ -4,16 +4,18 @@
  * Contract: `Passes` holds the tracked agents and the work of the pass under
  * way. `full(only?)` re-derives every agent's deny set (with `only`, its first
  * round covers just that agent) and applies the ones that changed;
- * `added(names)` applies a registry change that only added `names`: each
- * agent is denied those of them its view must not see, nothing else is
- * derived. An update applies the new restriction before lifting the old one,
+ * `added(names)` applies a registry change that added `names`: each of them
+ * is judged afresh for every agent — denied where its view must not see it,
+ * no longer denied where it was (a name registered again by another owner)
+ * — and nothing else is derived. An update applies the new restriction before lifting the old one,
  * so no instant exists in which neither holds. Restricting re-enters
  * `tools/change`: the re-entrant call (`reenter()`) runs the pass's
  * remaining updates first, so a listener after ours never observes an agent
  * still waiting for its update (up to `MAX_NESTING` deep; beyond that the
  * rest follow iteratively, inside the same call). Within one pass each
- * visible view's deny set is derived once, by `deny()` — the one derivation
- * (a per-tool filter joins there). Only registered names are ever denied.
+ * root's deny set is derived once, by `deny()` — the one derivation: the
+ * view's deny set, plus the tools the model withholds from that root
+ * (`withheld`: a trusted server's tools changed since pinned, host/tool-pins.ts). Only registered names are ever denied.
  * `asSelf` marks our own restrict/lift (its emissions change no registered
  * name). Nothing here throws: a failing restrict is logged and the agent is
  * retried in full on the next change. `clear()` drops the pending work (dispose).
@@ -29,6 +31,10 @@ export interface VisibilityModel {
   ownership(): Ownership
   /** What an agent of `root` may see (`null`: no project — the global view). */
   visibleFor(root: string | null): Visible
+  /** Names among `names` `root`'s view holds but must not see (host/tool-pins.ts: tools changed since trust). */
+  withheld?(root: string | null, names: readonly string[]): ReadonlySet<string>
+  /** Changes whenever `withheld` may answer otherwise for the same names (new pins): a refresh must not be skipped. */
+  withheldVersion?(): number
 }
 
 /** Nesting bound for re-entrant updates (each costs a few stack frames). */
@@ -47,8 +53,8 @@ interface Pass {
   names: readonly string[]
   current: ReadonlySet<string>
   own: Ownership
-  /** Deny list and set per visible object (memoized by the model, so identity-stable within the pass). */
-  denied: Map<Visible, { deny: readonly string[]; next: ReadonlySet<string> }>
+  /** Deny list and set per root (its view and its withheld tools). */
+  denied: Map<string | null, { deny: readonly string[]; next: ReadonlySet<string> }>
 }
 
 export class Passes {
@@ -98,9 +104,15 @@ export class Passes {
     }
   }
 
-  /** The names of `names` that `visible` must not see: the one derivation. */
-  deny(names: readonly string[], own: Ownership, visible: Visible): string[] {
-    return denySet(names, own, visible)
+  /** The names of `names` an agent of `root` must not see: the one derivation (its view, then the per-tool filter). */
+  deny(names: readonly string[], own: Ownership, root: string | null): string[] {
+    const deny = denySet(names, own, this.model.visibleFor(root))
+    const withheld = this.model.withheld?.(root, names)
+    if (withheld && withheld.size > 0) {
+      const denied = new Set(deny)
+      for (const n of withheld) if (!denied.has(n)) deny.push(n)
+    }
+    return deny
   }
 
   /** A re-entrant `tools/change` of our own: run the pass's remaining updates first. */
@@ -135,17 +147,19 @@ export class Passes {
     this.#run(() => {
       const own = this.model.ownership()
       const current = this.listing.set()
-      const byView = new Map<Visible, string[]>()
+      const byView = new Map<string | null, ReadonlySet<string>>()
       for (const [agent, t] of this.agents) {
-        const visible = this.model.visibleFor(t.root)
-        let extra = byView.get(visible)
-        if (!extra) {
-          extra = this.deny(names, own, visible)
-          byView.set(visible, extra)
+        let denied = byView.get(t.root)
+        if (!denied) {
+          denied = new Set(this.deny(names, own, t.root))
+          byView.set(t.root, denied)
         }
-        const more = extra.filter((n) => !t.denied.has(n))
-        if (more.length === 0) continue
-        const deny = [...t.denied].filter((n) => current.has(n)).concat(more)
+        // Each added name judged afresh: denied where it must be, and no longer denied where an earlier owner was
+        // (a name unregistered while denied, registered again by a server this agent sees).
+        const more = names.filter((n) => denied.has(n) && !t.denied.has(n))
+        const less = new Set(names.filter((n) => !denied.has(n) && t.denied.has(n)))
+        if (more.length === 0 && less.size === 0) continue
+        const deny = [...t.denied].filter((n) => current.has(n) && !less.has(n)).concat(more)
         this.#work.push(this.#apply(agent, t, deny, new Set(deny)))
       }
       this.#drain()
@@ -214,12 +228,11 @@ export class Passes {
 
   /** The update `agent` needs, or undefined when its restriction is already right. */
   #updateFor(agent: Agent, t: Tracked, pass: Pass): (() => void) | undefined {
-    const visible = this.model.visibleFor(t.root)
-    let derived = pass.denied.get(visible)
+    let derived = pass.denied.get(t.root)
     if (!derived) {
-      const deny = this.deny(pass.names, pass.own, visible)
+      const deny = this.deny(pass.names, pass.own, t.root)
       derived = { deny, next: new Set(deny) }
-      pass.denied.set(visible, derived)
+      pass.denied.set(t.root, derived)
     }
     const { deny, next } = derived
     const missing = deny.some((n) => !t.denied.has(n))

@@ -13,7 +13,8 @@
  * agent to what it already sees and is settled the same way from the next
  * macrotask. `refresh()` asks for a full pass (the plan, a mount or a lazy
  * server changed: ownership or views moved) and coalesces: it marks the
- * guard dirty and one pass runs per macrotask, skipped when neither any
+ * guard dirty and one pass runs once the current synchronous step is over
+ * (a microtask: no I/O callback runs before it), skipped when neither any
  * tracked agent's view nor the owner of any registered tool changed since
  * the last full pass. `counters()` reports the full passes `refresh()` ran
  * (a debug hook for tests and the bench). Only registered names are ever
@@ -34,7 +35,7 @@ import { Passes, type Tracked, type VisibilityModel } from './visibility-pass.ts
 export type { VisibilityModel } from './visibility-pass.ts'
 
 export interface VisibilityCounters {
-  /** Full passes `refresh()` requests ran (coalesced: at most one per macrotask, none when nothing moved). */
+  /** Full passes `refresh()` requests ran (coalesced: at most one per synchronous step, none when nothing moved). */
   refreshPasses: number
 }
 
@@ -42,7 +43,7 @@ export interface VisibilityGuard {
   track(agent: Agent, root: string | null): void
   untrack(agent: Agent): void
   rootOf(agent: Agent): string | null | undefined
-  /** Ownership or views changed: one full pass follows (coalesced per macrotask). */
+  /** Ownership or views changed: one full pass follows (coalesced with the other requests of this step). */
   refresh(): void
   /** Registered MCP tool names (cached between registry changes). */
   registered(): string[]
@@ -62,9 +63,9 @@ class Visibility implements VisibilityGuard {
   #disposed = false
   /** A `refresh()` is waiting for its pass. */
   #dirty = false
-  #pending: NodeJS.Immediate | undefined
+  #pending = false
   /** What the last full pass derived from: every owner, and each root's view. */
-  #seen: { owners: Map<string, string | null>; views: Map<string | null, Visible> } | undefined
+  #seen: { owners: Map<string, string | null>; views: Map<string | null, Visible>; withheld: number } | undefined
   #refreshPasses = 0
 
   constructor(ctx: Context, model: VisibilityModel, log: Log) {
@@ -109,7 +110,10 @@ class Visibility implements VisibilityGuard {
   refresh(): void {
     if (this.#disposed) return
     this.#dirty = true
-    this.#pending ??= setImmediate(() => this.#flush())
+    if (this.#pending) return
+    this.#pending = true
+    // A microtask: the requests of one synchronous step coalesce, and no I/O callback runs before the pass.
+    queueMicrotask(() => this.#flush())
   }
 
   counters(): VisibilityCounters {
@@ -120,8 +124,7 @@ class Visibility implements VisibilityGuard {
     if (this.#disposed) return
     this.#disposed = true
     this.#off()
-    clearImmediate(this.#pending)
-    this.#pending = undefined
+    this.#dirty = false
     this.#passes.clear()
     this.#burst.dispose()
     const p = this.#passes
@@ -161,7 +164,7 @@ class Visibility implements VisibilityGuard {
 
   /** The one pass `refresh()` asked for, unless nothing it derives from moved since the last one. */
   #flush(): void {
-    this.#pending = undefined
+    this.#pending = false
     if (!this.#dirty || this.#disposed) return
     this.#dirty = false
     const p = this.#passes
@@ -169,9 +172,10 @@ class Visibility implements VisibilityGuard {
     const owners = this.#model.ownership().owners
     const views = new Map<string | null, Visible>()
     for (const t of p.agents.values()) views.set(t.root, this.#model.visibleFor(t.root))
-    if (this.#unchanged(owners, views)) return
+    const withheld = this.#model.withheldVersion?.() ?? 0
+    if (this.#seen?.withheld === withheld && this.#unchanged(owners, views)) return
     this.#refreshPasses++
-    this.#seen = { owners: new Map(owners), views }
+    this.#seen = { owners: new Map(owners), views, withheld }
     p.full()
   }
 

@@ -65,7 +65,7 @@ export interface WebProject {
   agents: number
   servers: WebServerRow[]
   files: WebFileRow[]
-  /** Servers of this project that do not run (files not counted). */
+  /** Servers of this project that do not run (files not counted; one holding back changed tools runs). */
   notRunning: number
 }
 
@@ -130,7 +130,7 @@ export function webProject(
       const why = explainFile(root, f)
       return { file: f.file, words: why.words, fix: why.fix }
     }),
-    notRunning: servers.filter((s) => s.kind !== null).length,
+    notRunning: servers.filter((s) => s.kind !== null && s.kind !== 'tools-changed').length,
   }
 }
 

@@ -31,6 +31,8 @@ export interface LazyDeps {
   log: LazyLog
   /** Registered MCP tool names (the visibility guard's cached listing). */
   registered(): string[]
+  /** Every global tool definition by name in one read (record.ts); absent: one lookup per name. */
+  definitions?(): ReadonlyMap<string, unknown> | undefined
   /** The project of a tracked agent (`null`: none; undefined: not tracked). */
   rootOf(agent: Agent): string | null | undefined
   visibleFor(root: string | null): Visible
@@ -56,6 +58,7 @@ export function startLazy(
     mounts: deps.mounts,
     dshHome: deps.dshHome,
     registered: deps.registered,
+    ...(deps.definitions ? { definitions: deps.definitions } : {}),
     log: deps.log,
   })
   ctx.on('tools/change', () => recorder.schedule())

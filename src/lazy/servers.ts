@@ -18,6 +18,7 @@
  * live one turned eager stops its idle timer (no remount either way).
  * Dormant servers hold their effective names (`held`) and own their tools
  * (`owners`), so names, deny sets and tool counts treat them like mounts.
+ * One server's record (its state, calls in flight, timers) is server.ts's.
  *
  * @module
  */
@@ -28,27 +29,9 @@ import type { LazyLog, LazyMounts } from './ports.ts'
 import { type CacheRecord, readCache, toolsUnder } from './cache.ts'
 import { registerDormant } from './dormant.ts'
 import type { KeyPolicy } from './policy.ts'
+import { clearTimer, type LazyServer, newServer, type WakeOutcome } from './server.ts'
 
-export type LazyState = 'dormant' | 'waking' | 'live' | 'releasing'
-
-export interface LazyServer {
-  readonly key: string
-  readonly spec: MountSpec
-  readonly name: string
-  state: LazyState
-  /** Where its registered tools come from right now. */
-  source: 'cache' | 'live'
-  lastUsedAt: number | null
-  /** Why the last start failed (redacted by the mount table). */
-  error: string | null
-  inflight: number
-  unregister: (() => void) | undefined
-  timer: NodeJS.Timeout | undefined
-  waking: Promise<WakeOutcome> | undefined
-  releasing: Promise<void> | undefined
-}
-
-export type WakeOutcome = { ok: true } | { ok: false; reason: string }
+export type { LazyServer, LazyState, WakeOutcome } from './server.ts'
 
 export interface LazyServersDeps {
   ctx: Context
@@ -122,11 +105,6 @@ export function createLazyServers(deps: LazyServersDeps): LazyServers {
       onRefused: (name, error) => log.debug('cached tool %s not registered: %s', name, String(error)),
     })
     return true
-  }
-
-  const clearTimer = (s: LazyServer) => {
-    clearTimeout(s.timer)
-    s.timer = undefined
   }
 
   const arm = (s: LazyServer) => {
@@ -205,21 +183,6 @@ export function createLazyServers(deps: LazyServersDeps): LazyServers {
     })
     return s.waking
   }
-
-  const newServer = (spec: MountSpec, name: string, state: LazyState): LazyServer => ({
-    key: spec.key,
-    spec,
-    name,
-    state,
-    source: state === 'dormant' ? 'cache' : 'live',
-    lastUsedAt: null,
-    error: null,
-    inflight: 0,
-    unregister: undefined,
-    timer: undefined,
-    waking: undefined,
-    releasing: undefined,
-  })
 
   function serverOf(publicName: string): LazyServer | undefined {
     const name = index.ownerOf(publicName)

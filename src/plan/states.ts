@@ -12,7 +12,9 @@
  * it now); `doctor` probes it (`ok | failed | timeout`). `refused-file` is a
  * config file refused as a whole (plan/verdict.ts `fileVerdictOf`). Every
  * state union of the package (status rows, doctor results, list rows, the
- * panel) is built from these lists — add a state here, nowhere else.
+ * panel) is built from these lists — add a state here, nowhere else. A row
+ * that runs may also carry a detail (`ROW_DETAILS`: `tools-changed`, read
+ * `tools changed — review`), written beside its state, never instead of it.
  *
  * @module
  */
@@ -41,6 +43,15 @@ export type ServerState = LiveState | SettledState
 /** `list`'s state: `active` for a row that runs (nothing is started to know more), else its settled state. */
 export type ListState = 'active' | SettledState
 export const LIST_STATES: readonly ListState[] = ['active', ...SETTLED_STATES]
+
+/**
+ * A detail a row that runs may carry beside its state, the same words at every edge (`list`, `list --json`,
+ * `status`, the web panel, the agent's prompt line): `tools-changed` — a trusted server offers tools that differ
+ * from the ones pinned at trust (trust/tool-pins.ts); those are withheld until `dsh-mcp trust <name>`.
+ */
+export const ROW_DETAILS = ['tools-changed'] as const
+export type RowDetail = (typeof ROW_DETAILS)[number]
+export const DETAIL_TEXT: Readonly<Record<RowDetail, string>> = { 'tools-changed': 'tools changed — review' }
 
 /** `doctor`'s state: the probe's answer for a row that runs, else its settled state (a shadowed row is never probed). */
 export const PROBE_STATES = ['ok', 'failed', 'timeout'] as const

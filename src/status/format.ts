@@ -21,7 +21,7 @@
 import type { Scope } from '../config/layers.ts'
 import * as z from 'zod/mini'
 import { LIFECYCLES, type Lifecycle } from '../config/schema.ts'
-import { SERVER_STATES, type ServerState } from '../plan/states.ts'
+import { ROW_DETAILS, type RowDetail, SERVER_STATES, type ServerState } from '../plan/states.ts'
 import type { VerdictTag, VerdictView } from '../plan/verdict.ts'
 import { isRecord } from '../config/guards.ts'
 import { jsonTerminalSafe } from '../config/terminal-safe.ts'
@@ -125,6 +125,8 @@ const ServerRowSchema = z.object({
   /** `cache` (a dormant lazy server) | `live` | null. */
   toolSource: orNull(z.enum(['cache', 'live'])),
   lastUsedAt: iso(),
+  /** A detail beside the state (plan/states.ts `ROW_DETAILS`); null when none, or one this build does not know. */
+  detail: writes<RowDetail | null, RowDetail | null>(orNull(z.enum(ROW_DETAILS))),
 })
 
 const FileRowSchema = z.object({

@@ -8,17 +8,24 @@
  * was trusted — the Cursor "MCPoison" lesson); `untrusted` otherwise. Only
  * a row whose every field comes from the user's own file needs no trust
  * (`needsTrust`: a user row with a repository override needs it). The gate is off with
- * env `DSH_MCP_TRUST_ALL=1` (or `true`).
+ * env `DSH_MCP_TRUST_ALL=1` (or `true`). A record may carry the server's
+ * pinned tools (tool-pins.ts); malformed pins read as none.
  *
  * @module
  */
 import { rowFingerprint } from '../config/fingerprint.ts'
 import { type Row, repositoryContribution } from '../config/layers.ts'
 import { isRecord } from '../config/guards.ts'
+import { sanitizePins, type ToolPins } from './tool-pins.ts'
 
 export interface TrustRecord {
   fingerprint: string
   trustedAt: string
+  /**
+   * The tools the user accepted (tool-pins.ts); absent in a record written before pins existed or before the
+   * server's first mount since it was trusted: the host pins what it offers at that mount.
+   */
+  tools?: ToolPins
 }
 
 export interface TrustStore {
@@ -42,6 +49,12 @@ export function dict<T>(): Record<string, T> {
   return Object.create(null) as Record<string, T>
 }
 
+/** The record of `name` under `canonicalRoot`, if any. */
+export function trustRecordOf(store: TrustStore, canonicalRoot: string, name: string): TrustRecord | undefined {
+  const record = Object.hasOwn(store.projects, canonicalRoot) ? store.projects[canonicalRoot]?.servers : undefined
+  return record && Object.hasOwn(record, name) ? record[name] : undefined
+}
+
 /** What a readable store records for `name` with `fingerprint` under `canonicalRoot`. */
 export function trustStateOf(
   store: TrustStore,
@@ -49,8 +62,7 @@ export function trustStateOf(
   name: string,
   fingerprint: string,
 ): Exclude<TrustState, 'store-problem'> {
-  const record = Object.hasOwn(store.projects, canonicalRoot) ? store.projects[canonicalRoot]?.servers : undefined
-  const r = record && Object.hasOwn(record, name) ? record[name] : undefined
+  const r = trustRecordOf(store, canonicalRoot, name)
   if (!r) return 'untrusted'
   return r.fingerprint === fingerprint ? 'trusted' : 'changed'
 }
@@ -93,9 +105,11 @@ export function sanitizeTrustStore(value: unknown): TrustStore {
     const servers = dict<TrustRecord>()
     for (const [name, rec] of Object.entries(project.servers)) {
       if (isRecord(rec) && typeof rec.fingerprint === 'string' && rec.fingerprint !== '') {
+        const tools = sanitizePins(rec.tools)
         servers[name] = {
           fingerprint: rec.fingerprint,
           trustedAt: typeof rec.trustedAt === 'string' ? rec.trustedAt : '',
+          ...(tools ? { tools } : {}),
         }
       }
     }

@@ -30,7 +30,8 @@
  *   the first write, so readers
  *   (`list`, `get`, the host's trust gate) never pay for them.
  * - Records are keyed by `canonicalRoot(root)`: symlinked checkouts share
- *   one entry.
+ *   one entry. `pinFirstTools` (the host, at a trusted server's first
+ *   mount) adds pins to a record that has none, for its fingerprint only.
  *
  * @module
  */
@@ -40,7 +41,8 @@ import { homeProblem, isInside, realPath } from '../files/guard.ts'
 import { lockPathProblem } from '../files/lock-path.ts'
 import { type FileIdentity, readPinned } from '../files/pinned-read.ts'
 import { ensurePrivateDir, ownedByOther } from '../files/private-dir.ts'
-import { dict, emptyTrustStore, sanitizeTrustStore, type TrustRecord, type TrustStore } from './state.ts'
+import { dict, emptyTrustStore, sanitizeTrustStore, type TrustRecord, trustRecordOf, type TrustStore } from './state.ts'
+import type { ToolPins } from './tool-pins.ts'
 import { isRecord } from '../config/guards.ts'
 
 export type { TrustRecord, TrustStore } from './state.ts'
@@ -245,17 +247,45 @@ function jsonWhere(err: unknown, text: string): string {
   return `line ${line}, column ${at - before.lastIndexOf('\n')}`
 }
 
+/**
+ * Record `servers` as trusted. A server's `tools` (the offered list the user just accepted) replace its pins;
+ * without them its pins are kept for the same fingerprint, and dropped for another (a changed config trusted:
+ * a new launch, whose tools are pinned at its first mount, as at a first trust).
+ */
 export function trustServers(
   dshHome: string,
   root: string,
-  servers: { name: string; fingerprint: string }[],
+  servers: { name: string; fingerprint: string; tools?: ToolPins }[],
 ): Promise<void> {
   const trustedAt = new Date().toISOString()
   return updateStore(dshHome, root, (store, key) => {
     const project = Object.hasOwn(store.projects, key) ? store.projects[key]! : { servers: dict<TrustRecord>() }
     store.projects[key] = project
-    for (const s of servers) project.servers[s.name] = { fingerprint: s.fingerprint, trustedAt }
+    for (const s of servers) {
+      const was = Object.hasOwn(project.servers, s.name) ? project.servers[s.name] : undefined
+      const tools = s.tools ?? (was?.fingerprint === s.fingerprint ? was.tools : undefined)
+      project.servers[s.name] = { fingerprint: s.fingerprint, trustedAt, ...(tools ? { tools } : {}) }
+    }
     if (Object.keys(project.servers).length === 0) delete store.projects[key]
+  })
+}
+
+/**
+ * The host's first pin: record `tools` for `name` only when its record still holds `fingerprint` and no pins
+ * (a record trusted before pins existed, or not mounted since it was trusted). Returns whether it wrote them.
+ */
+export function pinFirstTools(
+  dshHome: string,
+  root: string,
+  name: string,
+  fingerprint: string,
+  tools: ToolPins,
+): Promise<boolean> {
+  return updateStore(dshHome, root, (store, key) => {
+    const r = trustRecordOf(store, key, name)
+    if (!r || r.fingerprint !== fingerprint || r.tools) return false
+    r.tools = tools
+    return true
   })
 }
 

@@ -118,6 +118,7 @@ describe('status', () => {
         'lifecycle',
         'toolSource',
         'lastUsedAt',
+        'detail',
       ])
     assert.deepEqual(
       servers.map((x) => [x.name, x.effectiveName, x.layer, x.state, x.toolCount, x.error]),

@@ -15,6 +15,7 @@ import { readMarker, reapAll } from '../support/procs.ts'
 import { friendly, projectWith, type RuntimeWorld, startWorld, stdioEntry } from '../support/runtime.ts'
 import { cleanupAll, makeTempDir } from '../support/tmp.ts'
 import { reconcileTimes, serverOf, statusStates, trustAll, untilTools, warnings } from '../support/trust.ts'
+import { waitFor } from '../support/wait.ts'
 after(() => cleanupAll())
 
 const marks = makeTempDir('dsh-mcp-marks-')
@@ -124,7 +125,11 @@ test('changing toolCallTimeoutMs or description untrusts nothing: the server sta
   const entry = (extra: Entry) => stdioEntry('s', { tools: ['t'], marker: m, pidfileDir: pids, extra })
   const { w, p, agent } = await trustedWorld(t, entry({}), ['mcp__s__t'])
   const file = p.join('.dsh', 'mcp.yml')
-  const trust = readFileSync(w.home.join('mcp-trust.json'), 'utf8')
+  // The first mount after trust pins its tools into the record (trust.md "Pinned tool definitions"); then it rests.
+  const trust = await waitFor(() => {
+    const text = readFileSync(w.home.join('mcp-trust.json'), 'utf8')
+    return text.includes('"tools"') ? text : undefined
+  })
 
   writeFileSync(file, friendly({ s: entry({ toolCallTimeoutMs: 20_000 }) }))
   await reconcileTimes(w, 1)

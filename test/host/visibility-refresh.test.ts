@@ -19,7 +19,7 @@ import { cleanupAll } from '../support/tmp.ts'
 after(() => cleanupAll())
 
 test('one edit runs one reconcile and one visibility refresh pass', async (t) => {
-  const w = await startWorld({ debounceMs: 200 })
+  const w = await startWorld({ debounceMs: 500 })
   t.after(async () => {
     await w.dispose()
     reapAll(w.pids)

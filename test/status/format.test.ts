@@ -67,6 +67,7 @@ describe('encodeStatus', () => {
           lifecycle: 'lazy',
           toolSource: 'cache',
           lastUsedAt: null,
+          detail: 'tools-changed',
           updatedAt: '2025-01-01T00:00:00.000Z',
         },
       ],

@@ -16,7 +16,7 @@
  *   failure. A status file that cannot be read or decoded: exit 1.
  * - `--json`: `{ projects: [{ root, file, pid, alive, host, updatedAt,
  *   servers: [{ name, effectiveName, layer, file, state, toolCount, error,
- *   updatedAt, lifecycle, toolSource, lastUsedAt }], files: [{ file, layer, error, keptLastGood }] }] }` — the
+ *   updatedAt, lifecycle, toolSource, lastUsedAt, detail }], files: [{ file, layer, error, keptLastGood }] }] }` — the
  *   current project only; `host` is `running | stopped | died`, and `state`
  *   is as of now (a died host's mounted rows read `stopped`).
  * - A present config file of the project that `files/guard.ts` refuses
@@ -30,7 +30,7 @@
  */
 import { ageText, type HostState, hostState, readProjectStatus, stateNow } from '../../doctor/status.ts'
 import type { ProjectStatus, StatusState } from '../../status/format.ts'
-import { stateColor } from '../../plan/states.ts'
+import { DETAIL_TEXT, stateColor } from '../../plan/states.ts'
 import { lstatSync } from 'node:fs'
 import path from 'node:path'
 import { ROOT_MARKERS } from '../../config/root.ts'
@@ -90,7 +90,7 @@ async function statusOnly(cli: CliContext, opts: StatusOptions): Promise<number>
   const host = hostState(s)
   const servers = s.servers.map((v) => {
     const state = stateNow(v.state, host)
-    return state === v.state ? v : { ...v, state, effectiveName: null, toolCount: 0 }
+    return state === v.state ? v : { ...v, state, effectiveName: null, toolCount: 0, detail: null }
   })
   if (opts.json) {
     const project: ProjectStatusJson = {
@@ -132,7 +132,7 @@ async function statusOnly(cli: CliContext, opts: StatusOptions): Promise<number>
     // Lifecycle columns only when a server is lazy (an all-eager project's table keeps its shape).
     const lazy = servers.some((v) => v.lifecycle === 'lazy')
     const rows = servers.map((v) => [
-      paintState(v.state, p),
+      v.detail ? `${paintState(v.state, p)} (${DETAIL_TEXT[v.detail]})` : paintState(v.state, p),
       v.name,
       v.effectiveName ?? '-',
       v.layer ?? '-',

@@ -8,7 +8,9 @@
  * runner with its pinned form — then asks on a terminal (`--yes` skips the question;
  * without a terminal and without `--yes` it refuses, exit 1). It records
  * the current fingerprint of each server under the canonical project root.
- * `--all`: every active project-layer server. A user-layer server needs no
+ * A trusted server whose offered tools differ from the ones pinned at trust
+ * (tool-review.ts) is reviewed again: the tool-level diff is shown, and
+ * accepting records the offered tools' pins. `--all`: every active project-layer server. A user-layer server needs no
  * trust (said, skipped). Unknown name: exit 1 with a "did you mean"; an
  * invalid one: exit 1. Neither names nor `--all`: usage error, exit 2.
  * Then the `${secret:NAME}`s the trusted servers need that are not set: on a
@@ -19,12 +21,14 @@
 import { rowFingerprint } from '../../config/fingerprint.ts'
 import { rowHome } from '../../config/inherit.ts'
 import type { Row } from '../../config/layers.ts'
-import { needsTrust } from '../../trust/state.ts'
+import { needsTrust, trustRecordOf } from '../../trust/state.ts'
+import { canonicalRoot } from '../../trust/store.ts'
 import { failure, usage } from '../errors.ts'
 import { readListing, unknownServer } from '../listing.ts'
 import { issuesBesideVerdict, type ServerView } from '../present.ts'
 import { detailLines, reviewWarnings } from '../present-text.ts'
 import type { CliContext } from '../program.ts'
+import { type ToolReview, toolReviewLines, toolReviewOf } from '../tool-review.ts'
 
 export interface TrustOptions {
   all?: boolean
@@ -35,6 +39,8 @@ interface Target {
   row: Row
   view: ServerView
   fingerprint: string
+  /** Tools it offers beside the ones pinned (tool-review.ts): shown, and recorded on accept. */
+  tools?: ToolReview
 }
 
 export async function run(cli: CliContext, names: string[] = [], opts: TrustOptions = {}): Promise<number> {
@@ -53,13 +59,15 @@ export async function run(cli: CliContext, names: string[] = [], opts: TrustOpti
     ? [...winners.values()].filter((w) => needsTrust(w.row) && w.row.state === 'active')
     : pickNamed(cli, names, winners, root, listing.display)
   const targets: Target[] = []
+  const key = canonicalRoot(root)
   for (const { row, view } of picked) {
     if (!row.entry) continue
-    if (view.trust === 'trusted') {
+    const tools = toolReviewOf(cli.loc.dshHome, key, row, trustRecordOf(listing.store, key, row.name))
+    if (view.trust === 'trusted' && !tools) {
       cli.out.err(`${view.name}: already trusted`)
       continue
     }
-    targets.push({ row, view, fingerprint: rowFingerprint(row) })
+    targets.push({ row, view, fingerprint: rowFingerprint(row), ...(tools ? { tools } : {}) })
   }
   if (targets.length === 0) {
     if (opts.all) cli.out.err('nothing to trust: no project server waits for trust')
@@ -74,6 +82,7 @@ export async function run(cli: CliContext, names: string[] = [], opts: TrustOpti
     for (const line of reviewWarnings(t.row, listing.display)) cli.out.out(line)
     if (t.view.trust === 'changed') cli.out.out('  ! changed since it was last trusted')
     if (t.view.state === 'disabled') cli.out.out('  (disabled now: trusted for when it is enabled)')
+    if (t.tools) for (const line of toolReviewLines(t.tools)) cli.out.out(line)
   }
   cli.out.out()
   if (!opts.yes) {
@@ -102,7 +111,11 @@ export async function run(cli: CliContext, names: string[] = [], opts: TrustOpti
       await trustServers(
         cli.loc.dshHome,
         home,
-        group.map((t) => ({ name: t.view.name, fingerprint: t.fingerprint })),
+        group.map((t) => ({
+          name: t.view.name,
+          fingerprint: t.fingerprint,
+          ...(t.tools ? { tools: t.tools.accept } : {}),
+        })),
       )
   } catch (err) {
     throw failure((err as Error).message)

@@ -23,7 +23,8 @@ const ROWS = [
   { id: '7', file: 'rows/7-memory.ts', flags: ['--expose-gc'], timeoutMs: 45_000 },
   { id: '8', file: 'rows/8-bounds.ts', flags: [], timeoutMs: 120_000 },
   { id: '9', file: 'rows/9-lazy.ts', flags: ['--expose-gc'], timeoutMs: 900_000 },
-  { id: '11', file: 'rows/11-launcher.ts', flags: [], timeoutMs: 180_000 },
+  { id: '11', file: 'rows/11-launcher.ts', flags: ['--expose-gc'], timeoutMs: 240_000 },
+  { id: '12', file: 'rows/12-scale-rss.ts', flags: [], timeoutMs: 600_000 },
 ]
 
 const wanted = process.argv.slice(2)

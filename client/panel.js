@@ -263,6 +263,7 @@ window.__ModuleLoader__.load({
           : server.state === 'dormant'
             ? t('row.cached', { count: server.toolCount })
             : null,
+        server.signed ?? null,
       ]
         .filter(Boolean)
         .join(' · ')

@@ -1,6 +1,8 @@
 // The shipped CLI: `src/cli/program.ts` bundled by esbuild into ONE CommonJS script,
 // `<outdir>/cli.cjs`, that `bin/dsh-mcp.js` runs through `bin/load-bundle.js` (a `vm.Script` with a
-// V8 code cache). Contract:
+// V8 code cache), and a smaller one, `<outdir>/list.cjs`, the same program for plain `list` only
+// (`onlyList` below: no doctor engine, no writer), which the bin runs for `list` without `--check`.
+// Contract:
 // - `bundleCli(outdir)` writes `<outdir>/cli.cjs` (its `module.exports.runCli` runs the CLI). Every
 //   command (the template `import()` of `commands/${name}.ts`) and every other lazy `import()` stays
 //   lazy: esbuild turns each into an init function called on first import, so `--version` and `list`
@@ -29,6 +31,8 @@ const require = createRequire(import.meta.url)
 
 /** The file name of the bundle inside `outdir`. */
 export const BUNDLE_FILE = 'cli.cjs'
+/** The plain `list` bundle (no `--check`): the bin runs it for `dsh-mcp list …` without `--check`. */
+export const LIST_FILE = 'list.cjs'
 
 // The script runs inside a CommonJS wrapper (`require`, `module`, `__filename`, …: bin/load-bundle.js);
 // ES code that reads `import.meta.url` gets the bundle's own URL.
@@ -76,14 +80,45 @@ function asciiOnly(file) {
   if (ascii !== text) writeFileSync(file, ascii)
 }
 
-/** Bundle the CLI into `outdir` (emptied first). Returns esbuild's metafile. */
+/**
+ * The plain `list` bundle: the same program (every command declared, `--help` alike), whose only
+ * handler is `list`, and whose lazy imports of what plain `list` never runs — the doctor engine
+ * (`--check`) and the locked writer — are modules that throw. About 40% of the full bundle: less to
+ * read, hash and deserialize on the command run most.
+ */
+const onlyList = {
+  name: 'only-list',
+  setup(build) {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of program.ts's template import
+    const template = 'await import(`./commands/${name}.ts`)'
+    build.onLoad({ filter: /[\\/]src[\\/]cli[\\/]program\.ts$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8')
+      if (!text.includes(template)) throw new Error(`${args.path}: the command import changed; update only-list`)
+      const one = "(name === 'list' ? await import('./commands/list.ts') : await notInThisBundle(name))"
+      const contents = `${text.replace(template, one)}
+async function notInThisBundle(name: string): Promise<never> {
+  throw new Error(\`internal: the \${name} command is not in the list bundle\`)
+}
+`
+      return { contents, loader: 'ts' }
+    })
+    build.onResolve({ filter: /(doctor[\\/](index|diagnose)|files[\\/]write)\.ts$/ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: args.path, namespace: 'not-in-list' } : undefined,
+    )
+    build.onLoad({ filter: /.*/, namespace: 'not-in-list' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`internal: ${args.path} is not in the list bundle`)})`,
+      loader: 'js',
+    }))
+  },
+}
+
+/** Bundle the CLI into `outdir` (emptied first): the full bundle and the plain `list` one. Returns the full one's metafile. */
 export async function bundleCli(outdir) {
   const esbuild = await import('esbuild')
   rmSync(outdir, { recursive: true, force: true })
-  const result = await esbuild.build({
+  const common = {
     absWorkingDir: root,
     entryPoints: [path.join(root, 'src', 'cli', 'program.ts')],
-    outfile: path.join(outdir, BUNDLE_FILE),
     bundle: true,
     format: 'cjs',
     platform: 'node',
@@ -91,11 +126,21 @@ export async function bundleCli(outdir) {
     external: ['@deepseek-ai/*', '@napi-rs/keyring'],
     banner: { js: BANNER },
     define: { 'import.meta.url': '__dshMcpImportMetaUrl' },
-    plugins: [yamlEsm, lazyChildProcess],
     charset: 'ascii',
     metafile: true,
     logLevel: 'warning',
+  }
+  const result = await esbuild.build({
+    ...common,
+    outfile: path.join(outdir, BUNDLE_FILE),
+    plugins: [yamlEsm, lazyChildProcess],
+  })
+  await esbuild.build({
+    ...common,
+    outfile: path.join(outdir, LIST_FILE),
+    plugins: [onlyList, yamlEsm, lazyChildProcess],
   })
   asciiOnly(path.join(outdir, BUNDLE_FILE))
+  asciiOnly(path.join(outdir, LIST_FILE))
   return result.metafile
 }

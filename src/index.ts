@@ -35,6 +35,7 @@ if (problem !== undefined) {
 }
 const { startRuntime } = await import('./host/runtime.ts')
 const { serveWeb } = await import('./host/web.ts')
+const { installStdioHook } = await import('./host/stdio-hook.ts')
 
 export { Config } from './host/options.ts'
 export type { Options, OptionsInput } from './host/options.ts'
@@ -56,6 +57,10 @@ export const inject = ['tools', 'agents']
 
 /** Start the runtime and provide `ctx.projectMcp`; everything is released with the plugin. */
 export async function apply(ctx: Context, config: Options): Promise<void> {
+  // Stdio servers start in this process (no launcher process each); when the client's transport cannot be hooked, through the launcher.
+  const hook = await installStdioHook()
+  if (!hook.installed)
+    ctx.logger('dsh-project-mcp').info('stdio servers start through the launcher process (%s)', hook.why)
   const runtime = startRuntime(ctx, config)
   ctx.effect(() => () => runtime.dispose(), 'dsh-project-mcp.runtime')
   ctx.provide('projectMcp', runtime.service)

@@ -151,11 +151,13 @@ export function declareCommands(
     .argument('[names...]', 'servers to trust')
     .option('--all', 'every server of the project')
     .option('-y, --yes', 'do not ask for confirmation')
+    .option('--verbose', 'details for every server, not only those that need attention')
+    .option('--sign <key>', 'also sign the approvals into .dsh/mcp.trust with this SSH private key (for the team)')
     .action(action('trust'))
 
   program
     .command('untrust')
-    .description('withdraw trust')
+    .description('withdraw trust (and, for a signed server, your acceptance of its team signature)')
     .argument('[names...]', 'servers (default: all of the project)')
     .action(action('untrust'))
 

@@ -4,7 +4,8 @@
  *
  * Contract: `readListing` reads the project and the trust store; a trust store that
  * cannot be used makes nothing count as trusted and adds one warning line to
- * `fileProblems` (unless the gate is off). `withChecks` re-presents a listing
+ * `fileProblems` (unless the gate is off); the project's signed approvals
+ * (cli/team.ts) are verified once and handed to every verdict. `withChecks` re-presents a listing
  * with doctor results attached, reading nothing again. `unknownServer` is the
  * one "no server named …" failure of `get`, `logs` and `trust` (a
  * did-you-mean among the known names).
@@ -19,6 +20,7 @@ import { secretPresence } from '../secrets/store.ts'
 import { trustGateOff, type TrustStore } from '../trust/state.ts'
 import { loadTrustStore } from '../trust/store.ts'
 import { type CliError, failure } from './errors.ts'
+import { teamSeam } from './team.ts'
 import { type CheckResult, displayPath, type PresentOptions, presentRows, type ServerView } from './present.ts'
 import type { CliContext } from './program.ts'
 
@@ -51,7 +53,9 @@ export function readListing(
   const display = displayPath(cli.cwd)
   const gateOff = trustGateOff(cli.env)
   const { store, refused } = loadTrustStore(cli.loc.dshHome, project.root.root)
+  const seam = gateOff || refused ? { notes: [] } : teamSeam(project.root.root, project.layers, store, cli.env)
   const options: PresentOptions = {
+    ...(seam.team ? { team: seam.team } : {}),
     root: project.root.root,
     store,
     storeProblem: refused,
@@ -66,6 +70,7 @@ export function readListing(
   const problems = [
     ...fileProblems(project.layers, display),
     ...(refused && !gateOff ? [`warning: ignoring the trust store (nothing counts as trusted): ${refused}`] : []),
+    ...seam.notes,
   ]
   return { project, store, gateOff, views, fileProblems: problems, display, options, dshHome: cli.loc.dshHome }
 }

@@ -22,7 +22,7 @@
  *
  * @module
  */
-import { randomBytes } from 'node:crypto'
+import { nodeCrypto } from '../config/node-crypto.ts'
 import { styleText } from 'node:util'
 import { jsonTerminalSafe, oneLine, terminalSafe } from '../config/terminal-safe.ts'
 
@@ -46,9 +46,17 @@ export interface OutputOptions {
   env?: NodeJS.ProcessEnv
 }
 
-const NONCE = randomBytes(8).toString('hex')
-const TOKEN = new RegExp(`\uE000${NONCE}(/?)([a-z]+)\uE001`, 'g')
-const token = (c: Color, close: boolean) => `\uE000${NONCE}${close ? '/' : ''}${c}\uE001`
+// Made on the first colour token (a run with colour off never needs it, nor `node:crypto`).
+let NONCE: string | undefined
+let TOKEN = /(?!)/g
+function nonce(): string {
+  if (NONCE === undefined) {
+    NONCE = nodeCrypto().randomBytes(8).toString('hex')
+    TOKEN = new RegExp(`\uE000${NONCE}(/?)([a-z]+)\uE001`, 'g')
+  }
+  return NONCE
+}
+const token = (c: Color, close: boolean) => `\uE000${nonce()}${close ? '/' : ''}${c}\uE001`
 
 function sgr(c: string, close: boolean): string {
   const [open, end] = styleText(c as Color, '\u0000', { validateStream: false }).split('\u0000')

@@ -47,7 +47,14 @@ import { isRecord } from '../config/guards.ts'
 import { cacheKeyOf } from '../plan/desired.ts'
 import { canonicalRoot } from '../trust/store.ts'
 import type { SecretSource } from '../config/expand.ts'
-import { needsTrust, type TrustState, type TrustStore, trustAnswerOf, trustRecordOf } from '../trust/state.ts'
+import {
+  needsTrust,
+  type SignatureAnswer,
+  type TrustState,
+  type TrustStore,
+  trustAnswerOf,
+  trustRecordOf,
+} from '../trust/state.ts'
 import type { RowDetail } from '../plan/states.ts'
 import { toolReviewOf } from './tool-review.ts'
 import { type CacheRecord, cacheReader } from '../lazy/cache.ts'
@@ -126,6 +133,8 @@ export interface PresentOptions {
   checks?: ReadonlyMap<string, CheckResult>
   /** Which secrets are set (the CLI asks the index only: `read` answers a stand-in, never a value). */
   secrets?: SecretSource
+  /** Signed team approvals, verified (cli/team.ts): the verdict's `team` seam. */
+  team?: (row: Row) => SignatureAnswer | undefined
 }
 
 /**
@@ -203,6 +212,7 @@ function presentRow(
     gateOff: opts.gateOff,
     ...(opts.storeProblem ? { storeProblem: opts.storeProblem } : {}),
     ...(opts.secrets ? { secrets: opts.secrets } : {}),
+    ...(opts.team ? { team: opts.team } : {}),
   })
   const state = listState(verdict.tag)
   const own = verdictIssue(verdict, row)

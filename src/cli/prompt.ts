@@ -4,6 +4,7 @@
  * Contract: `confirm` writes the question to `output` (stderr by default,
  * so stdout stays data), reads one line from `input`, and resolves true only
  * for `y` or `yes` (any case). End of input, or anything else, is no.
+ * `chooseEach` asks the same per name with `y/n/a/q` (the trust review).
  * Callers decide beforehand whether a terminal is there at all
  * (`CliContext.interactive`); this never guesses.
  *
@@ -31,6 +32,49 @@ export function confirm(question: string, streams: PromptStreams = {}): Promise<
       if (!answered) resolve(false)
     })
     output.write(`${question} [y/N] `)
+  })
+}
+
+/**
+ * One answer per name on a terminal: `y` yes, `n` no, `a` yes to this and all the rest, `q` no to this and
+ * the rest (answers given so far stand). Anything else asks again; end of input is `q`. Resolves the names
+ * answered yes.
+ */
+export function chooseEach(
+  names: readonly string[],
+  question: (name: string) => string,
+  streams: PromptStreams = {},
+): Promise<Set<string>> {
+  const input = streams.input ?? process.stdin
+  const output = streams.output ?? process.stderr
+  const yes = new Set<string>()
+  return new Promise((resolve) => {
+    const rl = createInterface({ input, output, terminal: false })
+    let i = 0
+    let done = false
+    const finish = () => {
+      if (done) return
+      done = true
+      rl.close()
+      resolve(yes)
+    }
+    const ask = () => {
+      if (i >= names.length) return finish()
+      output.write(`${question(names[i]!)} [y/n/a/q] `)
+    }
+    rl.on('line', (line) => {
+      const a = line.trim().toLowerCase()
+      if (a === 'y' || a === 'yes') yes.add(names[i++]!)
+      else if (a === 'n' || a === 'no') i++
+      else if (a === 'a' || a === 'all') {
+        for (const n of names.slice(i)) yes.add(n)
+        return finish()
+      } else if (a === 'q' || a === 'quit') return finish()
+      else output.write('answer y (yes), n (no), a (this and all the rest) or q (quit)\n')
+      ask()
+    })
+    rl.once('close', finish)
+    ask()
   })
 }
 

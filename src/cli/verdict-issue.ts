@@ -10,6 +10,7 @@
  * @module
  */
 import type { Row } from '../config/layers.ts'
+import { signatureWords } from '../plan/states.ts'
 import type { Verdict } from '../plan/verdict.ts'
 
 /**
@@ -22,10 +23,12 @@ export function verdictIssue(v: Verdict, row: Pick<Row, 'name' | 'state'>): stri
   switch (v.tag) {
     case 'needs-trust': {
       const run = `review it, then run "dsh-mcp trust ${row.name}"`
-      if (v.why === 'changed') return [`changed since trusted: ${run}`]
-      if (v.why === 'repository-contribution') return [`a repository file overrides this user server: ${run}`]
+      const signed = v.signature ? [signatureWords(v.signature)] : []
+      if (v.why === 'changed') return [`changed since trusted: ${run}`, ...signed]
+      if (v.why === 'repository-contribution')
+        return [`a repository file overrides this user server: ${run}`, ...signed]
       if (v.why === 'store-problem') return [v.reason]
-      return [`not trusted yet: ${run}`]
+      return [`not trusted yet: ${run}`, ...signed]
     }
     case 'skipped':
       return v.variables.length
@@ -34,7 +37,7 @@ export function verdictIssue(v: Verdict, row: Pick<Row, 'name' | 'state'>): stri
     case 'refused':
       return row.state === 'invalid' ? [] : [v.reason]
     case 'runs':
-      return v.notes
+      return v.signedBy !== undefined ? [signatureWords({ state: 'trusted', signer: v.signedBy }), ...v.notes] : v.notes
     default:
       return []
   }

@@ -10,8 +10,16 @@
  * `TS_NODE_COMPILER`, `GOROOT` — a list of exact names always misses
  * the next tool), compared case-insensitively
  * (Windows names are case-insensitive, and npm reads `npm_config_*` in any
- * case): flagging one name too many is harmless, one too few hides what
- * runs. A secret-shaped name (`GIT_TOKEN`) is never flagged: the review
+ * case). How a name is decided: it is flagged when the program it
+ * configures (a dynamic loader, an interpreter, a shell, a package manager,
+ * a toolchain the server may start) reads it to load code, run a command,
+ * or choose where code, certificates or requests come from — an exact name
+ * for a known variable (`NODE_OPTIONS`, `PYTHONSTARTUP`, `BASH_ENV`), a
+ * family prefix only when the whole family configures such a program
+ * (`LD_`, `PYTHON`, `NPM_CONFIG_`), a suffix only when the suffix itself says
+ * loader (`_OPTS`, `_PRELOAD`, `_LIBRARY_PATH`, `_PLUGIN_PATH`). A bare
+ * `_PATH` is not such a suffix: `MEMORY_FILE_PATH` names a data file and stays
+ * redacted like any other value. A secret-shaped name (`GIT_TOKEN`) is never flagged: the review
  * shows flagged values in full, and a secret never prints. The lists are a reviewed constant — a unit test pins them.
  *
  * @module
@@ -209,7 +217,20 @@ export const CODE_ENV_SUFFIXES: readonly string[] = [
   '_PLUGIN',
   '_PLUGINS',
   '_EXTENSIONS',
-  '_PATH',
+  // search paths a loader reads code from — never a bare `_PATH` (`MEMORY_FILE_PATH`, `DB_PATH` name data files)
+  '_LIBRARY_PATH',
+  '_LOAD_PATH',
+  '_MODULE_PATH',
+  '_MODULES_PATH',
+  '_PLUGIN_PATH',
+  '_PLUGINS_PATH',
+  '_EXTENSION_PATH',
+  '_EXEC_PATH',
+  '_BIN_PATH',
+  '_LIB_PATH',
+  '_CLASSPATH',
+  '_INCLUDE_PATH',
+  '_SCRIPT_PATH',
   '_HOME',
   '_ROOT',
   '_LIB',

@@ -35,6 +35,7 @@ export type DiagnosticCode =
   | 'bad-variable'
   | 'missing-variable'
   | 'override-orphan'
+  | 'user-only'
 
 export interface Diagnostic {
   severity: Severity

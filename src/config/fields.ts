@@ -278,3 +278,16 @@ export function fieldsWhere(pick: (spec: FieldSpec, name: FieldName) => boolean)
 
 /** The fields handed to a mount beside its official config (`mount: 'host'`). */
 export type HostField = { [K in FieldName]: (typeof FIELDS)[K]['mount'] extends 'host' ? K : never }[FieldName]
+
+/**
+ * Top-level keys beside `servers:` that only the user's own file (`$DSH_HOME/mcp.yml`) may set: a repository
+ * or local file that writes one gets a warning and the key is ignored (read-document.ts), so a repository can
+ * never widen what this user honours.
+ */
+export const USER_ONLY_ROOT_FIELDS = {
+  trustedSigners: {
+    docs: "SSH public keys (label: key) whose signed approvals in a project's .dsh/mcp.trust this user honours (user file only).",
+  },
+} as const
+
+export type UserOnlyRootField = keyof typeof USER_ONLY_ROOT_FIELDS

@@ -20,13 +20,13 @@
  *
  * @module
  */
-import { createHash, createHmac } from 'node:crypto'
 import path from 'node:path'
 import { transportOf } from './entry.ts'
 import { FIELD_NAMES, fieldSpec, type ValueType } from './fields.ts'
 import { contributors, type Row } from './layers.ts'
 import type { Entry } from './schema.ts'
 import { isRecord } from './guards.ts'
+import { nodeCrypto } from './node-crypto.ts'
 
 /** JSON with object keys sorted at every level. */
 export function canonicalJson(value: unknown): string {
@@ -42,7 +42,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex')
+  return nodeCrypto().createHash('sha256').update(text).digest('hex')
 }
 
 /** What an absent `trust: 'always'` field is written as. */
@@ -99,7 +99,7 @@ export function cacheFingerprint(id: CacheIdentity, secret: Uint8Array): string 
   const launch: Record<string, unknown> = {}
   for (const k of LAUNCH_FIELDS) launch[k] = id.launch[k] ?? null
   const identity = { v: 2, name: id.name, origin: id.origin, launch }
-  return createHmac('sha256', secret).update(canonicalJson(identity)).digest('hex')
+  return nodeCrypto().createHmac('sha256', secret).update(canonicalJson(identity)).digest('hex')
 }
 
 /** Hash of a resolved official config: equal keys ⇒ one shared mount, a changed key ⇒ remount. */

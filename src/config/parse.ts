@@ -21,6 +21,7 @@ import { inspectDocument, positionAt } from './yaml-doc.ts'
 import { readDocument, rootKeyOf } from './read-document.ts'
 import type { Entry } from './schema.ts'
 import type { SecretDeclaration } from './secrets-decl.ts'
+import type { TrustedSigner } from './signers.ts'
 
 /** `friendly`: `servers:` (the .yml files); `mcpServers`: the JSON dialect (`.dsh/mcp.json`, `.mcp.json`). */
 export type FileFormat = 'friendly' | 'mcpServers'
@@ -73,6 +74,8 @@ export interface ParsedFile {
   inherit?: boolean
   /** `disable: [names]` (friendly format): servers of weaker layers this file turns off. */
   disable?: string[]
+  /** The user's own file only: `trustedSigners:` (config/signers.ts). */
+  trustedSigners?: TrustedSigner[]
   /** Set when the file was refused unread: `ok` is false, no entries, one `refused` diagnostic; never use a last good version. */
   refused?: FileRefusal
 }

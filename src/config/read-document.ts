@@ -20,6 +20,7 @@ import type { FileFormat, ParsedEntry, ParsedFile, ParseOptions } from './parse.
 import { FRIENDLY_ROOT_KEYS, MCP_SERVERS_ROOT_KEYS } from './schema.ts'
 import { readFileKeys } from './file-keys.ts'
 import { readSecretDeclarations } from './secrets-decl.ts'
+import { readTrustedSigners, type TrustedSigner } from './signers.ts'
 import { serverNameRefusal } from './server-name.ts'
 import { kindOf } from './value-kind.ts'
 import { type At, type Inspection, positionOf } from './yaml-doc.ts'
@@ -129,6 +130,7 @@ export function readDocument(
       message: p.message,
       path: formatPath(p.path),
     })
+  const signers = userOnlySigners(root, opts, diagnostics, posOf)
   const keys = format === 'friendly' ? readFileKeys(root, { userFile: opts.userFile === true }) : undefined
   for (const p of keys?.problems ?? [])
     diagnostics.push({
@@ -142,12 +144,13 @@ export function readDocument(
   const withSecrets = <T extends ParsedFile>(parsed: T): T => ({
     ...parsed,
     ...(declared?.secrets.length ? { secrets: declared.secrets } : {}),
+    ...(signers ? { trustedSigners: signers } : {}),
     ...(keys?.inherit !== undefined ? { inherit: keys.inherit } : {}),
     ...(keys?.disable?.length ? { disable: keys.disable } : {}),
   })
   const servers = root[rootKey]
   if (servers === undefined || servers === null) {
-    if (servers === undefined)
+    if (servers === undefined && !signers)
       diagnostics.push({
         ...base,
         severity: 'warning',
@@ -232,4 +235,40 @@ export function readDocument(
     })
   }
   return withSecrets({ file, format, ok: true, entries, diagnostics })
+}
+
+/**
+ * `trustedSigners:` of the user's own file (config/signers.ts); in any other file a warning and nothing read:
+ * a repository or local file can never add a signer.
+ */
+function userOnlySigners(
+  root: Record<string, unknown>,
+  opts: ParseOptions,
+  diagnostics: Diagnostic[],
+  posOf: (path: (string | number)[], atKey?: boolean) => { line: number; col: number },
+): TrustedSigner[] | undefined {
+  if (opts.format !== 'friendly' || root.trustedSigners === undefined) return undefined
+  if (!opts.userFile) {
+    diagnostics.push({
+      file: opts.file,
+      ...posOf(['trustedSigners'], true),
+      severity: 'warning',
+      code: 'user-only',
+      message:
+        '"trustedSigners" is read only from your own file ($DSH_HOME/mcp.yml): a repository or local file can never add a signer (ignored)',
+      path: 'trustedSigners',
+    })
+    return undefined
+  }
+  const read = readTrustedSigners(root.trustedSigners)
+  for (const p of read.problems)
+    diagnostics.push({
+      file: opts.file,
+      ...posOf(p.path, true),
+      severity: 'error',
+      code: 'bad-value',
+      message: p.message,
+      path: formatPath(p.path),
+    })
+  return read.signers
 }

@@ -8,7 +8,7 @@
  *   `childEnv`, a bare command found in the absolute PATH entries only
  *   (launch/resolve.ts — checked first, so a missing one is "command not
  *   found" before anything starts). A stdio server is started directly by
- *   this process (spawn.ts: no launcher process in between) in its own
+ *   this process (launch/group-transport.ts: no launcher process in between) in its own
  *   process group, its tree carrying a fresh marker (launch/tree.ts), its
  *   stderr redacted in process, so a failure can show its tail.
  * - `probe` never throws and never leaves a process behind: when it
@@ -35,7 +35,7 @@ import { prepareLaunch } from '../launch/prepare.ts'
 import { newTreeMarker } from '../launch/tree.ts'
 import { childEnv, redact } from './env.ts'
 import { explainProbe, type Phase } from './hints.ts'
-import { exited, exitWithin, GroupStdioTransport } from './spawn.ts'
+import { exited, exitWithin, GroupStdioTransport } from '../launch/group-transport.ts'
 import { TextTail } from './tail.ts'
 import type { DoctorResult, DoctorState } from './types.ts'
 

@@ -30,7 +30,7 @@
  */
 import { Buffer } from 'node:buffer'
 import type { Placement } from '../plan/desired.ts'
-import { DETAIL_TEXT } from '../plan/states.ts'
+import { DETAIL_TEXT, signatureWords } from '../plan/states.ts'
 import { shellWord, trustCommand } from '../trust/command.ts'
 import type { FileProblem, ServerSnapshot } from './status.ts'
 
@@ -76,12 +76,13 @@ export function explain(
       if (v.fix === undefined)
         return { name, kind: 'invalid', words: 'its entry is not valid', fix: doctorCommand(root, name) }
       const changed = v.why === 'changed'
+      const signed = v.signature ? ` (${signatureWords(v.signature)})` : ''
       return {
         name,
         kind: changed ? 'changed' : 'untrusted',
         words: changed
-          ? 'changed since it was trusted: review it and trust it again'
-          : 'not trusted yet: review it, then trust it',
+          ? `changed since it was trusted${signed}: review it and trust it again`
+          : `not trusted yet${signed}: review it, then trust it`,
         fix: v.fix,
       }
     }

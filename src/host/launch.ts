@@ -1,7 +1,10 @@
 /**
- * The config a mount hands the official client: a stdio server goes through
- * our launcher (src/launch/launcher.ts) so its stderr is logged redacted and
- * its process tree ends with it; an HTTP server is mounted as planned.
+ * The config a mount hands the official client: a stdio server in our
+ * launcher's shape (src/launch/launcher.ts), which the host's hook on the
+ * client's transport (stdio-hook.ts) starts in this process — no launcher
+ * process — and, when the hook is not installed, the launcher runs: either
+ * way its stderr is logged redacted and its process tree ends with it; an
+ * HTTP server is mounted as planned.
  *
  * Contract: `mountedConfig(spec, effectiveName, opts)` is `spec.config` with
  * the effective `serverName`, and for stdio the launcher wrapping

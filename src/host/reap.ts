@@ -4,15 +4,16 @@
  * The official client cannot be disposed while it is still activating (cordis
  * defers a loading fiber's teardown until its `apply` returns), and its
  * `initialize` request waits ~60 s for a server that never speaks MCP. To
- * make a timed-out mount let go promptly, `reapStdioChild` ends the direct
- * child of this process that runs exactly the mount's command, arguments and
- * cwd: SIGTERM, then SIGKILL after `graceMs` if it is still alive. That
- * child is our launcher (src/launch/launcher.ts), which ends its server's
- * process group on SIGTERM; the process groups led by its children are
- * noted before anything is signalled and get the same SIGTERM and SIGKILL
- * by pgid, so the tree ends even if the launcher itself is gone by then;
- * so does every process carrying the mount's tree marker (launch/tree.ts:
- * a `setsid` or double-forked helper).
+ * make a timed-out mount let go promptly, `reapStdioChild` ends the mount's
+ * server: every process carrying the mount's tree marker (launch/tree.ts:
+ * the server this process started itself — host/stdio-hook.ts — and any
+ * `setsid` or double-forked helper) and the process group each marked group
+ * leader leads (a helper that ignores SIGTERM in the server's group), and,
+ * when stdio servers start through the launcher process (the hook could not
+ * be installed), the direct child of this process that runs exactly the
+ * mount's command, arguments and cwd (that launcher) and the process groups
+ * led by its children — all noted before anything is signalled, then
+ * SIGTERM, then SIGKILL after `graceMs` if still alive.
  * The client then sees its transport close, its activation settles, and the
  * deferred dispose completes. Linux only (/proc); elsewhere a hung server is
  * left to the client's own timeout. Never throws.
@@ -58,11 +59,23 @@ function findStdioChildren(id: StdioIdentity): number[] {
   })
 }
 
+/** Of `pids`, those that lead their own process group (a server started in this process: stdio-hook.ts). */
+function groupLeaders(pids: readonly number[]): number[] {
+  return pids.filter((pid) => {
+    try {
+      return procStat(pid).pgid === pid
+    } catch {
+      return false
+    }
+  })
+}
+
 export function reapStdioChild(id: StdioIdentity, graceMs = 2000): number[] {
   const pids = findStdioChildren(id)
-  const groups = groupsLedByChildrenOf(pids)
   const marker = id.env?.[TREE_ENV]
-  const targets = [...pids, ...groups.map((g) => -g), ...markedPids(marker)]
+  const marked = markedPids(marker)
+  const groups = [...new Set([...groupsLedByChildrenOf(pids), ...groupLeaders(marked)])]
+  const targets = [...pids, ...groups.map((g) => -g), ...marked]
   for (const t of targets) sendSignal(t, 'SIGTERM')
   if (targets.length > 0) {
     const timer = setTimeout(() => {

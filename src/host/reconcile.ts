@@ -42,6 +42,7 @@ import type { Projects } from './projects.ts'
 import type { Reports } from './report.ts'
 import type { RuntimeState } from './state.ts'
 import { readsFailed } from './status.ts'
+import type { TeamGate } from './team-gate.ts'
 import type { TrustGate } from './trust-gate.ts'
 import type { VisibilityGuard } from './visibility.ts'
 
@@ -57,6 +58,8 @@ export interface ReconcileDeps {
   /** The per-user tool-cache secret (src/lazy/secret.ts); absent: no cache keys. */
   cacheSecret?: Uint8Array | undefined
   gate: TrustGate
+  /** Signed team approvals (team-gate.ts): prepared each run, asked by the plan. */
+  team: TeamGate
   projects: Projects
   mounts: MountTable
   lazy: LazyServers
@@ -97,6 +100,7 @@ export function createReconciler(deps: ReconcileDeps): Reconciler {
       dshHome: deps.dshHome,
       platform: process.platform,
       trust: gate.check,
+      team: deps.team.check,
       storeProblem: gate.storeProblem,
       ...(deps.cacheSecret ? { cacheSecret: deps.cacheSecret } : {}),
     })
@@ -139,9 +143,12 @@ export function createReconciler(deps: ReconcileDeps): Reconciler {
       runs++
       gate.refresh()
       // Watch before reading: an edit after this point is seen (event or signature re-check).
-      deps.watcher?.setFiles([...projects.files(), ...gate.files(), indexFile(deps.dshHome)])
+      const roots = projects.list().map((p) => p.root)
+      deps.watcher?.setFiles([...projects.files(), ...gate.files(), ...deps.team.files(roots), indexFile(deps.dshHome)])
       for (const p of projects.list()) projects.load(p.root)
       state.userLayers = projects.loadUser()
+      await deps.team.prepare(roots, state.userLayers)
+      if (state.disposed) return
       state.plan = plan()
       reports.logPlacements()
       lazy.setPolicy(lifecyclePolicy(state.plan, options))

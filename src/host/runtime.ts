@@ -34,6 +34,7 @@ import { shutdown } from './shutdown.ts'
 import { createRuntimeState, createSignals, late, visibleFor as viewsOf } from './state.ts'
 import { createStatusWriter, type Snapshot } from './status.ts'
 import { createProjectEnv } from './project-env.ts'
+import { createTeamGate } from './team-gate.ts'
 import { createTrustGate } from './trust-gate.ts'
 import { createVisibility } from './visibility.ts'
 import { globalDefinitions } from './visibility-listing.ts'
@@ -69,7 +70,15 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
   // Edges first: every service logs, and reads files and trust from these places.
   const log = createLog(ctx)
   const loc = defaultLocations(process.env, options.dshHome ? { dshHome: options.dshHome } : undefined)
-  const gate = createTrustGate({ mode: options.trust, dshHome: loc.dshHome, env: process.env, log })
+  // The trust gate and the team gate ask each other: a signed row is not warned about; a revocation lives in the store.
+  const gate = createTrustGate({
+    mode: options.trust,
+    dshHome: loc.dshHome,
+    env: process.env,
+    log,
+    team: (root, row) => team.check(root, row),
+  })
+  const team = createTeamGate({ env: process.env, log, revoked: (root, name) => gate.revoked(root, name) })
   // What the host took from the checkout's `.env`: no server inherits it, and `${VAR}` does not read it.
   const dotenv = createProjectEnv(ctx, log)
   const rootOfDir = (dir: string) => projectRootOf(canonicalRoot(dir), loc).root
@@ -184,6 +193,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     dshHome: loc.dshHome,
     cacheSecret,
     gate,
+    team,
     projects,
     mounts,
     lazy,

@@ -25,7 +25,11 @@
  *   trusted, and the exact command to run (`dsh-mcp trust -C <root>
  *   <name>`, quoted as needed). A server seen trusted re-arms its warning.
  *   An ignored store is reported once per project and reason. Messages hold
- *   names and paths only, never an env or header value.
+ *   names and paths only, never an env or header value. A row that the team
+ *   seam (`team`, team-gate.ts) answers `trusted` is not warned about; any
+ *   other signature answer is named in the warning (plan/states.ts words).
+ * - `revoked(root, name)`: the store's `untrust` mark for a signed row (true
+ *   while the store cannot be used: fail closed).
  * - `pinned(root, name)`: a row the last `check` answered `trusted` from the
  *   store, with its record's pinned tools (host/tool-pins.ts withholds what
  *   differs from them).
@@ -37,9 +41,12 @@ import { rowFingerprint } from '../config/fingerprint.ts'
 import type { Row } from '../config/layers.ts'
 import type { TrustFn } from '../plan/desired.ts'
 import { trustCommand } from '../trust/command.ts'
+import { signatureWords } from '../plan/states.ts'
 import {
   emptyTrustStore,
   needsTrust,
+  revokedIn,
+  type SignatureAnswer,
   type TrustState,
   type TrustStore,
   trustGateOff,
@@ -57,6 +64,8 @@ export interface TrustGate {
   storeProblem(root: string): string | undefined
   files(): string[]
   refresh(): void
+  /** Whether the user withdrew the team signature of `name` in `root` (`dsh-mcp untrust`; true while the store cannot be used). */
+  revoked(root: string, name: string): boolean
   /**
    * The row `name` of `root` as last checked, when it needed trust and the store trusted it (never with the
    * gate off): its canonical root, fingerprint and pinned tools (tool-pins.ts, host/tool-pins.ts).
@@ -71,6 +80,8 @@ export interface TrustGateOptions {
   dshHome: string
   env: Readonly<Record<string, string | undefined>>
   log: Pick<Log, 'warn'>
+  /** The team seam (team-gate.ts): a row its signature lets run is not warned about. */
+  team?: (root: string, row: Row) => SignatureAnswer | undefined
 }
 
 export function createTrustGate(opts: TrustGateOptions): TrustGate {
@@ -112,7 +123,12 @@ export function createTrustGate(opts: TrustGateOptions): TrustGate {
 
   const warn = (root: string, row: Row, verdict: 'untrusted' | 'changed', fingerprint: string) => {
     const key = `${root}\0${row.name}`
-    const state = `${verdict}\0${fingerprint}`
+    const team = opts.team?.(root, row)
+    if (team?.state === 'trusted') {
+      warned.delete(key)
+      return
+    }
+    const state = `${verdict}\0${fingerprint}\0${team?.state ?? ''}`
     if (warned.get(key) === state) return
     warned.set(key, state)
     const where = `${row.scope} server "${row.name}" (${path.relative(root, row.file) || row.file} in ${root})`
@@ -120,7 +136,8 @@ export function createTrustGate(opts: TrustGateOptions): TrustGate {
       verdict === 'changed'
         ? 'changed since trusted: it is stopped until trusted again'
         : 'is not trusted, so it was not started'
-    opts.log.warn('%s %s; review it, then run: %s', where, what, trustCommand(root, row.name))
+    const signed = team ? ` (${signatureWords(team)})` : ''
+    opts.log.warn('%s %s%s; review it, then run: %s', where, what, signed, trustCommand(root, row.name))
   }
 
   /** The gate's answer for one row; a row trusted through the store is recorded as a pin subject under `id`. */
@@ -161,6 +178,10 @@ export function createTrustGate(opts: TrustGateOptions): TrustGate {
       return answer
     },
     storeProblem: (root) => (off() ? undefined : storeFor(root).problem),
+    revoked(root, name) {
+      const { canonical, store, problem } = storeFor(root)
+      return problem !== undefined || revokedIn(store, canonical, name)
+    },
     files: () => (off() ? [] : [trustFilePath(opts.dshHome)]),
     pinned: (root, name) => (off() ? undefined : subjects.get(`${root}\0${name}`)),
     pinsVersion: () => pinsVersion,

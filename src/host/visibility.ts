@@ -15,9 +15,10 @@
  * server changed: ownership or views moved) and coalesces: it marks the
  * guard dirty and one pass runs once the current synchronous step is over
  * (a microtask: no I/O callback runs before it), skipped when neither any
- * tracked agent's view nor the owner of any registered tool changed since
- * the last full pass. `counters()` reports the full passes `refresh()` ran
- * (a debug hook for tests and the bench). Only registered names are ever
+ * tracked agent's view nor the owner of any registered tool (as that pass
+ * saw the owners, or now) changed since the last full pass. `counters()`
+ * reports the full passes `refresh()` ran (a debug hook for tests and the
+ * bench). Only registered names are ever
  * denied. Nothing here throws. `dispose()` is the one release: the
  * `tools/change` listener, the pending pass, every freeze and every
  * agent's restriction; nothing runs after it.
@@ -26,6 +27,7 @@
  */
 import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
+import { ownerIndex } from '../plan/tool-names.ts'
 import type { Owners, Visible } from '../plan/visibility.ts'
 import type { Log } from './log.ts'
 import { Burst } from './visibility-burst.ts'
@@ -185,10 +187,15 @@ class Visibility implements VisibilityGuard {
     if (!seen) return false
     for (const [root, visible] of views) if (seen.views.get(root) !== visible) return false
     const own = this.#model.ownership()
+    // The servers a registered name belongs to, now or as the last pass saw the owners (a name no longer ours must
+    // have its denial lifted: a tool not ours is never touched).
+    const before = ownerIndex(seen.owners.keys())
     const servers = new Set<string>()
     for (const name of this.#passes.listing.names()) {
       const server = own.index.ownerOf(name)
       if (server !== undefined) servers.add(server)
+      const earlier = before.ownerOf(name)
+      if (earlier !== undefined) servers.add(earlier)
     }
     // A server with no registered tool: its last owner no longer matters (its next tools are adopted as they come).
     for (const server of [...seen.owners.keys()]) if (!servers.has(server)) seen.owners.delete(server)

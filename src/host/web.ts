@@ -27,7 +27,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { jsonTerminalSafe } from '../config/terminal-safe.ts'
 import type { Placement } from '../plan/desired.ts'
-import { type ServerState, STATE_TONE, type Tone } from '../plan/states.ts'
+import { type ServerState, STATE_TONE, signatureWords, type Tone } from '../plan/states.ts'
 import type { VerdictView } from '../plan/verdict.ts'
 import { explain, explainFile, type WhyKind } from './explain.ts'
 import type { FileProblem, ServerSnapshot } from './status.ts'
@@ -52,6 +52,8 @@ export interface WebServerRow {
   kind: WhyKind | null
   words: string | null
   fix: string | null
+  /** The row's signed approval in the state vocabulary's words (plan/states.ts `signatureWords`), or null. */
+  signed: string | null
 }
 
 export interface WebFileRow {
@@ -119,6 +121,7 @@ export function webProject(
         kind: why?.kind ?? null,
         words: why?.words ?? null,
         fix: why?.fix ?? null,
+        signed: p.verdict.signature ? signatureWords(p.verdict.signature) : null,
       },
     ]
   })

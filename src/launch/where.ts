@@ -1,13 +1,13 @@
 /**
- * Where the launcher is, for whoever starts a stdio server through it (the
- * host's mounts and doctor's probes).
+ * Where the launcher and the watchdog are, for whoever starts them (the host's mounts and its watchdog).
  *
  * Contract: `launcher()` is `{ node: process.execPath, script }` with
  * `script` the launcher next to this package's other modules: found as
  * `../launch/launcher.js` from the calling module's directory, which holds
  * from `lib/launch/`, `lib/host/`, `lib/doctor/` and the CLI bundle's
  * `lib/cli-bundle/` alike; its `.ts` source when running from `src/`
- * (tests: Node strips the types). Computed once.
+ * (tests: Node strips the types). `watchdogScript()` is `watchdog.js` (or
+ * `.ts`) found the same way. Computed once.
  *
  * @module
  */
@@ -16,11 +16,19 @@ import { fileURLToPath } from 'node:url'
 import type { Launcher } from './spec.ts'
 
 let found: Launcher | undefined
+let dog: string | undefined
+
+function script(name: string): string {
+  const js = fileURLToPath(new URL(`../launch/${name}.js`, import.meta.url))
+  return existsSync(js) ? js : fileURLToPath(new URL(`../launch/${name}.ts`, import.meta.url))
+}
 
 export function launcher(): Launcher {
-  if (found) return found
-  const js = fileURLToPath(new URL('../launch/launcher.js', import.meta.url))
-  const ts = fileURLToPath(new URL('../launch/launcher.ts', import.meta.url))
-  found = { node: process.execPath, script: existsSync(js) ? js : ts }
+  found ??= { node: process.execPath, script: script('launcher') }
   return found
+}
+
+export function watchdogScript(): string {
+  dog ??= script('watchdog')
+  return dog
 }

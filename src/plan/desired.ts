@@ -28,7 +28,7 @@ import { rowHome } from '../config/inherit.ts'
 import { type LayerInput, mergeLayers, repositoryContribution, type Row, type Scope } from '../config/layers.ts'
 import type { OfficialConfig } from '../config/official.ts'
 import { credentialValues, secretValues } from '../config/redact.ts'
-import type { TrustState } from '../trust/state.ts'
+import type { TeamFn, TrustState } from '../trust/state.ts'
 import type { Entry, Lifecycle } from '../config/schema.ts'
 import { fieldsWhere, type HostField } from '../config/fields.ts'
 import type { ToolFilter } from './filter.ts'
@@ -100,6 +100,8 @@ export interface PlanInput {
   /** `process.platform` of the host (the Windows launcher shim); an input, never read here. */
   platform: string
   trust: TrustFn
+  /** Signed team approvals (trust/state.ts `TeamFn`): asked only for a project row its user has not trusted. */
+  team?: TeamFn
   /** What is wrong with the trust store for a root, if it cannot be used (the reason of `store-problem`). */
   storeProblem?: (root: string) => string | undefined
   /** The secret store as a view sees it (`root` null: the global view, the user's own secrets alone). */
@@ -188,6 +190,7 @@ function judgeRow(row: Row, view: string | null, input: ViewInput, mounts: Map<s
     dshHome: input.dshHome,
     platform: input.platform,
     trust: (r) => input.trust(root as string, r),
+    ...(input.team && root !== null ? { team: (r: Row) => input.team?.(root, r) } : {}),
     ...(storeProblem !== undefined ? { storeProblem } : {}),
   })
   const verdict = verdictView(v)

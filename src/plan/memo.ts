@@ -8,7 +8,7 @@
  * one, or one project) is reused when all of these are unchanged since it was
  * judged: its `LayerInput`s and the user layer's (by identity, in order),
  * `dshHome`, the platform, the trust store's problem for every root its rows asked about, the withheld names and the cache secret, the value of every variable its rows read from
- * `env`, every answer the secret store gave it (`has` and `read`, asked again), and every trust verdict its rows got. So callers must hand in a new
+ * `env`, every answer the secret store gave it (`has` and `read`, asked again), every trust verdict and every team answer its rows got (each with the root asked: a monorepo parent's row asks for the parent). So callers must hand in a new
  * `LayerInput` whenever a file's content changes, and never mutate one. A
  * project missing from an input is forgotten. Pure apart from its own cache.
  *
@@ -25,7 +25,7 @@ import {
   type ViewInput,
   type ViewJudgement,
 } from './desired.ts'
-import type { TrustState } from '../trust/state.ts'
+import { signatureKey, type TrustState } from '../trust/state.ts'
 
 export interface PlanMemo {
   plan(input: PlanInput): Plan
@@ -43,6 +43,8 @@ interface View {
   secretAnswers: [string | null, keyof SecretSource, string, boolean | string | undefined][]
   /** Every trust verdict the judgement got, in order, with the root it was asked for. */
   asked: [string, Row, TrustState][]
+  /** Every team answer the judgement got (trust/state.ts `signatureKey`), in order, with the root asked. */
+  teamAsked: [string, Row, string][]
   /** The store problems the judgement saw, per root asked (a parent directory's rows ask for theirs). */
   storeProblem: [string, string | undefined][]
   withheld: PlanInput['withheld']
@@ -74,13 +76,15 @@ export function createPlanMemo(): PlanMemo {
       prev.cacheSecret === input.cacheSecret &&
       [...prev.read].every(([name, value]) => input.env[name] === value) &&
       prev.secretAnswers.every(([r, kind, name, answer]) => input.secrets?.(r)[kind](name) === answer) &&
-      prev.asked.every(([r, row, verdict]) => input.trust(r, row) === verdict)
+      prev.asked.every(([r, row, verdict]) => input.trust(r, row) === verdict) &&
+      prev.teamAsked.every(([r, row, key]) => signatureKey(input.team?.(r, row)) === key)
     ) {
       return prev
     }
     const rows = sameFiles ? prev.rows : rowsOf()
     const read = new Map<string, string | undefined>()
     const asked: View['asked'] = []
+    const teamAsked: View['teamAsked'] = []
     const secretAnswers: View['secretAnswers'] = []
     const storeProblem: View['storeProblem'] = []
     const secrets = input.secrets
@@ -100,6 +104,15 @@ export function createPlanMemo(): PlanMemo {
         asked.push([r, row, verdict])
         return verdict
       },
+      ...(input.team
+        ? {
+            team(r: string, row: Row) {
+              const answer = input.team?.(r, row)
+              teamAsked.push([r, row, signatureKey(answer)])
+              return answer
+            },
+          }
+        : {}),
       ...(input.storeProblem
         ? {
             storeProblem: (r: string) => {
@@ -144,6 +157,7 @@ export function createPlanMemo(): PlanMemo {
       rows,
       read,
       asked,
+      teamAsked,
       secretAnswers,
       storeProblem,
       withheld: input.withheld,

@@ -12,8 +12,8 @@
  *
  * @module
  */
-import { createHash } from 'node:crypto'
 import { namesOverlap } from './tool-names.ts'
+import { nodeCrypto } from '../config/node-crypto.ts'
 
 export const MAX_SERVER_NAME_LENGTH = 32
 
@@ -30,7 +30,8 @@ export interface NameRequest {
 
 /** `<name>_<hash6>` (a different hash per attempt), at most 32 chars, no `__`. */
 export function suffixedName(name: string, origin: string, attempt = 0): string {
-  const hash = createHash('sha256')
+  const hash = nodeCrypto()
+    .createHash('sha256')
     .update(attempt === 0 ? origin : `${origin}\0${attempt}`)
     .digest('hex')
     .slice(0, 6)

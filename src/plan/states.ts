@@ -15,9 +15,13 @@
  * panel) is built from these lists — add a state here, nowhere else. A row
  * that runs may also carry a detail (`ROW_DETAILS`: `tools-changed`, read
  * `tools changed — review`), written beside its state, never instead of it.
+ * A row's signed approval (a verdict detail: `VerdictView.signature`) reads
+ * `signatureWords` at every edge (`signed by alice (trusted)`, `signed by an
+ * unknown key`, …) with its tone (`SIGNATURE_TONE`).
  *
  * @module
  */
+import type { SignatureAnswer, SignatureState } from '../trust/state.ts'
 import type { VerdictTag } from './verdict.ts'
 
 /** What a row that does not run reads as, everywhere. */
@@ -101,4 +105,45 @@ export const TONE_COLOR = { ok: 'green', warn: 'yellow', error: 'red', idle: 'gr
 /** The CLI colour of a state word (list, status, doctor). */
 export function stateColor(state: keyof typeof STATE_TONE): (typeof TONE_COLOR)[Tone] {
   return TONE_COLOR[STATE_TONE[state]]
+}
+
+/** A signed approval's detail, the same words at every edge (list, status, panel, prompt line, review). */
+export function signatureWords(a: SignatureAnswer): string {
+  switch (a.state) {
+    case 'trusted':
+      return `signed by ${a.signer ?? 'a listed signer'} (trusted)`
+    case 'unknown-signer':
+      return 'signed by an unknown key'
+    case 'stale':
+      return 'signed for an older version (changed since signed)'
+    case 'bad':
+      return 'bad signature (not valid for this project, server and version)'
+    case 'revoked':
+      return 'signature withdrawn by you (dsh-mcp untrust)'
+    case 'no-verifier':
+      return 'signature ignored: ssh-keygen not found'
+    case 'file-refused':
+      return 'signature ignored: .dsh/mcp.trust refused'
+  }
+}
+
+/** Every signature state (the status file's schema reads them from here). */
+export const SIGNATURE_STATES = [
+  'trusted',
+  'unknown-signer',
+  'stale',
+  'bad',
+  'revoked',
+  'no-verifier',
+  'file-refused',
+] as const satisfies readonly SignatureState[]
+
+export const SIGNATURE_TONE: Readonly<Record<SignatureState, Tone>> = {
+  trusted: 'ok',
+  'unknown-signer': 'warn',
+  stale: 'warn',
+  bad: 'error',
+  revoked: 'idle',
+  'no-verifier': 'warn',
+  'file-refused': 'error',
 }

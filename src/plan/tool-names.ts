@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { createHash } from 'node:crypto'
+import { nodeCrypto } from '../config/node-crypto.ts'
 
 const MAX_PUBLIC_NAME_LENGTH = 64
 const HASH_LENGTH = 12
@@ -23,7 +23,7 @@ export function publicToolName(serverName: string, rawName: string): string {
   const joined = `mcp__${serverName}__${rawName}`
   const normalized = joined.replace(INVALID_NAME_CHARS, '_')
   if (normalized === joined && normalized.length <= MAX_PUBLIC_NAME_LENGTH) return normalized
-  const hash = createHash('sha256').update(`${serverName}\0${rawName}`).digest('hex').slice(0, HASH_LENGTH)
+  const hash = nodeCrypto().createHash('sha256').update(`${serverName}\0${rawName}`).digest('hex').slice(0, HASH_LENGTH)
   return `${normalized.slice(0, MAX_PUBLIC_NAME_LENGTH - HASH_LENGTH - 1)}_${hash}`
 }
 

@@ -13,7 +13,10 @@
  *    (`row.disabledBy`, checked before validity: turned off is turned off);
  * 5. `needs-trust` — the row has a repository contribution (any field from a
  *    file that is not the user's own, `needsTrust`) and the gate is on and
- *    answers anything but `trusted`: `store-problem` (the store cannot be
+ *    answers anything but `trusted`, and the team seam (`team`: a signed
+ *    approval verified by the edge) does not answer `trusted` either (a row
+ *    that runs on a signature alone carries `signedBy`; a store-problem never
+ *    asks the seam): `store-problem` (the store cannot be
  *    used: fail closed), `changed`, `repository-contribution` (a user row
  *    that a repository file overrides), or `new`. Trust is judged on the
  *    unexpanded entry, before any `${VAR}` is read;
@@ -41,14 +44,14 @@ import { credentialsAsHeader, type OfficialConfig, OfficialConfigSchema, toOffic
 import { redact, secretValues } from '../config/redact.ts'
 import { OFFICIAL_RECONNECT_DEFAULTS, type Entry } from '../config/schema.ts'
 import { trustCommand } from '../trust/command.ts'
-import { needsTrust, type TrustState } from '../trust/state.ts'
+import { needsTrust, type SignatureAnswer, type TrustState } from '../trust/state.ts'
 
 export type NeedsTrustWhy = 'new' | 'changed' | 'repository-contribution' | 'store-problem'
 export type RefusedWhy = 'ownership' | 'invalid' | 'symlink-out'
 
 export type Verdict =
-  | { tag: 'runs'; entry: Entry; config: OfficialConfig; notes: string[] }
-  | { tag: 'needs-trust'; why: NeedsTrustWhy; reason: string; fix: string }
+  | { tag: 'runs'; entry: Entry; config: OfficialConfig; notes: string[]; signedBy?: string }
+  | { tag: 'needs-trust'; why: NeedsTrustWhy; reason: string; fix: string; signature?: SignatureAnswer }
   | { tag: 'skipped'; variables: string[]; withheld: string[]; secrets?: string[]; problems: string[]; reason: string }
   | { tag: 'refused'; why: RefusedWhy; reason: string; file?: string }
   | { tag: 'disabled'; reason: string }
@@ -70,6 +73,11 @@ export interface VerdictInput {
   /** The gate's answer, asked only for a row that needs trust (never when `gateOff`). */
   trust: (row: Row) => TrustState
   gateOff?: boolean
+  /**
+   * The team seam (trust/state.ts `SignatureAnswer`), asked only for a row the user has not trusted personally
+   * (never on `store-problem`): the edge verified the signature and hands in the typed result.
+   */
+  team?: (row: Row) => SignatureAnswer | undefined
   /** What is wrong with the trust store (for the `store-problem` reason). */
   storeProblem?: string
 }
@@ -157,10 +165,13 @@ export function verdictOf(row: Row, input: VerdictInput): Verdict {
     }
   }
   if (row.state === 'disabled') return { tag: 'disabled', reason: 'enabled: false' }
+  let signedBy: string | undefined
   if (!input.gateOff && needsTrust(row)) {
     if (input.root === null) return { tag: 'refused', why: 'invalid', reason: 'a project row outside a project' }
     const answer = input.trust(row)
-    if (answer !== 'trusted') {
+    const team = answer === 'trusted' || answer === 'store-problem' ? undefined : input.team?.(row)
+    if (team?.state === 'trusted') signedBy = team.signer ?? ''
+    else if (answer !== 'trusted') {
       const why: NeedsTrustWhy =
         answer === 'store-problem'
           ? 'store-problem'
@@ -170,7 +181,13 @@ export function verdictOf(row: Row, input: VerdictInput): Verdict {
               ? 'repository-contribution'
               : 'new'
       const fix = trustCommand(input.root, row.name)
-      return { tag: 'needs-trust', why, reason: needsTrustReason(why, fix, input.storeProblem), fix }
+      return {
+        tag: 'needs-trust',
+        why,
+        reason: needsTrustReason(why, fix, input.storeProblem),
+        fix,
+        ...(team ? { signature: team } : {}),
+      }
     }
   }
   // A row a repository contributed to reads the project's secrets only, never the user's own (`--user`).
@@ -237,7 +254,7 @@ export function verdictOf(row: Row, input: VerdictInput): Verdict {
       file: row.file,
     }
   }
-  return { tag: 'runs', entry, config, notes }
+  return { tag: 'runs', entry, config, notes, ...(signedBy !== undefined ? { signedBy } : {}) }
 }
 
 /**
@@ -261,14 +278,27 @@ export interface VerdictView {
   fix?: string
   /** refused: the file the problem is in. */
   file?: string
+  /** runs (state `trusted`: it runs on a signature alone) or needs-trust: what the row's signed approval says. */
+  signature?: SignatureAnswer
 }
 
 export function verdictView(v: Verdict | FileVerdict): VerdictView {
   switch (v.tag) {
     case 'runs':
-      return { tag: 'runs', why: null, reason: v.notes[0] ?? null }
+      return {
+        tag: 'runs',
+        why: null,
+        reason: v.notes[0] ?? null,
+        ...(v.signedBy !== undefined ? { signature: { state: 'trusted', signer: v.signedBy } } : {}),
+      }
     case 'needs-trust':
-      return { tag: v.tag, why: v.why, reason: v.reason, ...(v.why === 'store-problem' ? {} : { fix: v.fix }) }
+      return {
+        tag: v.tag,
+        why: v.why,
+        reason: v.reason,
+        ...(v.why === 'store-problem' ? {} : { fix: v.fix }),
+        ...(v.signature ? { signature: v.signature } : {}),
+      }
     case 'refused':
       return { tag: v.tag, why: v.why, reason: v.reason, ...(v.file !== undefined ? { file: v.file } : {}) }
     case 'skipped':

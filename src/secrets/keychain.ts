@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { createRequire } from 'node:module'
+import type * as NodeModule from 'node:module'
 
 export const KEYCHAIN_SERVICE = 'dsh-mcp'
 
@@ -34,11 +34,17 @@ interface Native {
   Entry: new (service: string, account: string, options?: { linux?: { store?: string } }) => NativeEntry
 }
 
+/** `node:module`, on first use only: loading it loads Node's ES loader, which a `list` that reads no keychain never needs. */
+function moduleApi(): typeof NodeModule {
+  return (process.getBuiltinModule?.('node:module') ??
+    (typeof require === 'function' ? require('node:module') : undefined)) as unknown as typeof NodeModule
+}
+
 let native: Native | undefined
 function load(): Native {
   if (native) return native
   try {
-    native = createRequire(import.meta.url)('@napi-rs/keyring') as Native
+    native = moduleApi().createRequire(import.meta.url)('@napi-rs/keyring') as Native
   } catch (err) {
     throw new KeychainError(`the keychain library did not load (${(err as Error).message.split('\n')[0]})`)
   }

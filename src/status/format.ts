@@ -21,7 +21,7 @@
 import type { Scope } from '../config/layers.ts'
 import * as z from 'zod/mini'
 import { LIFECYCLES, type Lifecycle } from '../config/schema.ts'
-import { ROW_DETAILS, type RowDetail, SERVER_STATES, type ServerState } from '../plan/states.ts'
+import { ROW_DETAILS, type RowDetail, SERVER_STATES, SIGNATURE_STATES, type ServerState } from '../plan/states.ts'
 import type { VerdictTag, VerdictView } from '../plan/verdict.ts'
 import { isRecord } from '../config/guards.ts'
 import { jsonTerminalSafe } from '../config/terminal-safe.ts'
@@ -95,6 +95,12 @@ const VerdictSchema = z.pipe(
     withheld: maybe(names),
     fix: maybe(cleaned(500)),
     file: maybe(cleaned(4096)),
+    signature: maybe(
+      z.pipe(
+        z.object({ state: z.enum(SIGNATURE_STATES), signer: maybe(cleaned(64)) }),
+        z.transform((x) => (x.signer === undefined ? { state: x.state } : x)),
+      ),
+    ),
   }),
   // Absent stays absent: an optional field that did not decode is left out, not written as undefined.
   z.transform(

@@ -21,6 +21,8 @@ import { sanitizePins, type ToolPins } from './tool-pins.ts'
 export interface TrustRecord {
   fingerprint: string
   trustedAt: string
+  /** What the server looked like when trusted (trust/snapshot.ts): the review of a changed server diffs it. */
+  fields?: Record<string, string>
   /**
    * The tools the user accepted (tool-pins.ts); absent in a record written before pins existed or before the
    * server's first mount since it was trusted: the host pins what it offers at that mount.
@@ -30,7 +32,33 @@ export interface TrustRecord {
 
 export interface TrustStore {
   version: 1
-  projects: Record<string, { servers: Record<string, TrustRecord> }>
+  /** Per canonical root: personal records, and `revoked` — names whose team signatures this user withdrew (`untrust`), with when. */
+  projects: Record<string, { servers: Record<string, TrustRecord>; revoked?: Record<string, string> }>
+}
+
+/**
+ * What a signed approval (`.dsh/mcp.trust`, trust/signed.ts) says for a row, as the edge found it: `trusted`
+ * (a valid signature of the row's current fingerprint by a signer the user lists: `signer` is the user's own
+ * label), or why it does not count — `unknown-signer` (no listed key; a removed signer reads so too),
+ * `stale` (signed for another version of the row), `bad` (the signature does not verify for this project,
+ * server and fingerprint), `revoked` (the user ran `dsh-mcp untrust` for it), `no-verifier` (`ssh-keygen`
+ * not found: signatures are ignored), `file-refused` (the file is a link, unreadable or not ours). An absent
+ * answer: no signature for the row.
+ */
+export type SignatureState = 'trusted' | 'unknown-signer' | 'stale' | 'bad' | 'revoked' | 'no-verifier' | 'file-refused'
+
+export interface SignatureAnswer {
+  state: SignatureState
+  /** `trusted`: the label the user gave the signer. */
+  signer?: string
+}
+
+/** The team seam the plan asks, for a row its user has not trusted personally. */
+export type TeamFn = (root: string, row: Row) => SignatureAnswer | undefined
+
+/** A stable key of an answer (the plan memo compares answers by it). */
+export function signatureKey(a: SignatureAnswer | undefined): string {
+  return a ? `${a.state}\0${a.signer ?? ''}` : ''
 }
 
 /**
@@ -88,6 +116,12 @@ export function trustAnswerOf(
 }
 
 /** Whether the environment turns the gate off (`DSH_MCP_TRUST_ALL=1`). */
+/** Whether this user withdrew the team signatures of `name` in the project (`dsh-mcp untrust`). */
+export function revokedIn(store: TrustStore, canonicalRoot: string, name: string): boolean {
+  const p = Object.hasOwn(store.projects, canonicalRoot) ? store.projects[canonicalRoot] : undefined
+  return p?.revoked !== undefined && Object.hasOwn(p.revoked, name)
+}
+
 export function trustGateOff(env: Readonly<Record<string, string | undefined>>): boolean {
   const v = env.DSH_MCP_TRUST_ALL?.trim().toLowerCase()
   return v === '1' || v === 'true'
@@ -105,15 +139,23 @@ export function sanitizeTrustStore(value: unknown): TrustStore {
     const servers = dict<TrustRecord>()
     for (const [name, rec] of Object.entries(project.servers)) {
       if (isRecord(rec) && typeof rec.fingerprint === 'string' && rec.fingerprint !== '') {
+        const fields = isRecord(rec.fields)
+          ? Object.fromEntries(Object.entries(rec.fields).filter(([, v]) => typeof v === 'string'))
+          : undefined
         const tools = sanitizePins(rec.tools)
         servers[name] = {
           fingerprint: rec.fingerprint,
           trustedAt: typeof rec.trustedAt === 'string' ? rec.trustedAt : '',
+          ...(fields ? { fields: fields as Record<string, string> } : {}),
           ...(tools ? { tools } : {}),
         }
       }
     }
-    if (Object.keys(servers).length > 0) store.projects[root] = { servers }
+    const revoked = dict<string>()
+    if (isRecord(project.revoked))
+      for (const [name, at] of Object.entries(project.revoked)) if (typeof at === 'string') revoked[name] = at
+    if (Object.keys(servers).length > 0 || Object.keys(revoked).length > 0)
+      store.projects[root] = { servers, ...(Object.keys(revoked).length > 0 ? { revoked } : {}) }
   }
   return store
 }

@@ -255,7 +255,7 @@ function jsonWhere(err: unknown, text: string): string {
 export function trustServers(
   dshHome: string,
   root: string,
-  servers: { name: string; fingerprint: string; tools?: ToolPins }[],
+  servers: { name: string; fingerprint: string; fields?: Record<string, string>; tools?: ToolPins }[],
 ): Promise<void> {
   const trustedAt = new Date().toISOString()
   return updateStore(dshHome, root, (store, key) => {
@@ -264,9 +264,16 @@ export function trustServers(
     for (const s of servers) {
       const was = Object.hasOwn(project.servers, s.name) ? project.servers[s.name] : undefined
       const tools = s.tools ?? (was?.fingerprint === s.fingerprint ? was.tools : undefined)
-      project.servers[s.name] = { fingerprint: s.fingerprint, trustedAt, ...(tools ? { tools } : {}) }
+      project.servers[s.name] = {
+        fingerprint: s.fingerprint,
+        trustedAt,
+        ...(s.fields ? { fields: s.fields } : {}),
+        ...(tools ? { tools } : {}),
+      }
+      if (project.revoked) delete project.revoked[s.name]
     }
-    if (Object.keys(project.servers).length === 0) delete store.projects[key]
+    if (project.revoked && Object.keys(project.revoked).length === 0) delete project.revoked
+    if (Object.keys(project.servers).length === 0 && !project.revoked) delete store.projects[key]
   })
 }
 
@@ -289,15 +296,28 @@ export function pinFirstTools(
   })
 }
 
-/** Remove records of `names` (or every record of the project); returns the names removed. */
-export function untrustServers(dshHome: string, root: string, names: string[] | 'all'): Promise<string[]> {
+/**
+ * Remove records of `names` (or every record of the project); returns the names removed. `revoke`: names
+ * whose team signatures this user withdraws (a mark kept until `trustServers` trusts the name again).
+ */
+export function untrustServers(
+  dshHome: string,
+  root: string,
+  names: string[] | 'all',
+  revoke: readonly string[] = [],
+): Promise<string[]> {
   return updateStore(dshHome, root, (store, key) => {
-    const project = Object.hasOwn(store.projects, key) ? store.projects[key] : undefined
-    if (!project) return []
+    const project = Object.hasOwn(store.projects, key) ? store.projects[key]! : { servers: dict<TrustRecord>() }
     const removed =
       names === 'all' ? Object.keys(project.servers) : names.filter((n) => Object.hasOwn(project.servers, n))
     for (const n of removed) delete project.servers[n]
-    if (Object.keys(project.servers).length === 0) delete store.projects[key]
+    if (revoke.length > 0) {
+      const at = new Date().toISOString()
+      project.revoked ??= dict<string>()
+      for (const n of revoke) project.revoked[n] = at
+    }
+    if (Object.keys(project.servers).length === 0 && !project.revoked) delete store.projects[key]
+    else store.projects[key] = project
     return removed
   })
 }

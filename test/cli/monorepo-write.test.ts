@@ -3,8 +3,7 @@
  * file written is named relative to the working directory; with more than
  * one candidate file (the package's, the repository root's) a terminal is
  * asked, no terminal fails with one line naming them, `--file`/`-s` decide;
- * a row written into the root file is trusted as the root's, for every package
- * (and `untrust` from a package withdraws it there).
+ * a row written into the root file is trusted as the root's, for every package.
  */
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
@@ -82,13 +81,6 @@ describe('add in a monorepo', () => {
       const rows = JSON.parse(list.stdout) as { name: string; trust: string }[]
       assert.equal(rows.find((s) => s.name === 'memory')?.trust, 'trusted', `${pkg}: ${list.stdout}`)
     }
-    // untrust from a package withdraws it where it was recorded: under the root, for every package.
-    const untrust = await run(['untrust', 'memory'], repo.join('packages/a'))
-    assert.equal(untrust.code, 0, untrust.stderr)
-    assert.match(untrust.stderr, /no longer trusted: memory/)
-    const list = await run(['list', '--json'], repo.join('packages/b'))
-    const rows = JSON.parse(list.stdout) as { name: string; trust: string }[]
-    assert.equal(rows.find((s) => s.name === 'memory')?.trust, 'untrusted')
   })
 })
 

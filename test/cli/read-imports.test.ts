@@ -101,6 +101,20 @@ describe('the CLI import graph', () => {
     }
   })
 
+  test('plain list runs lib/cli-bundle/list.cjs: builtins only, ASCII, the list command alone, no doctor engine, no writer', () => {
+    const bin = readFileSync(join(REPO, 'bin/dsh-mcp.js'), 'utf8')
+    assert.match(bin, /'cli-bundle', 'list\.cjs'\)/, 'the bin runs list.cjs')
+    const text = readFileSync(join(REPO, 'lib/cli-bundle/list.cjs'), 'utf8')
+    assert.ok(/^[\x00-\x7f]*$/.test(text), 'the list bundle is ASCII')
+    const builtins = new Set(builtinModules)
+    const notBuiltin = [...new Set(requiresOf(text))].filter((s) => !s.startsWith('node:') && !builtins.has(s))
+    assert.deepEqual(notBuiltin, [], 'the list bundle requires packages instead of inlining them')
+    assert.ok(text.includes('\n// src/cli/commands/list.ts\n'), 'the list command is bundled')
+    assert.ok(!text.includes('\n// src/cli/commands/get.ts\n'), 'another command is bundled')
+    for (const heavy of ['@modelcontextprotocol', 'proper-lockfile', 'src/doctor/probe.ts'])
+      assert.ok(!text.includes(`// node_modules/${heavy}`) && !text.includes(`// ${heavy}`), `${heavy} is bundled`)
+  })
+
   test('program.js statically loads only commander (--version, --help); list and get never load the writer libraries', () => {
     const program = importGraph(join(REPO, 'lib/cli/program.js'), { dynamic: false })
     const builtins = new Set(builtinModules)
@@ -134,7 +148,11 @@ describe('the CLI import graph', () => {
       /path\.join\(__dirname, '\.\.', 'lib', 'cli-bundle', 'cli\.cjs'\)/,
       'the bin runs lib/cli-bundle/cli.cjs',
     )
-    assert.deepEqual(readdirSync(join(REPO, 'lib/cli-bundle')), ['cli.cjs'], 'the bundle is one script')
+    assert.deepEqual(
+      readdirSync(join(REPO, 'lib/cli-bundle')).sort(),
+      ['cli.cjs', 'list.cjs'],
+      'the bundle is one script (and the plain list one)',
+    )
     const text = readFileSync(bundleFile, 'utf8')
     // bin/load-bundle.js reads it as latin1 (a one-byte string, no UTF-8 decode): that is only right for ASCII.
     assert.ok(/^[\x00-\x7f]*$/.test(text), 'the bundle is ASCII')

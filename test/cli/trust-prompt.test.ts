@@ -47,7 +47,7 @@ describe('trust on a terminal', () => {
     test(`answering ${JSON.stringify(answer.trim())} exits ${code}`, async () => {
       const project = makeProject({ '.dsh/mcp.yml': 'servers:\n  tool: {command: node, args: [t.js]}\n' })
       const home = makeTempDir()
-      const run = await runCli(['trust', 'tool'], {
+      const run = await runCli(['trust', 'tool', '--verbose'], {
         cwd: project.path,
         dshHome: home.join('.dsh'),
         home: home.path,

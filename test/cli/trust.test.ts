@@ -40,7 +40,7 @@ describe('trust flow', () => {
       tool: 'untrusted',
       web: 'untrusted',
     })
-    const r = await runCli(['trust', '--all', '--yes'], o)
+    const r = await runCli(['trust', '--all', '--yes', '--verbose'], o)
     assert.equal(r.code, 0, r.stderr)
     // The review shows exactly what will run.
     assert.match(
@@ -198,7 +198,7 @@ describe('trust: exit codes and messages', () => {
 
   test('without a terminal and without --yes: refuse, exit 1, one-line hint; nothing written', async () => {
     const { dshHome, o } = setup()
-    const r = await runCli(['trust', '--all'], o)
+    const r = await runCli(['trust', '--all', '--verbose'], o)
     assert.equal(r.code, 1)
     assert.equal(r.stderr.trimEnd().split('\n').length, 1)
     assert.match(r.stderr, /pass --yes/)

@@ -111,7 +111,7 @@ test('the code-loading env list: every name the issue lists (and the researched 
       'SDKMAN_',
     ],
   )
-  assert.equal(CODE_ENV_SUFFIXES.length, 42)
+  assert.equal(CODE_ENV_SUFFIXES.length, 54)
   // Found by the second red team: tools' own option, toolchain and compiler variables; the suffix rule catches the next tool too.
   for (const n of [
     'MAVEN_OPTS',
@@ -170,4 +170,13 @@ test('the code-loading env list: every name the issue lists (and the researched 
     'CARGO_REGISTRY_TOKEN',
   ])
     assert.ok(!isCodeEnv(n), `${n} stays redacted`)
+})
+
+test('a bare _PATH (a data file) is not flagged: only loader paths are (issue 29)', () => {
+  for (const n of ['MEMORY_FILE_PATH', 'DB_PATH', 'OUTPUT_PATH', 'ALLOWED_PATH', 'LOG_PATH'])
+    assert.ok(!isCodeEnv(n), `${n} names data, stays redacted`)
+  for (const n of ['NODE_OPTIONS', 'LD_PRELOAD', 'PYTHONSTARTUP', 'BASH_ENV', 'LUA_PATH', 'GEM_PATH', 'PERL5LIB'])
+    assert.ok(isCodeEnv(n), `${n} loads code`)
+  for (const n of ['JULIA_LOAD_PATH', 'NEWTOOL_PLUGIN_PATH', 'GIT_EXEC_PATH', 'QT_PLUGIN_PATH', 'FOO_LIBRARY_PATH'])
+    assert.ok(isCodeEnv(n), `${n} is a loader path`)
 })

@@ -99,6 +99,22 @@ describe('on a real terminal', () => {
     })
   }
 
+  test('trust asks per server (y/n/a/q): y, n, y trusts the first and the third', async () => {
+    const project = makeProject({
+      '.dsh/mcp.yml':
+        'servers:\n  a: {command: node, args: [a.js]}\n  b: {command: node, args: [b.js]}\n  c: {command: node, args: [c.js]}\n',
+    })
+    const home = makeTempDir()
+    const env = cliEnv({ dshHome: home.join('.dsh'), home: home.path, env: { TERM: 'dumb' } })
+    const r = await onTty(`'${process.execPath}' '${BIN}' trust --all`, project.path, env, 'y\nn\ny\n')
+    assert.equal(r.code, 0, r.out)
+    assert.match(r.out, /Trust a\? \[y\/n\/a\/q\]/)
+    assert.match(r.out, /trusted: a, c/)
+    const store = readFileSync(join(home.join('.dsh'), 'mcp-trust.json'), 'utf8')
+    assert.match(store, /"a"/)
+    assert.doesNotMatch(store, /"b"/)
+  })
+
   test('list fits a 70-column terminal', async () => {
     const project = makeProject({
       '.dsh/mcp.yml': `servers:\n  github:\n    command: npx\n    args: [-y, "@modelcontextprotocol/server-github", "${'y'.repeat(60)}"]\n`,

@@ -36,6 +36,7 @@ test('the tarball ships the runtime, CLI, schema, bundle patch and docs', (t) =>
     'lib/index.d.ts',
     'bin/dsh-mcp.js',
     'lib/cli-bundle/cli.cjs',
+    'lib/cli-bundle/list.cjs',
     'bin/load-bundle.js',
     'lib/launch/launcher.js',
     'schema/dsh-mcp.schema.json',

@@ -125,3 +125,11 @@ test('rendered from the verdict fields: a variable withheld from the checkout .e
   assert.match(store?.words ?? '', /repair it/)
   assert.ok(!/dsh-mcp trust/.test(store?.fix ?? ''))
 })
+
+test('a signed approval that does not count is named in the words (the prompt line and the panel say which)', () => {
+  const v: VerdictView = { ...V.untrusted!, signature: { state: 'unknown-signer' } }
+  const why = explain('/p', row('a', v), { state: 'untrusted' })
+  assert.equal(why?.words, 'not trusted yet (signed by an unknown key): review it, then trust it')
+  const stale: VerdictView = { ...V.changed!, signature: { state: 'stale' } }
+  assert.match(explain('/p', row('a', stale), { state: 'untrusted' })?.words ?? '', /signed for an older version/)
+})

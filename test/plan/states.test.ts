@@ -22,7 +22,7 @@ import { webProject } from '../../src/host/web.ts'
 import { defaultLocations } from '../../src/files/locations.ts'
 import { loadProject } from '../../src/files/project.ts'
 import { judgeView } from '../../src/plan/desired.ts'
-import { listState, settledState } from '../../src/plan/states.ts'
+import { listState, SIGNATURE_STATES, SIGNATURE_TONE, settledState, signatureWords } from '../../src/plan/states.ts'
 import { canonicalRoot, loadTrustStore } from '../../src/trust/store.ts'
 import { trustAnswerOf } from '../../src/trust/state.ts'
 import { runCli } from '../support/cli.ts'
@@ -187,4 +187,35 @@ test('a trust store that cannot be used: every row needing trust reads untrusted
     assert.match(d?.hint ?? '', /repair the trust store/, `doctor hint ${name}`)
   }
   assert.doesNotMatch(host.prompt, /not trusted yet/)
+})
+
+test('a signed approval reads the same words everywhere: every signature state has words and a tone; the panel row carries them', () => {
+  for (const state of SIGNATURE_STATES) {
+    assert.ok(signatureWords({ state, signer: 'alice' }).length > 0)
+    assert.ok(SIGNATURE_TONE[state])
+  }
+  assert.equal(signatureWords({ state: 'trusted', signer: 'alice' }), 'signed by alice (trusted)')
+  assert.equal(signatureWords({ state: 'unknown-signer' }), 'signed by an unknown key')
+  const placement = {
+    name: 's',
+    layer: 'project' as const,
+    file: '/p/.dsh/mcp.yml',
+    verdict: { tag: 'needs-trust' as const, why: 'new', reason: 'r', fix: 'f', signature: { state: 'stale' as const } },
+  }
+  const row = {
+    name: 's',
+    effectiveName: null,
+    layer: 'project',
+    file: '/p/.dsh/mcp.yml',
+    state: 'untrusted',
+    toolCount: 0,
+    lastError: null,
+    verdict: placement.verdict,
+    lifecycle: 'eager',
+    toolSource: null,
+    lastUsedAt: null,
+  }
+  const panel = webProject('/p', 1, [placement as never], [row as never], [])
+  assert.equal(panel.servers[0]?.signed, 'signed for an older version (changed since signed)')
+  assert.match(panel.servers[0]?.words ?? '', /signed for an older version/)
 })

@@ -19,6 +19,7 @@ import { procStat } from '../../src/launch/procs.ts'
 import { stdioFixtureShell } from '../support/fixture-config.ts'
 import { markerRig } from '../support/markers.ts'
 import { friendly, projectWith, type RuntimeWorld, startWorld } from '../support/runtime.ts'
+import { aliveNotZombie as alive } from '../support/procs.ts'
 import { waitFor } from '../support/wait.ts'
 
 const rig = markerRig('setsid')
@@ -26,16 +27,6 @@ const worlds: RuntimeWorld[] = []
 after(async () => {
   for (const w of worlds) await w.dispose()
 })
-
-/** Alive and not a zombie (a zombie is gone, only not yet reaped). */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
-  } catch {
-    return false
-  }
-}
 
 function servers(plain: string, escaped: string): Record<string, unknown> {
   const fixture = (name: string) => stdioFixtureShell({ name, tools: ['t'] })

@@ -135,12 +135,15 @@ test('the trust review keeps every config string on one line: a line break canno
     '.dsh/mcp.yml': `servers:\n  docs:\n    command: sh\n    args: [-c, "touch /tmp/never"]\n    description: "line one\\nline two"\n    env:\n      ${JSON.stringify(forged)}: x\n`,
   })
   const home = makeTempDir('dsh-mcp-rt-home-')
-  const r = await runCli(['trust', 'docs'], { cwd: p.path, dshHome: home.join('.dsh'), home: home.path })
+  const r = await runCli(['trust', 'docs', '--verbose'], { cwd: p.path, dshHome: home.join('.dsh'), home: home.path })
   const review = r.stdout
   assert.match(review, /command: +sh -c 'touch \/tmp\/never'/)
   assert.ok(!/^ {2}command: +npx/m.test(review), `no forged command line:\n${review}`)
   assert.match(review, /LANG(\\n)+docs\\n/, 'the line breaks print as \\n')
   assert.match(review, /description: +line one\\nline two/)
+  // Without --verbose the summary row says what runs, on one line.
+  const brief = await runCli(['trust', 'docs'], { cwd: p.path, dshHome: home.join('.dsh'), home: home.path })
+  assert.match(brief.stdout, /^docs +new +stdio +sh -c 'touch \/tmp\/never'/m)
 })
 
 test('displays mask camelCase secret flags and a ${VAR:-default} default in a secret position', async () => {

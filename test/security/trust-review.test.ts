@@ -31,7 +31,7 @@ test('the review shows code-loading env values in full and flagged, other values
     },
     web: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer hdr-secret-456' } },
   })
-  const r = await cli(w, p.path, ['trust', '--all', '--yes'])
+  const r = await cli(w, p.path, ['trust', '--all', '--yes', '--verbose'])
   const out = r.stdout
   assert.match(out, /command: +npx -y helpful-mcp\n/)
   assert.match(out, new RegExp(`cwd: +${p.path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/tools\\n`))

@@ -84,3 +84,29 @@ export function killTagged(tag: string): void {
     } catch {}
   }
 }
+
+/** Live members of a process group (Linux /proc); a zombie is gone (a reparented one may never be reaped in a container). */
+export function liveInGroup(group: number): number[] {
+  const found: number[] = []
+  for (const entry of existsSync('/proc') ? readdirSync('/proc') : []) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      if (fields[0] !== 'Z' && Number(fields[2]) === group) found.push(Number(entry))
+    } catch {
+      // gone while read
+    }
+  }
+  return found
+}
+
+/** Alive and not a zombie (a zombie is gone, only not yet reaped; Linux /proc). */
+export function aliveNotZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
+  } catch {
+    return false
+  }
+}

@@ -30,7 +30,7 @@
  */
 import { ageText, type HostState, hostState, readProjectStatus, stateNow } from '../../doctor/status.ts'
 import type { ProjectStatus, StatusState } from '../../status/format.ts'
-import { DETAIL_TEXT, stateColor } from '../../plan/states.ts'
+import { DETAIL_TEXT, signatureWords, stateColor } from '../../plan/states.ts'
 import { lstatSync } from 'node:fs'
 import path from 'node:path'
 import { ROOT_MARKERS } from '../../config/root.ts'
@@ -139,7 +139,7 @@ async function statusOnly(cli: CliContext, opts: StatusOptions): Promise<number>
       ...(lazy ? [v.lifecycle ?? '-'] : []),
       tools(v),
       ...(lazy ? [v.lastUsedAt ? ageText(v.lastUsedAt) : '-'] : []),
-      v.error ?? '',
+      v.error ?? (v.verdict?.signature ? signatureWords(v.verdict.signature) : ''),
     ])
     cli.out.table(rows, [
       'STATE',

@@ -1,18 +1,25 @@
 /**
  * `dsh-mcp trust [name...] [--all] [--yes]`: allow project-layer servers to run.
  *
- * Contract: shows exactly what will be allowed per server — transport, the
- * full command line, the resolved cwd, the url, env and header KEY names,
- * the defining file, and flagged: the values of env vars that can load or
- * redirect code, every file merged into the row, an unpinned package
- * runner with its pinned form — then asks on a terminal (`--yes` skips the question;
- * without a terminal and without `--yes` it refuses, exit 1). It records
- * the current fingerprint of each server under the canonical project root.
- * A trusted server whose offered tools differ from the ones pinned at trust
- * (tool-review.ts) is reviewed again: the tool-level diff is shown, and
- * accepting records the offered tools' pins. `--all`: every active project-layer server. A user-layer server needs no
+ * Contract: one screen for a handful of servers (cli/trust-review.ts): a
+ * summary table, then details only for what needs attention (`--verbose`:
+ * all) — transport, the full command line, the resolved cwd, the url, env and
+ * header KEY names, the defining file, and flagged: the values of env vars
+ * that load code, every file merged into the row, an unpinned package runner
+ * with its pinned form, what changed field by field since it was trusted.
+ * On a terminal it asks per server (`y/n/a/q`: yes, no, all the rest, quit;
+ * one server: y/N); `--yes` skips the question; without a terminal and
+ * without `--yes` it refuses, exit 1. It records the current fingerprint of
+ * each accepted server (and its review snapshot, trust/snapshot.ts) under the
+ * canonical project root. A trusted server whose offered tools differ from
+ * the ones pinned at trust (tool-review.ts) is reviewed again: the tool-level
+ * diff is a section of its details, and accepting records the offered tools'
+ * pins.
+ * `--all`: every active project-layer server. A user-layer server needs no
  * trust (said, skipped). Unknown name: exit 1 with a "did you mean"; an
  * invalid one: exit 1. Neither names nor `--all`: usage error, exit 2.
+ * `--sign <key>`: the servers reviewed (those already trusted too) are also
+ * signed into the project's committed `.dsh/mcp.trust` (cli/trust-sign.ts).
  * Then the `${secret:NAME}`s the trusted servers need that are not set: on a
  * terminal it offers to set each (hidden prompt), else prints the command.
  *
@@ -25,22 +32,18 @@ import { needsTrust, trustRecordOf } from '../../trust/state.ts'
 import { canonicalRoot } from '../../trust/store.ts'
 import { failure, usage } from '../errors.ts'
 import { readListing, unknownServer } from '../listing.ts'
-import { issuesBesideVerdict, type ServerView } from '../present.ts'
-import { detailLines, reviewWarnings } from '../present-text.ts'
+import type { ServerView } from '../present.ts'
+import { detailBlocks, type ReviewTarget, summaryTable } from '../trust-review.ts'
 import type { CliContext } from '../program.ts'
-import { type ToolReview, toolReviewLines, toolReviewOf } from '../tool-review.ts'
+import { toolReviewOf } from '../tool-review.ts'
 
 export interface TrustOptions {
   all?: boolean
   yes?: boolean
-}
-
-interface Target {
-  row: Row
-  view: ServerView
-  fingerprint: string
-  /** Tools it offers beside the ones pinned (tool-review.ts): shown, and recorded on accept. */
-  tools?: ToolReview
+  /** An SSH private key: also sign the approvals into `.dsh/mcp.trust` (cli/trust-sign.ts). */
+  sign?: string
+  /** Details for every server, not only those that need attention. */
+  verbose?: boolean
 }
 
 export async function run(cli: CliContext, names: string[] = [], opts: TrustOptions = {}): Promise<number> {
@@ -58,52 +61,66 @@ export async function run(cli: CliContext, names: string[] = [], opts: TrustOpti
   const picked = opts.all
     ? [...winners.values()].filter((w) => needsTrust(w.row) && w.row.state === 'active')
     : pickNamed(cli, names, winners, root, listing.display)
-  const targets: Target[] = []
   const key = canonicalRoot(root)
+  const recorded = Object.hasOwn(listing.store.projects, key) ? listing.store.projects[key]?.servers : undefined
+  const targets: ReviewTarget[] = []
   for (const { row, view } of picked) {
     if (!row.entry) continue
     const tools = toolReviewOf(cli.loc.dshHome, key, row, trustRecordOf(listing.store, key, row.name))
-    if (view.trust === 'trusted' && !tools) {
+    if (view.trust === 'trusted' && !tools && !opts.sign) {
       cli.out.err(`${view.name}: already trusted`)
       continue
     }
-    targets.push({ row, view, fingerprint: rowFingerprint(row), ...(tools ? { tools } : {}) })
+    const previous = recorded && Object.hasOwn(recorded, view.name) ? recorded[view.name]?.fields : undefined
+    targets.push({ row, view, fingerprint: rowFingerprint(row), previous, ...(tools ? { tools } : {}) })
   }
   if (targets.length === 0) {
     if (opts.all) cli.out.err('nothing to trust: no project server waits for trust')
     return 0
   }
-  cli.out.out(`These servers of ${root} will be allowed to run:`)
-  for (const t of targets) {
-    cli.out.out()
-    // The verdict's own line ("not trusted yet: run dsh-mcp trust …") is noise in trust's own review.
-    const issues = t.view.verdict.tag === 'needs-trust' ? issuesBesideVerdict(t.view) : t.view.issues
-    for (const line of detailLines({ ...t.view, issues }, root, listing.display)) cli.out.out(line)
-    for (const line of reviewWarnings(t.row, listing.display)) cli.out.out(line)
-    if (t.view.trust === 'changed') cli.out.out('  ! changed since it was last trusted')
-    if (t.view.state === 'disabled') cli.out.out('  (disabled now: trusted for when it is enabled)')
-    if (t.tools) for (const line of toolReviewLines(t.tools)) cli.out.out(line)
+  if (opts.sign) {
+    const { checkSignable } = await import('../trust-sign.ts')
+    checkSignable(
+      cli,
+      targets.map((t) => ({ name: t.view.name, row: t.row })),
+    )
   }
+  const paint = cli.out.paint
+  cli.out.out(`These servers of ${root} will be allowed to run:`)
   cli.out.out()
+  const { header, rows } = summaryTable(targets, paint)
+  cli.out.table(rows, header, { keep: [0] })
+  for (const line of detailBlocks(targets, { root, display: listing.display, verbose: opts.verbose === true, paint }))
+    cli.out.out(line)
+  cli.out.out()
+  let accepted = targets
   if (!opts.yes) {
     if (!cli.interactive)
       throw failure('not trusting without confirmation: no terminal to ask on; pass --yes to confirm')
-    const { confirm } = await import('../prompt.ts')
-    if (
-      !(await confirm(`Trust ${targets.length === 1 ? 'this server' : `these ${targets.length} servers`}?`, {
-        input: cli.stdin,
-        output: cli.stderr,
-      }))
-    ) {
+    const streams = { input: cli.stdin, output: cli.stderr }
+    if (targets.length === 1) {
+      const { confirm } = await import('../prompt.ts')
+      if (!(await confirm('Trust this server?', streams))) accepted = []
+    } else {
+      const { chooseEach } = await import('../prompt.ts')
+      const yes = await chooseEach(
+        targets.map((t) => t.view.name),
+        (name) => `Trust ${name}?`,
+        streams,
+      )
+      accepted = targets.filter((t) => yes.has(t.view.name))
+    }
+    if (accepted.length === 0) {
       cli.out.err('nothing trusted')
       return 1
     }
   }
+  const { reviewSnapshot } = await import('../../trust/snapshot.ts')
   const { trustServers } = await import('../../trust/store.ts')
   try {
     // Each row under the directory it belongs to: a monorepo parent's server is trusted once for every package.
-    const homes = new Map<string, Target[]>()
-    for (const t of targets) {
+    const homes = new Map<string, typeof accepted>()
+    for (const t of accepted) {
       const home = rowHome(t.row, root)
       homes.set(home, [...(homes.get(home) ?? []), t])
     }
@@ -114,19 +131,29 @@ export async function run(cli: CliContext, names: string[] = [], opts: TrustOpti
         group.map((t) => ({
           name: t.view.name,
           fingerprint: t.fingerprint,
+          ...(t.row.entry ? { fields: reviewSnapshot(t.row.entry) } : {}),
           ...(t.tools ? { tools: t.tools.accept } : {}),
         })),
       )
   } catch (err) {
     throw failure((err as Error).message)
   }
-  cli.out.err(`trusted: ${targets.map((t) => t.view.name).join(', ')}`)
+  cli.out.err(`trusted: ${accepted.map((t) => t.view.name).join(', ')}`)
+  if (opts.sign) {
+    const { signApprovals } = await import('../trust-sign.ts')
+    signApprovals(
+      cli,
+      root,
+      opts.sign,
+      accepted.map((t) => ({ name: t.view.name, fingerprint: t.fingerprint, row: t.row })),
+    )
+  }
   const { offerMissingSecrets } = await import('../secrets.ts')
   const declared = listing.project.layers.flatMap((l) => l.parsed?.secrets ?? [])
   await offerMissingSecrets(
     cli,
     root,
-    targets.map((t) => t.row),
+    accepted.map((t) => t.row),
     declared,
   )
   return 0

@@ -25,6 +25,7 @@ const ROWS = [
   { id: '9', file: 'rows/9-lazy.ts', flags: ['--expose-gc'], timeoutMs: 900_000 },
   { id: '11', file: 'rows/11-launcher.ts', flags: ['--expose-gc'], timeoutMs: 240_000 },
   { id: '12', file: 'rows/12-scale-rss.ts', flags: [], timeoutMs: 600_000 },
+  { id: '13', file: 'rows/13-tool-search.ts', flags: [], timeoutMs: 180_000 },
 ]
 
 const wanted = process.argv.slice(2)

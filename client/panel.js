@@ -80,6 +80,8 @@ window.__ModuleLoader__.load({
       'panel.agents': '{count} agent(s)',
       'panel.notRunning': '{count} not running',
       'row.tools': '{count} tools',
+      'row.tokens': '{count} schema tokens',
+      'panel.agentBudget': 'agent {n}: {offered} tools offered, {deferred} deferred (mcp_tool_search)',
       'row.lifecycle.eager': 'eager',
       'row.lifecycle.lazy': 'lazy',
       'row.cached': '{count} tools (cached)',
@@ -124,6 +126,8 @@ window.__ModuleLoader__.load({
       'panel.agents': '{count} 个智能体',
       'panel.notRunning': '{count} 个未运行',
       'row.tools': '{count} 个工具',
+      'row.tokens': '{count} 个 schema token',
+      'panel.agentBudget': '智能体 {n}：提供 {offered} 个工具，推迟 {deferred} 个（mcp_tool_search）',
       'row.lifecycle.eager': '随项目启动',
       'row.lifecycle.lazy': '首次调用时启动',
       'row.cached': '{count} 个工具（缓存）',
@@ -255,7 +259,7 @@ window.__ModuleLoader__.load({
       )
     }
 
-    function ServerRow({ root, server, t }) {
+    function ServerRow({ root, server, tokens, t }) {
       const meta = [
         t(`row.lifecycle.${server.lifecycle}`),
         server.state === 'mounted'
@@ -264,6 +268,7 @@ window.__ModuleLoader__.load({
             ? t('row.cached', { count: server.toolCount })
             : null,
         server.signed ?? null,
+        typeof tokens === 'number' ? t('row.tokens', { count: tokens }) : null,
       ]
         .filter(Boolean)
         .join(' · ')
@@ -303,10 +308,25 @@ window.__ModuleLoader__.load({
         project.servers.length === 0 && project.files.length === 0
           ? h('p', { className: 'dpm-note' }, t('panel.noServers'))
           : null,
+        (project.budget?.agents ?? []).map((a, i) =>
+          h(
+            'p',
+            { key: `agent-${i}`, className: 'dpm-note', 'data-project-mcp-agent-budget': i + 1 },
+            t('panel.agentBudget', { n: i + 1, offered: a.offered, deferred: a.deferred }),
+          ),
+        ),
         h(
           'ul',
           { className: 'dpm-rows' },
-          project.servers.map((s) => h(ServerRow, { key: s.name, root: project.root, server: s, t })),
+          project.servers.map((s) =>
+            h(ServerRow, {
+              key: s.name,
+              root: project.root,
+              server: s,
+              tokens: project.budget?.servers.find((b) => b.name === s.name)?.tokens,
+              t,
+            }),
+          ),
           project.files.map((f) =>
             h(
               'li',

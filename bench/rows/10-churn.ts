@@ -69,7 +69,7 @@ await runRow('10', 'A churning server (2,000 tools, list_changed every 300 ms)',
   reapAll(pids)
 
   // Ours: the plugin, the server in a project, an agent there and one in another project.
-  const w = await startWorld({ trust: 'all' })
+  const w = await startWorld({ trust: 'all', toolBudget: 0 }) // churn alone: no context budget
   r.defer(() => w.dispose())
   const big = projectWith({ churn: stdioEntry('churn', { tools: names, pidfileDir: pids, extraArgs: flags }) })
   const other = projectWith({ small: stdioEntry('small', { tools: ['echo'], pidfileDir: pids }) })

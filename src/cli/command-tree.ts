@@ -170,6 +170,12 @@ export function declareCommands(
     .action(action('doctor'))
 
   program
+    .command('tokens')
+    .description("each server's tool count and schema tokens, from the tool cache (no host, nothing started)")
+    .option('--json', 'print JSON')
+    .action(action('tokens'))
+
+  program
     .command('status')
     .description('what a running host mounted')
     .option('--json', 'print JSON')

@@ -31,6 +31,7 @@
  *
  * @module
  */
+import { toolTokens } from '../budget/tokens.ts'
 import { homedir } from 'node:os'
 import path from 'node:path'
 import { formatDiagnostic } from '../config/diagnostics.ts'
@@ -105,7 +106,8 @@ export interface ServerView {
   /** The written fields the table shows as detail rows (fields.ts `view: 'setting'`), in its order; strings redacted. */
   settings: Record<string, unknown>
   /** The tool-metadata cache of this row (what a lazy server offers while stopped), or null when there is none. */
-  cache: { tools: number; recordedAt: string } | null
+  /** The tool cache: tool count, when recorded, and the tools' schema tokens as the host sends them (src/budget/tokens.ts). */
+  cache: { tools: number; recordedAt: string; tokens: number } | null
   trust: TrustView
   /** A detail beside its state (plan/states.ts `ROW_DETAILS`): `tools-changed` when a review of its tools waits. */
   detail: RowDetail | null
@@ -151,7 +153,13 @@ function cacheOf(
 ): ServerView['cache'] {
   if (!secret || verdict.tag !== 'runs') return null
   const record = read(cacheKeyOf(row, root, opts.dshHome, verdict.config, secret))
-  return record ? { tools: record.tools.length, recordedAt: record.recordedAt } : null
+  return record
+    ? {
+        tools: record.tools.length,
+        recordedAt: record.recordedAt,
+        tokens: record.tools.reduce((n, t) => n + toolTokens(t), 0),
+      }
+    : null
 }
 
 /** Paths inside `cwd` are shown relative to it, others absolute. */

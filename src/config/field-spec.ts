@@ -22,6 +22,7 @@ export type ValueType =
   | 'reconnect'
   | 'oauth'
   | 'tools'
+  | 'always-load'
 
 export type ExportTarget = 'claude' | 'cursor' | 'vscode'
 export type ImportSource = 'codex' | 'gemini'

@@ -235,6 +235,18 @@ export const FIELDS = {
     view: 'own',
     export: {},
   },
+  alwaysLoad: {
+    type: 'always-load',
+    docs: "Offer these tools up front even above the plugin's toolBudget: true (all of them) or globs on raw tool names.",
+    transport: 'both',
+    override: true,
+    trust: false,
+    cacheKey: false,
+    mount: false,
+    view: 'setting',
+    label: 'always load',
+    export: {},
+  },
   description: {
     type: 'string',
     docs: 'What this server is for (shown by dsh-mcp list).',

@@ -95,6 +95,7 @@ const VALUE_TYPES = {
   reconnect: () => ReconnectSchema,
   oauth: () => OAuthSchema,
   tools: () => ToolFilterSchema,
+  'always-load': () => z.union([z.boolean(), z.array(ToolGlob).check(z.minLength(1))]),
 } as const satisfies Record<ValueType, () => z.core.SomeType>
 
 type EntryShape = {

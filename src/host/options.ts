@@ -10,7 +10,10 @@
  * @module
  */
 import * as z from 'zod'
+import { DEFAULT_TOOL_BUDGET } from '../budget/defaults.ts'
 import { LIFECYCLES } from '../config/schema.ts'
+
+export { DEFAULT_TOOL_BUDGET }
 
 const Millis = z.number().int().min(0).max(2_147_483_647)
 
@@ -46,6 +49,15 @@ export const OptionsSchema = z
     idleTimeoutMs: Millis.default(600_000).describe(
       'How long a lazy server runs without a call before it is stopped (0: never); an entry may set its own.',
     ),
+    toolBudget: z
+      .number()
+      .int()
+      .min(0)
+      .max(10_000_000)
+      .default(DEFAULT_TOOL_BUDGET)
+      .describe(
+        'Schema tokens of MCP tools an agent is offered up front (0: off); above it the rest wait behind mcp_tool_search (docs/guide/context.md).',
+      ),
   })
   .strict()
 

@@ -17,6 +17,9 @@
  * about rows that are skipped or invalid (untrusted rows are the trust
  * gate's to warn about) and forgets rows that recovered; a view whose
  * placements are the very array it already logged is not looked at again.
+ * With the context budget on (`budget`), each status write and panel view
+ * carries the project's numbers: per server its tools and schema tokens, per
+ * agent how many tools are offered and deferred.
  * Nothing throws.
  *
  * @module
@@ -31,6 +34,7 @@ import type { LazyServers } from '../lazy/servers.ts'
 import type { MountTable } from './mounts.ts'
 import type { Projects } from './projects.ts'
 import { type LazyView, type Snapshot, type StatusWriter, serverSnapshots } from './status.ts'
+import type { StatusBudget } from '../status/format.ts'
 import type { Explained } from './tell.ts'
 import { type WebView, webProject } from './web.ts'
 import type { VisibilityGuard } from './visibility.ts'
@@ -49,6 +53,21 @@ export interface ReportDeps {
   disposed(): boolean
   /** A running row's detail (host/tool-pins.ts `detail`). */
   detail?(root: string, name: string): RowDetail | null
+  /** The context budget (host/budget.ts), when on: its numbers go into the status files and the panel. */
+  budget?: BudgetNumbers
+}
+
+/** What the reports read of the context budget. */
+export interface BudgetNumbers {
+  toolBudget: number
+  tokensOf(name: string): number
+  agents(): readonly {
+    root: string | null
+    offered: number
+    deferred: number
+    offeredTokens: number
+    totalTokens: number
+  }[]
 }
 
 export interface Reports {
@@ -116,8 +135,24 @@ export function createReports(deps: ReportDeps): Reports {
     }
   }
 
+  /** A project's budget numbers: per server (its row name) tools and schema tokens, per agent offered vs deferred. */
+  const budgetOf = (root: string): StatusBudget | undefined => {
+    const b = deps.budget
+    if (!b || b.toolBudget <= 0) return undefined
+    const byKey = toolsByKey(visibility.registered(), ownership(lazy.owners(mounts.owners())))
+    const servers = (deps.plan().projects.get(root) ?? []).flatMap((p) => {
+      const names = p.key && p.verdict.tag === 'runs' ? byKey.get(p.key) : undefined
+      return names ? [{ name: p.name, tools: names.length, tokens: names.reduce((n, t) => n + b.tokensOf(t), 0) }] : []
+    })
+    const agents = b
+      .agents()
+      .filter((a) => a.root === root)
+      .map(({ offered, deferred, offeredTokens, totalTokens }) => ({ offered, deferred, offeredTokens, totalTokens }))
+    return { toolBudget: b.toolBudget, servers, agents }
+  }
+
   const write = () => {
-    for (const p of snapshot().projects) status.write(p.root, p.servers, p.files)
+    for (const p of snapshot().projects) status.write(p.root, p.servers, p.files, 'running', budgetOf(p.root))
     changed()
   }
 
@@ -171,6 +206,7 @@ export function createReports(deps: ReportDeps): Reports {
           placements,
           serverSnapshots(placements, mounts.mounts, tools, live(p.root)),
           projects.refused(p.root),
+          budgetOf(p.root),
         )
       }),
     }

@@ -36,11 +36,13 @@ import { createStatusWriter, type Snapshot } from './status.ts'
 import { createProjectEnv } from './project-env.ts'
 import { createTeamGate } from './team-gate.ts'
 import { createTrustGate } from './trust-gate.ts'
-import { createVisibility } from './visibility.ts'
+import { createVisibility, type VisibilityGuard } from './visibility.ts'
 import { globalDefinitions } from './visibility-listing.ts'
 import { guardExecution } from './exec-guard.ts'
 import { createToolPins, type ToolPinGuard } from './tool-pins.ts'
 import { redactResults } from './result-redact.ts'
+import { createBudget } from './budget.ts'
+import { trackBudget } from './budget-search.ts'
 import type { WebSource } from './web.ts'
 
 export interface ProjectMcp {
@@ -108,14 +110,30 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
   })
   // Visibility and lazy servers need each other: dormant servers own their cached tools; lazy servers ask what is registered.
   const lazyRef = late<LazyServers>('the lazy servers')
+  const own = () => ownership(lazyRef.get().owners(mounts.owners()))
+  // The context budget: per agent, tools above `toolBudget` wait behind its own `mcp_tool_search` (a per-agent deny).
+  const visibilityRef = late<VisibilityGuard>('visibility')
+  const budget = createBudget({
+    ctx,
+    toolBudget: options.toolBudget,
+    ownership: own,
+    placementsFor: (root) => (root === null ? state.plan.global : (state.plan.projects.get(root) ?? state.plan.global)),
+    refresh: (agent) => visibilityRef.get().refreshAgent(agent),
+    // After the reports exist (a decision is only made for a tracked agent, from a later pass).
+    changed: () => reports.schedule(),
+    log,
+  })
   const pinsRef = late<ToolPinGuard>('the tool pins')
   const model = {
-    ownership: () => ownership(lazyRef.get().owners(mounts.owners())),
+    ownership: own,
     visibleFor,
     withheld: (root: string | null, names: readonly string[]) => pinsRef.get().withheld(root, names),
     withheldVersion: () => gate.pinsVersion(),
+    ...(options.toolBudget > 0 ? { agentDeny: budget.deferredFor } : {}),
   }
   const visibility = createVisibility(ctx, model, log)
+  visibilityRef.set(visibility)
+  trackBudget(ctx, budget, (agent) => visibility.rootOf(agent))
   // Pinned tool definitions: a trusted server's tools changed or added since trust are withheld from its project's agents.
   const pins = createToolPins({
     ctx,
@@ -181,6 +199,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     log,
     disposed: () => state.disposed,
     detail: (root, name) => pins.detail(root, name),
+    budget: { toolBudget: options.toolBudget, tokensOf: budget.tokensOf, agents: budget.agents },
   })
   // Known files are watched (when `watch` is on): an edit reaches the reconcile through the edit debounce.
   const watcher = options.watch
@@ -266,6 +285,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     },
     web: { view: () => reports.web(null), onChange: reports.onWrite },
     dispose() {
+      budget.dispose()
       pins.dispose()
       return shutdown({
         state,

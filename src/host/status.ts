@@ -36,7 +36,7 @@ import type { Log } from './log.ts'
 import type { Mount } from './mounts.ts'
 import { ensureHomeDir, writePrivateFile } from '../files/private-dir.ts'
 import { readsFailed, type RowDetail, type ServerState, settledState } from '../plan/states.ts'
-import { encodeStatus, type WrittenFile, type WrittenServer } from '../status/format.ts'
+import { encodeStatus, type StatusBudget, type WrittenFile, type WrittenServer } from '../status/format.ts'
 import { statusFilePath } from '../status/path.ts'
 
 /** A config file of the project the host refused: it contributes nothing (or its last good version). */
@@ -161,6 +161,7 @@ export interface StatusWriter {
     servers: readonly ServerSnapshot[],
     files?: readonly FileProblem[],
     host?: 'running' | 'stopped',
+    budget?: StatusBudget,
   ): void
   settled(): Promise<void>
 }
@@ -212,7 +213,7 @@ export function createStatusWriter(dshHome: string, log: Log): StatusWriter {
   }
 
   return {
-    write(root, servers, files = [], host = 'running') {
+    write(root, servers, files = [], host = 'running', budget) {
       const file = statusFilePath(dshHome, root)
       let slot = slots.get(file)
       if (!slot) {
@@ -220,7 +221,7 @@ export function createStatusWriter(dshHome: string, log: Log): StatusWriter {
         slots.set(file, slot)
       }
       // Unchanged servers: unchanged stamps too, so nothing to write.
-      const body = JSON.stringify([servers, files, host])
+      const body = JSON.stringify([servers, files, host, budget])
       if (body === slot.last) return
       slot.last = body
       const now = new Date().toISOString()
@@ -244,7 +245,15 @@ export function createStatusWriter(dshHome: string, log: Log): StatusWriter {
       const refused = files.map(
         (f): WrittenFile => ({ file: f.file, layer: f.layer, error: f.reason, keptLastGood: f.keptLastGood }),
       )
-      slot.next = encodeStatus({ root, pid: process.pid, host, updatedAt: now, servers: rows, files: refused })
+      slot.next = encodeStatus({
+        root,
+        pid: process.pid,
+        host,
+        updatedAt: now,
+        servers: rows,
+        files: refused,
+        ...(budget ? { budget } : {}),
+      })
       pump(file, slot)
     },
     async settled() {

@@ -15,7 +15,10 @@
  * rest follow iteratively, inside the same call). Within one pass each
  * root's deny set is derived once, by `deny()` — the one derivation: the
  * view's deny set, plus the tools the model withholds from that root
- * (`withheld`: a trusted server's tools changed since pinned, host/tool-pins.ts). Only registered names are ever denied.
+ * (`withheld`: a trusted server's tools changed since pinned, host/tool-pins.ts);
+ * `model.agentDeny`, when given, adds one agent's own names on top (the
+ * context budget), and an addition some agent's view admits then runs a full
+ * pass (the budget decides over the whole set). Only registered names are ever denied.
  * `asSelf` marks our own restrict/lift (its emissions change no registered
  * name). Nothing here throws: a failing restrict is logged and the agent is
  * retried in full on the next change. `clear()` drops the pending work (dispose).
@@ -35,6 +38,16 @@ export interface VisibilityModel {
   withheld?(root: string | null, names: readonly string[]): ReadonlySet<string>
   /** Changes whenever `withheld` may answer otherwise for the same names (new pins): a refresh must not be skipped. */
   withheldVersion?(): number
+  /**
+   * A per-agent filter on top of the view (the context budget's deferred tools, host/budget.ts): of the
+   * registered `names`, those `agent` must not see beyond its view's deny set `denied`.
+   */
+  agentDeny?(
+    agent: Agent,
+    root: string | null,
+    names: readonly string[],
+    denied: ReadonlySet<string>,
+  ): readonly string[]
 }
 
 /** Nesting bound for re-entrant updates (each costs a few stack frames). */
@@ -140,7 +153,7 @@ export class Passes {
   /** A registry change that only added `names`: deny them where they are not visible, derive nothing else. */
   added(names: readonly string[]): void {
     if (names.length === 0 || this.agents.size === 0) return
-    if (this.#running || [...this.agents.values()].some((t) => t.stale)) {
+    if (this.#running || [...this.agents.values()].some((t) => t.stale) || this.#budgetSees(names)) {
       this.full()
       return
     }
@@ -164,6 +177,19 @@ export class Passes {
       }
       this.#drain()
     })
+  }
+
+  /** With a per-agent filter, added names some agent's view admits change its whole decision: a full pass. */
+  #budgetSees(names: readonly string[]): boolean {
+    if (!this.model.agentDeny) return false
+    const own = this.model.ownership()
+    const seen = new Set<string | null>()
+    for (const t of this.agents.values()) {
+      if (seen.has(t.root)) continue
+      seen.add(t.root)
+      if (this.deny(names, own, t.root).length < names.length) return true
+    }
+    return false
   }
 
   /** Queue `agent`'s update before the pass's pending ones (an agent tracked mid-pass goes first). */
@@ -234,7 +260,9 @@ export class Passes {
       derived = { deny, next: new Set(deny) }
       pass.denied.set(t.root, derived)
     }
-    const { deny, next } = derived
+    const extra = this.model.agentDeny?.(agent, t.root, pass.names, derived.next) ?? []
+    const deny = extra.length > 0 ? [...derived.deny, ...extra] : derived.deny
+    const next = extra.length > 0 ? new Set(deny) : derived.next
     const missing = deny.some((n) => !t.denied.has(n))
     const stale = [...t.denied].some((n) => pass.current.has(n) && !next.has(n))
     if (!missing && !stale) return undefined

@@ -18,7 +18,8 @@
  * tracked agent's view nor the owner of any registered tool (as that pass
  * saw the owners, or now) changed since the last full pass. `counters()`
  * reports the full passes `refresh()` ran (a debug hook for tests and the
- * bench). Only registered names are ever
+ * bench). `refreshAgent(agent)` re-derives one agent at once (its own
+ * filter, `model.agentDeny`, changed). Only registered names are ever
  * denied. Nothing here throws. `dispose()` is the one release: the
  * `tools/change` listener, the pending pass, every freeze and every
  * agent's restriction; nothing runs after it.
@@ -47,6 +48,8 @@ export interface VisibilityGuard {
   rootOf(agent: Agent): string | null | undefined
   /** Ownership or views changed: one full pass follows (coalesced with the other requests of this step). */
   refresh(): void
+  /** One agent's own filter changed (`model.agentDeny`: the context budget revealed tools): re-derive it now. */
+  refreshAgent(agent: Agent): void
   /** Registered MCP tool names (cached between registry changes). */
   registered(): string[]
   counters(): VisibilityCounters
@@ -116,6 +119,11 @@ class Visibility implements VisibilityGuard {
     this.#pending = true
     // A microtask: the requests of one synchronous step coalesce, and no I/O callback runs before the pass.
     queueMicrotask(() => this.#flush())
+  }
+
+  refreshAgent(agent: Agent): void {
+    if (this.#disposed || !this.#passes.agents.has(agent)) return
+    this.#passes.full(agent)
   }
 
   counters(): VisibilityCounters {

@@ -29,6 +29,7 @@ import { jsonTerminalSafe } from '../config/terminal-safe.ts'
 import type { Placement } from '../plan/desired.ts'
 import { type ServerState, STATE_TONE, signatureWords, type Tone } from '../plan/states.ts'
 import type { VerdictView } from '../plan/verdict.ts'
+import type { StatusBudget } from '../status/format.ts'
 import { explain, explainFile, type WhyKind } from './explain.ts'
 import type { FileProblem, ServerSnapshot } from './status.ts'
 import { matchProject, normalCwd, trustedRequest } from './web-guard.ts'
@@ -69,6 +70,8 @@ export interface WebProject {
   files: WebFileRow[]
   /** Servers of this project that do not run (files not counted; one holding back changed tools runs). */
   notRunning: number
+  /** The context budget's numbers (host/budget.ts), when it is on. */
+  budget?: StatusBudget
 }
 
 export interface WebView {
@@ -103,6 +106,7 @@ export function webProject(
   placements: readonly Placement[],
   rows: readonly ServerSnapshot[],
   files: readonly FileProblem[],
+  budget?: StatusBudget,
 ): WebProject {
   const servers = placements.flatMap((p, i): WebServerRow[] => {
     const s = rows[i]
@@ -134,6 +138,7 @@ export function webProject(
       return { file: f.file, words: why.words, fix: why.fix }
     }),
     notRunning: servers.filter((s) => s.kind !== null && s.kind !== 'tools-changed').length,
+    ...(budget ? { budget } : {}),
   }
 }
 

@@ -79,6 +79,8 @@ export interface Placement {
   /** The mount this row uses (verdict `runs`). */
   key?: string
   filter?: ToolFilter
+  /** `alwaysLoad`: tools offered even above the tool budget (true: all; globs on raw names). */
+  alwaysLoad?: boolean | readonly string[]
   description?: string
   lifecycle?: Lifecycle
   idleTimeoutMs?: number
@@ -166,6 +168,7 @@ function judgeRow(row: Row, view: string | null, input: ViewInput, mounts: Map<s
   const root = view === null ? null : rowHome(row, view)
   const base: Omit<Placement, 'verdict'> = { name: row.name, layer: row.scope, file: row.file }
   if (row.entry?.tools) base.filter = row.entry.tools
+  if (row.entry?.alwaysLoad !== undefined) base.alwaysLoad = row.entry.alwaysLoad
   if (row.entry?.description !== undefined) base.description = row.entry.description
   if (row.entry?.lifecycle !== undefined) base.lifecycle = row.entry.lifecycle
   if (row.entry?.idleTimeoutMs !== undefined) base.idleTimeoutMs = row.entry.idleTimeoutMs

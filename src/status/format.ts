@@ -142,6 +142,19 @@ const FileRowSchema = z.object({
   keptLastGood: z.catch(z.boolean(), false),
 })
 
+/** A whole number ≥ 0 (0 for anything else). */
+const count = () => z.catch(z.number().check(z.int(), z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER)), 0)
+
+/** The context budget as the host applied it (src/host/budget.ts): per server its schema tokens, per agent offered vs deferred. */
+const BudgetSchema = z.object({
+  toolBudget: count(),
+  servers: z.catch(z.array(z.object({ name: key(64), tools: count(), tokens: count() })), []),
+  agents: z.catch(
+    z.array(z.object({ offered: count(), deferred: count(), offeredTokens: count(), totalTokens: count() })),
+    [],
+  ),
+})
+
 /** A list of rows: a row that does not decode is dropped, a list that is not one reads empty. */
 const rows = <R extends z.ZodMiniType>(row: R) =>
   writes<readonly z.input<R>[], z.output<R>[]>(
@@ -174,6 +187,8 @@ export const StatusSchema = z.object({
   updatedAt: iso<string>(),
   servers: rows(ServerRowSchema),
   files: rows(FileRowSchema),
+  /** Absent: written by a host without the context budget (or with it off); a value that does not decode reads absent. */
+  budget: z.optional(z.catch(z.optional(BudgetSchema), undefined)),
 })
 
 /** A verdict as read back: the host's `VerdictView`, sanitized (absent optional fields stay absent). */
@@ -189,6 +204,8 @@ export type WrittenStatus = z.input<typeof StatusSchema>
 export type StatusServer = z.output<typeof ServerRowSchema>
 /** One refused config file as read back. */
 export type StatusFile = z.output<typeof FileRowSchema>
+/** The context budget part of a status file. */
+export type StatusBudget = z.output<typeof BudgetSchema>
 /** A whole status file as read back. */
 export type ProjectStatus = z.output<typeof StatusSchema>
 

@@ -31,6 +31,7 @@ const STDIO_ALL = {
   maxInstructionBytes: 4096,
   reconnect: { maxAttempts: 3 },
   tools: { exclude: ['rm'] },
+  alwaysLoad: ['read_*'],
   description: 'all of it',
   enabled: true,
   lifecycle: 'lazy',
@@ -43,6 +44,7 @@ const HTTP_ALL = {
   toolCallTimeoutMs: 5000,
   startupTimeoutMs: 7000,
   oauth: { clientName: 'dsh' },
+  alwaysLoad: true,
   lifecycle: 'eager',
 }
 const yaml = (servers: Record<string, unknown>) => `${JSON.stringify({ servers }, null, 2)}\n`
@@ -120,6 +122,7 @@ test('get shows a detail row per written setting of the table; list --json carri
     failOnStartupError: true,
     maxInstructionBytes: 4096,
     reconnect: { maxAttempts: 3 },
+    alwaysLoad: ['read_*'],
   })
   assert.match((await env.run(['get', 's'])).stdout, /\n {2}startup: +7000 ms\n/)
 })

@@ -34,6 +34,7 @@ const SAMPLES: Record<ValueType, [unknown, unknown]> = {
   reconnect: [{ maxAttempts: 1 }, { maxAttempts: 2 }],
   oauth: [{ clientName: 'a' }, { clientName: 'b' }],
   tools: [{ include: ['a'] }, { include: ['b'] }],
+  'always-load': [true, ['read_*']],
 }
 const STDIO: Entry = { command: 'node' }
 const SECRET = new Uint8Array(32).fill(7)

@@ -24,7 +24,8 @@ after(() => cleanupAll())
 const N = 600
 
 test(`a server with ${N} tools re-listing every 300 ms: no other project's agent ever sees one`, async (t) => {
-  const w = await startWorld({ trust: 'all' })
+  // Visibility alone: the context budget (host/budget.ts) would put the insider's tools behind its search tool.
+  const w = await startWorld({ trust: 'all', toolBudget: 0 })
   t.after(() => w.dispose())
   t.after(() => reapAll(w.pids))
   const names = Array.from({ length: N }, (_, i) => `t${i}`)

@@ -1,7 +1,7 @@
 /**
  * The layering of `src/` (AGENTS.md "Rules of the house"), read from the
  * source imports:
- * - the pure core (`src/config`, `src/plan`) imports only itself and the pure
+ * - the pure core (`src/config`, `src/plan`, `src/budget`) imports only itself and the pure
  *   trust modules (`trust/state.ts`, `trust/command.ts`), no file system, no
  *   child process, and never reads `process.platform` (it comes in as an input);
  * - `src/lazy` depends on the core and on the ports the host hands it
@@ -55,9 +55,9 @@ const local = (m: Module) => m.imports.filter((i) => !i.startsWith('node:') && i
 
 test('the pure core imports only the core and the pure trust modules, and reads no platform', () => {
   const bad: string[] = []
-  for (const m of modules.filter((x) => x.area === 'config' || x.area === 'plan')) {
+  for (const m of modules.filter((x) => ['config', 'plan', 'budget'].includes(x.area))) {
     for (const i of local(m))
-      if (!['config', 'plan'].includes(areaOf(i)) && i !== 'trust/state.ts' && i !== 'trust/command.ts')
+      if (!['config', 'plan', 'budget'].includes(areaOf(i)) && i !== 'trust/state.ts' && i !== 'trust/command.ts')
         bad.push(`${m.rel} -> ${i}`)
     for (const i of m.imports) if (/^node:(fs|child_process|net|http)/.test(i)) bad.push(`${m.rel} -> ${i}`)
     if (/process\.platform/.test(m.text.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')))
@@ -79,7 +79,7 @@ test('src/lazy depends on the core and its ports, never on src/host', () => {
 
 test('an edge imports another edge only through src/files, or says why in its module comment', () => {
   const composers = new Set(['host', 'cli', 'doctor', ''])
-  const neutral = new Set(['config', 'plan', 'files'])
+  const neutral = new Set(['config', 'plan', 'budget', 'files'])
   const bad: string[] = []
   for (const m of modules) {
     if (composers.has(m.area)) continue

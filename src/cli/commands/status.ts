@@ -14,9 +14,13 @@
  * - No status file: exit 0 with one line saying no host has written status
  *   for this project (`--json`: `{"projects": []}`). It is an answer, not a
  *   failure. A status file that cannot be read or decoded: exit 1.
+ * - With the context budget on, lines under the table: each server's schema
+ *   tokens against the budget, and per agent how many tools are offered and
+ *   deferred (`--json`: `budget: { toolBudget, servers: [{ name, tools,
+ *   tokens }], agents: [{ offered, deferred, offeredTokens, totalTokens }] }`).
  * - `--json`: `{ projects: [{ root, file, pid, alive, host, updatedAt,
  *   servers: [{ name, effectiveName, layer, file, state, toolCount, error,
- *   updatedAt, lifecycle, toolSource, lastUsedAt, detail }], files: [{ file, layer, error, keptLastGood }] }] }` — the
+ *   updatedAt, lifecycle, toolSource, lastUsedAt, detail }], files: [{ file, layer, error, keptLastGood }], budget? }] }` — the
  *   current project only; `host` is `running | stopped | died`, and `state`
  *   is as of now (a died host's mounted rows read `stopped`).
  * - A present config file of the project that `files/guard.ts` refuses
@@ -102,6 +106,7 @@ async function statusOnly(cli: CliContext, opts: StatusOptions): Promise<number>
       updatedAt: s.updatedAt,
       servers,
       files: s.files,
+      ...(s.budget ? { budget: s.budget } : {}),
     }
     cli.out.json({ projects: [project] })
     return 0
@@ -152,11 +157,26 @@ async function statusOnly(cli: CliContext, opts: StatusOptions): Promise<number>
       'ERROR',
     ])
   }
+  if (s.budget) for (const line of budgetLines(s.budget)) cli.out.out(line)
   for (const f of s.files) {
     const kept = f.keptLastGood ? 'its last good version is still used' : 'nothing from it is used'
     cli.out.out(`${p('red', 'refused')} ${f.file}: ${f.error} (${kept}; run "dsh-mcp validate" to see every problem)`)
   }
   return 0
+}
+
+/** The context budget under the table: schema tokens per server, offered vs deferred per agent (docs/guide/context.md). */
+function budgetLines(b: NonNullable<ProjectStatus['budget']>): string[] {
+  const total = b.servers.reduce((n, x) => n + x.tokens, 0)
+  const lines = [
+    `  schema tokens: ${total} of a ${b.toolBudget} budget${b.servers.length ? ` — ${b.servers.map((x) => `${x.name} ${x.tokens} (${x.tools} tool${x.tools === 1 ? '' : 's'})`).join(', ')}` : ''}`,
+  ]
+  b.agents.forEach((a, i) => {
+    lines.push(
+      `  agent ${i + 1}: ${a.offered} tool${a.offered === 1 ? '' : 's'} offered (${a.offeredTokens} tokens), ${a.deferred} deferred behind mcp_tool_search`,
+    )
+  })
+  return lines
 }
 
 export async function run(cli: CliContext, opts: StatusOptions = {}): Promise<number> {

@@ -137,11 +137,24 @@ export function declareCommands(
     .command('export')
     .description("print this project's servers for another client")
     .addOption(
-      new Option('--format <format>', 'claude, cursor or vscode')
-        .choices(['claude', 'cursor', 'vscode'])
-        .default('claude'),
+      new Option('--target <client>', 'claude (default), codex, gemini, vscode or cursor').choices([
+        'claude',
+        'codex',
+        'gemini',
+        'vscode',
+        'cursor',
+      ]),
+    )
+    .addOption(
+      new Option('--format <client>', 'older name of --target')
+        .choices(['claude', 'codex', 'gemini', 'vscode', 'cursor'])
+        .hideHelp(),
     )
     .option('-o, --output <file>', 'write to a file instead of stdout')
+    .option(
+      '--write',
+      "write the client's own project file (.mcp.json, .codex/config.toml, .gemini/settings.json, .vscode/mcp.json, .cursor/mcp.json)",
+    )
     .option('--include-local', 'also export the servers and overrides of .dsh/mcp.local.yml')
     .action(action('export'))
 

@@ -9,7 +9,7 @@
  * - {@link referenceSecrets} is pure: it takes an exported document (the
  *   client's own shape, `mcpServers` or `servers`) and returns a copy in
  *   which every literal secret is a variable reference in the client's
- *   spelling (`${VAR}` for Claude Code, `${env:VAR}` for Cursor and VS Code),
+ *   spelling (`${VAR}` for Claude Code, Codex and Gemini CLI, `${env:VAR}` for Cursor and VS Code; Codex's `http_headers` and Gemini's `httpUrl` too),
  *   with the variables to set. Secret means: an env or header value whose
  *   name is secret-bearing (`isSecretName`: `*_TOKEN`, `Authorization`, …),
  *   a header value with an auth scheme (`Bearer x`: the scheme is kept), a
@@ -28,7 +28,9 @@ import path from 'node:path'
 import { argSecrets, isSecretName, mapUrlSecrets, urlSecrets } from '../config/redact-shapes.ts'
 import { variableName } from './importers/secrets.ts'
 
-type Format = 'claude' | 'cursor' | 'vscode'
+import type { Target } from './export-targets.ts'
+
+type Format = Target
 
 /** The repository directory `file` would be written into, or undefined outside every repository. */
 export function repositoryOf(file: string): string | undefined {
@@ -56,7 +58,7 @@ export function referenceSecrets(
   const vars = new Set<string>()
   const ref = (name: string) => {
     vars.add(name)
-    return format === 'claude' ? `\${${name}}` : `\${env:${name}}`
+    return format === 'cursor' || format === 'vscode' ? `\${env:${name}}` : `\${${name}}`
   }
   /** URL credentials and query values of every URL in `text` → references. */
   const urls = (server: string, text: string) =>
@@ -85,14 +87,16 @@ export function referenceSecrets(
       }
       e.env = env
     }
-    if (entry.headers) {
+    // Codex spells headers `http_headers`, Gemini's streamable-HTTP url `httpUrl` (the field table's spellings).
+    const headersKey = entry.http_headers ? 'http_headers' : 'headers'
+    if (entry[headersKey]) {
       const headers: Record<string, string> = {}
-      for (const [h, v] of Object.entries(entry.headers as Record<string, string>)) {
+      for (const [h, v] of Object.entries(entry[headersKey] as Record<string, string>)) {
         const scheme = SCHEME.exec(v)
         if (hasReference(v) || !(isSecretName(h) || scheme || urlSecret(v))) headers[h] = v
         else headers[h] = `${scheme ? `${scheme[1]} ` : ''}${ref(variableName(server, h))}`
       }
-      e.headers = headers
+      e[headersKey] = headers
     }
     if (Array.isArray(entry.args)) {
       const args = (entry.args as string[]).slice()
@@ -106,7 +110,8 @@ export function referenceSecrets(
       }
       e.args = args.map((a) => urls(server, a))
     }
-    if (typeof entry.url === 'string') e.url = urls(server, entry.url)
+    for (const k of ['url', 'httpUrl'] as const)
+      if (typeof entry[k] === 'string') e[k] = urls(server, entry[k] as string)
     out[server] = e
   }
   return { doc: { [key]: out }, vars: [...vars] }

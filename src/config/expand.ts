@@ -9,6 +9,9 @@
  * unset for `${VAR:-default}` (shell semantics). A `withheld` name is unset,
  * whatever `env` holds (see `ExpandOptions`).
  *
+ * A value substituted into `url` is percent-encoded for the URL component it
+ * lands in (url-expand.ts), unless it starts the template (the origin).
+ *
  * `${secret:NAME}` reads the user's secret store through `ExpandOptions.secrets`
  * (src/secrets/ for the store; here only its interface, so expansion stays
  * pure). Every secret an entry names is first asked `has` (no value read);
@@ -19,6 +22,7 @@
  */
 import { formatPath } from './diagnostics.ts'
 import { EXPANDABLE_KEYS, type Entry } from './schema.ts'
+import { encodeForUrl } from './url-expand.ts'
 
 export type Env = Readonly<Record<string, string | undefined>>
 
@@ -114,8 +118,17 @@ export function scanTemplate(template: string): Piece[] | TemplateError {
 
 export type ExpandResult = { value: string } | { missing: string[]; missingSecrets?: string[] } | TemplateError
 
-/** Expand one string against `env` (and `secrets` for `${secret:NAME}`: unset without one). */
-export function expandString(template: string, env: Env, secrets?: SecretSource): ExpandResult {
+/**
+ * Expand one string against `env` (and `secrets` for `${secret:NAME}`: unset without one). `place`, when
+ * given, writes each substituted value (not a default, which the author wrote) for where it lands, from the
+ * text before it (a `url`: url-expand.ts).
+ */
+export function expandString(
+  template: string,
+  env: Env,
+  secrets?: SecretSource,
+  place: (prefix: string, value: string) => string = (_p, v) => v,
+): ExpandResult {
   const pieces = scanTemplate(template)
   if (!Array.isArray(pieces)) return pieces
   let value = ''
@@ -126,12 +139,12 @@ export function expandString(template: string, env: Env, secrets?: SecretSource)
     else if ('secret' in piece) {
       const v = secrets?.read(piece.secret)
       if (v === undefined) missingSecrets.push(piece.secret)
-      else value += v
+      else value += place(value, v)
     } else {
       const v = env[piece.variable]
-      if (piece.fallback !== undefined) value += v ? v : piece.fallback
+      if (piece.fallback !== undefined) value += v ? place(value, v) : piece.fallback
       else if (v === undefined) missing.push(piece.variable)
-      else value += v
+      else value += place(value, v)
     }
   }
   if (missingSecrets.length) return { missing, missingSecrets }
@@ -236,7 +249,8 @@ export function expandEntry(
       : opts.secrets
   const command = opts.secretCommand ?? ((n: string) => secretSetCommand(n))
   const expand = (template: string, path: (string | number)[]): string => {
-    const r = expandString(template, view, secrets)
+    // A value substituted into a url is encoded for its component: it cannot move the host or the path.
+    const r = expandString(template, view, secrets, path[0] === 'url' ? encodeForUrl : undefined)
     if ('value' in r) return r.value
     const field = formatPath(path)
     if ('missingSecrets' in r && r.missingSecrets?.length) {

@@ -24,7 +24,7 @@ export type ValueType =
   | 'tools'
   | 'always-load'
 
-export type ExportTarget = 'claude' | 'cursor' | 'vscode'
+export type ExportTarget = 'claude' | 'cursor' | 'vscode' | 'codex' | 'gemini'
 export type ImportSource = 'codex' | 'gemini'
 
 export interface FieldSpec {
@@ -57,7 +57,10 @@ export interface FieldSpec {
   view: 'own' | 'setting' | false
   /** The detail row's label (`setting` fields; at most 11 characters, the width of get's label column). */
   label?: string
-  /** `export`: each target's spelling; `implicit` is carried by the export itself (type, enabled rows only). */
+  /**
+   * `export`: each target's spelling; `implicit` is carried by the export itself (type, enabled rows only). A
+   * spelling that is also an `import` key with a `scale` is written in that unit (`tool_timeout_sec`: seconds).
+   */
   export: Partial<Record<ExportTarget, string>> | 'implicit'
   /** Importers whose spelling differs: key, and the factor to ms (seconds: 1000). */
   import?: Partial<Record<ImportSource, readonly { key: string; scale?: number }[]>>

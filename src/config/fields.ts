@@ -33,7 +33,7 @@ export { FILE_KEY_NAMES, FILE_KEYS, type FileKeyName } from './file-keys.ts'
 export const REPOSITORY_STARTUP_CAP_MS = 120_000
 
 /** Spelled as here in every export target. */
-const everywhere = (key: string) => ({ claude: key, cursor: key, vscode: key })
+const everywhere = (key: string) => ({ claude: key, cursor: key, vscode: key, codex: key, gemini: key })
 
 export const FIELDS = {
   command: {
@@ -86,7 +86,7 @@ export const FIELDS = {
     mount: 'official',
     official: 'mapped',
     view: 'own',
-    export: { vscode: 'cwd' },
+    export: { vscode: 'cwd', codex: 'cwd', gemini: 'cwd' },
     flag: { flags: '--cwd <dir>', help: 'working directory, relative to the project root' },
   },
   url: {
@@ -100,7 +100,8 @@ export const FIELDS = {
     mount: 'official',
     official: 'mapped',
     view: 'own',
-    export: everywhere('url'),
+    // Gemini CLI's `url` is its SSE endpoint; streamable HTTP is `httpUrl` (an sse row is written as `url`).
+    export: { ...everywhere('url'), gemini: 'httpUrl' },
   },
   headers: {
     type: 'text-map',
@@ -113,7 +114,7 @@ export const FIELDS = {
     mount: 'official',
     official: 'mapped',
     view: 'own',
-    export: everywhere('headers'),
+    export: { ...everywhere('headers'), codex: 'http_headers' },
   },
   transport: {
     type: 'string',
@@ -150,7 +151,7 @@ export const FIELDS = {
     official: 'copied',
     view: 'setting',
     label: 'tool calls',
-    export: {},
+    export: { codex: 'tool_timeout_sec', gemini: 'timeout' },
     import: { codex: [{ key: 'tool_timeout_sec', scale: 1000 }], gemini: [{ key: 'timeout' }] },
     flag: { flags: '--timeout <ms>', help: 'tool call timeout in milliseconds' },
   },
@@ -165,7 +166,7 @@ export const FIELDS = {
     mount: 'host',
     view: 'setting',
     label: 'startup',
-    export: {},
+    export: { codex: 'startup_timeout_sec' },
     import: { codex: [{ key: 'startup_timeout_sec', scale: 1000 }, { key: 'startup_timeout_ms' }] },
     flag: {
       flags: '--startup-timeout <ms>',
@@ -233,7 +234,8 @@ export const FIELDS = {
     cacheKey: false,
     mount: false,
     view: 'own',
-    export: {},
+    // Codex: enabled_tools/disabled_tools, Gemini: includeTools/excludeTools (exact names: export-targets.ts).
+    export: { codex: 'tools', gemini: 'tools' },
   },
   alwaysLoad: {
     type: 'always-load',
@@ -256,7 +258,7 @@ export const FIELDS = {
     cacheKey: false,
     mount: false,
     view: 'own',
-    export: {},
+    export: { gemini: 'description' },
     flag: { flags: '--description <text>', help: 'what the server is for' },
   },
   enabled: {

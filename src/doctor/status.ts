@@ -3,7 +3,11 @@
  * "Status"): what it mounted, under which effective name, with how many
  * tools, the last error, when, and whether the writing process still lives.
  *
- * Contract: `readProjectStatus` never throws. A missing file is `absent`; a
+ * Contract: `readProjectStatuses` reads every host's status file of a root
+ * (src/status/path.ts: one per host pid, and the older pid-less name) and
+ * never throws; `mergeStatuses` orders them for `dsh-mcp status`: the files
+ * of hosts that run, newest first; when none runs, only the newest file (a
+ * stopped or died host's last word). A missing file is `absent`; a
  * file that is a link (symbolic, or hard: link count > 1; opened O_NOFOLLOW
  * and compared by dev+ino with the file checked, so a swap in between is
  * refused), owned (it or `mcp-status/`) by another user, too
@@ -16,12 +20,13 @@
  *
  * @module
  */
-import { lstatSync } from 'node:fs'
+import { lstatSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import { type FileIdentity, readPinned } from '../files/pinned-read.ts'
 import { ownedByOther } from '../files/private-dir.ts'
 import { decodeStatus, type ProjectStatus, type StatusState } from '../status/format.ts'
-import { statusFilePath } from '../status/path.ts'
+import { pidAlive } from '../status/alive.ts'
+import { statusDir, statusFileOf, statusFilePattern } from '../status/path.ts'
 
 export type HostState = 'running' | 'stopped' | 'died'
 
@@ -43,8 +48,38 @@ export type StatusRead =
 
 const MAX_STATUS_BYTES = 4 * 1024 * 1024
 
-export function readProjectStatus(dshHome: string, canonicalRoot: string): StatusRead {
-  const file = statusFilePath(dshHome, canonicalRoot)
+/** Every status file of `canonicalRoot` (one per host), read; `absent` alone when there is none. */
+export function readProjectStatuses(dshHome: string, canonicalRoot: string): StatusRead[] {
+  // Each file is then checked as it is read (a linked or foreign directory included: foreignStatus).
+  const dir = statusDir(dshHome)
+  let names: string[] = []
+  try {
+    names = readdirSync(dir)
+  } catch {
+    names = []
+  }
+  const files = names.filter((n) => statusFileOf(n, canonicalRoot)).map((n) => path.join(dir, n))
+  if (files.length === 0) return [{ kind: 'absent', file: statusFilePattern(dshHome, canonicalRoot) }]
+  return files.map((f) => readStatusFile(f, canonicalRoot))
+}
+
+/**
+ * The statuses `dsh-mcp status` shows, in order: every running host's, newest first; with none running, the newest
+ * file alone (what the last host saw). The files of hosts that are gone are left out while one runs.
+ */
+export function mergeStatuses(
+  reads: readonly StatusRead[],
+): { file: string; status: ProjectStatus; host: HostState }[] {
+  const ok = reads
+    .filter((r): r is Extract<StatusRead, { kind: 'ok' }> => r.kind === 'ok')
+    .map((r) => ({ file: r.file, status: r.status, host: hostState(r.status) }))
+    .sort((a, b) => Date.parse(b.status.updatedAt ?? '') - Date.parse(a.status.updatedAt ?? '') || 0)
+  const running = ok.filter((r) => r.host === 'running')
+  return running.length > 0 ? running : ok.slice(0, 1)
+}
+
+/** One status file, read as checked. */
+export function readStatusFile(file: string, canonicalRoot: string): StatusRead {
   let checked: FileIdentity | undefined
   try {
     checked = lstatSync(file)
@@ -81,15 +116,7 @@ function foreignStatus(file: string): string | undefined {
   return undefined
 }
 
-export function pidAlive(pid: number | null): boolean {
-  if (pid === null || !Number.isSafeInteger(pid) || pid <= 0) return false
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
+export { pidAlive }
 
 /** "just now", "3 s ago", "5 min ago", "2 h ago", "4 d ago" (a future time reads as "just now"). */
 export function ageText(fromIso: string | null, now = Date.now()): string {

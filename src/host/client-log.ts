@@ -26,7 +26,10 @@
  * object by its rewritten inspection when that differs or when a string in
  * it holds a control character. Every later exporter formats rewritten
  * arguments. It then
- * calls `onRecord(uid, message, text)` with the redacted text (attribution:
+ * rewrites the client's reconnect lines ("connection failed; retrying in
+ * 30000ms (attempt 7/10)", "giving up … reload the plugin or restart the
+ * Host") into the plain cause (plan/cause.ts), and calls
+ * `onRecord(uid, message, text)` with the redacted text as the client wrote it (attribution:
  * mounts.ts; not called once the fork's dispose began). Records of other fibers are left untouched. Never throws.
  *
  * @module
@@ -35,6 +38,7 @@ import { inspect } from 'node:util'
 import type { Context } from '@deepseek-ai/cordis'
 import { redact } from '../config/redact.ts'
 import { terminalSafe } from '../config/terminal-safe.ts'
+import { plainClientLine } from '../plan/cause.ts'
 
 export interface ClientRecord {
   type: string
@@ -127,9 +131,12 @@ export function watchClientLogs(
         const fork = forkOf(message.fiber?.deref() as FiberLike | undefined, secretsByFiber)
         if (!fork) return
         for (let i = 0; i < message.args.length; i++) message.args[i] = redactArg(message.args[i], fork.secrets)
+        const text = message.args.map((a) => (a instanceof Error ? a.message : String(a))).join(' ')
+        // The client's retry lines, as every later exporter shows them: the plain cause (plan/cause.ts), bounded.
+        const plain = message.args.length === 1 ? plainClientLine(text) : undefined
+        if (plain !== undefined) message.args[0] = plain
         const uid = fork.fiber.uid
         if (typeof uid !== 'number') return
-        const text = message.args.map((a) => (a instanceof Error ? a.message : String(a))).join(' ')
         onRecord(uid, message, text)
       } catch {}
     },

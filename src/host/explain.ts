@@ -18,8 +18,10 @@
  *   checkout's `.env`, which `${VAR}` never reads: set it in the host's own
  *   environment); without → `invalid`;
  * - `refused` → `invalid`; a row that runs but whose live state is `failed`
- *   → `failed`; one that runs withholding changed tools (its `detail`
- *   `tools-changed`, host/tool-pins.ts) → `tools-changed`: the trust command.
+ *   → `failed`, in the words of its typed cause when the host knows it
+ *   (`command not found: x — fix the file; it reloads live`: a command name
+ *   and counts, never a value); one that runs withholding changed tools (its
+ *   `detail` `tools-changed`, host/tool-pins.ts) → `tools-changed`: the trust command.
  * Words are built from names only — never an env or header value, a
  * command line, or an error text (a redacted error stays in the row's
  * `lastError`). `explainFile` does the same for a config file the host
@@ -30,7 +32,7 @@
  */
 import { Buffer } from 'node:buffer'
 import type { Placement } from '../plan/desired.ts'
-import { DETAIL_TEXT, signatureWords } from '../plan/states.ts'
+import { causeText, DETAIL_TEXT, signatureWords } from '../plan/states.ts'
 import { shellWord, trustCommand } from '../trust/command.ts'
 import type { FileProblem, ServerSnapshot } from './status.ts'
 
@@ -60,7 +62,7 @@ const names = (vars: readonly string[]) => vars.map((v) => `$${v}`).join(', ')
 export function explain(
   root: string | null,
   p: Placement,
-  row: Pick<ServerSnapshot, 'state'> & Partial<Pick<ServerSnapshot, 'detail'>>,
+  row: Pick<ServerSnapshot, 'state'> & Partial<Pick<ServerSnapshot, 'detail' | 'cause'>>,
 ): Why | undefined {
   const name = p.name
   const v = p.verdict
@@ -115,7 +117,13 @@ export function explain(
       return { name, kind: 'invalid', words: 'its entry is not valid', fix: doctorCommand(root, name) }
     case 'runs':
       if (row.state === 'failed')
-        return { name, kind: 'failed', words: 'failed to start or lost its connection', fix: doctorCommand(root, name) }
+        return {
+          name,
+          kind: 'failed',
+          // The typed cause, said as the host log, the status file and the panel say it (plan/states.ts causeText).
+          words: row.cause ? causeText(row.cause) : 'failed to start or lost its connection',
+          fix: doctorCommand(root, name),
+        }
       if (row.detail === 'tools-changed' && root !== null)
         return {
           name,
@@ -144,7 +152,7 @@ export function explainFile(root: string, f: Pick<FileProblem, 'file' | 'keptLas
 export function explainProject(
   root: string | null,
   placements: readonly Placement[],
-  rows: readonly (Pick<ServerSnapshot, 'state'> & Partial<Pick<ServerSnapshot, 'detail'>>)[],
+  rows: readonly (Pick<ServerSnapshot, 'state'> & Partial<Pick<ServerSnapshot, 'detail' | 'cause'>>)[],
   files: readonly FileProblem[],
 ): Why[] {
   const out: Why[] = []

@@ -19,13 +19,17 @@
  * a user-layer server every known project root (`opts.checkouts`) but one
  * that holds the user's home or `$DSH_HOME` (a home directory is no
  * checkout). The launcher runs on this process's node (launch/where.ts).
+ * `missingCommand(spec)` resolves a stdio command as the launcher will (its
+ * PATH, else the host's; launch/resolve.ts) and answers the typed cause
+ * (plan/states.ts) when there is no such command or it cannot be executed.
  *
  * @module
  */
 import { homedir } from 'node:os'
 import * as mcpClient from '@deepseek-ai/dsh-mcp-client'
 import type { OfficialConfig } from '../config/official.ts'
-import { checkoutRoots } from '../launch/resolve.ts'
+import { checkoutRoots, resolveCommand } from '../launch/resolve.ts'
+import type { Cause } from '../plan/states.ts'
 import { clientCapturesStderr, launchedConfig, serverLogFile } from '../launch/spec.ts'
 import { newTreeMarker } from '../launch/tree.ts'
 import { launcher } from '../launch/where.ts'
@@ -49,6 +53,17 @@ function checkoutsOf(spec: MountSpec, opts: LaunchOptions): string[] {
 
 let captured: boolean | undefined
 /** Whether the installed official client captures a stdio server's stderr itself. */
+/** The cause when a stdio server's command cannot be found or executed where it will run (else undefined). */
+export function missingCommand(spec: MountSpec): Cause | undefined {
+  const c = spec.config
+  if (c.transport !== 'stdio') return undefined
+  const r = resolveCommand(c.command, { PATH: process.env.PATH, ...(c.env ?? {}) }, c.cwd)
+  if (!('code' in r)) return undefined
+  if (r.code === 'ENOENT') return { kind: 'command-not-found', command: c.command }
+  if (r.code === 'EACCES') return { kind: 'not-executable', command: c.command }
+  return undefined
+}
+
 export function stderrCapturedByClient(): boolean {
   captured ??= clientCapturesStderr(mcpClient.Config)
   return captured

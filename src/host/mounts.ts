@@ -31,7 +31,9 @@ import type { Context, Fiber } from '@deepseek-ai/cordis'
 import { redact } from '../config/redact.ts'
 import type { OfficialConfig } from '../config/official.ts'
 import type { MountSpec } from '../plan/desired.ts'
-import { mountedConfig } from './launch.ts'
+import { missingCommand, mountedConfig } from './launch.ts'
+import { clientCause } from '../plan/cause.ts'
+import { type Cause, causeText } from '../plan/states.ts'
 import { watchClientLogs } from './client-log.ts'
 import type { Log } from './log.ts'
 import { Drains } from './mount-drains.ts'
@@ -46,8 +48,10 @@ export interface Mount {
   readonly spec: MountSpec
   readonly effectiveName: string
   state: MountState
-  /** Why it failed, or the official client's last connection error (redacted). */
+  /** Why it failed, or the official client's last connection error (redacted); `causeText(cause)` when typed. */
   error: string | null
+  /** The typed cause of `error` when known (plan/states.ts): a missing command, the client's retries. */
+  cause: Cause | null
   fiber: Fiber | undefined
   /** Resolves once the mount is mounted or failed. */
   readonly settled: Promise<void>
@@ -149,6 +153,8 @@ class MountTableImpl implements MountTable {
       effectiveName,
       state: 'mounting',
       error: null,
+      // A command that is not there: the launcher still says so in the server log, the mount fails with this.
+      cause: missingCommand(spec) ?? null,
       fiber: undefined,
       settled: new Promise<void>((r) => {
         settle = r
@@ -158,7 +164,7 @@ class MountTableImpl implements MountTable {
     }
     const fail = (error: string, awaited = false) => {
       m.state = 'failed'
-      m.error = redact(error, spec.secrets)
+      m.error = m.cause ? causeText(m.cause) : redact(error, spec.secrets)
       opts.log.warn('failed %s: %s', describe(m), m.error)
       const fiber = m.fiber
       m.fiber = undefined
@@ -280,9 +286,23 @@ class MountTableImpl implements MountTable {
       control.fail(control.budget.describe() ?? 'crash loop', true)
       return
     }
-    if (/reconnected and re-synced/.test(text)) m.error = null
-    else if (type === 'warn' || type === 'error') m.error = text
-    else return
+    // The client's retry lines, typed and said plainly (bounded: attempt N of M; then given up); others as they came.
+    const cause = clientCause(text)
+    // A command that is not there cannot come back by retrying: fail now, with that cause (an edit remounts it).
+    if (control && (m.cause?.kind === 'command-not-found' || m.cause?.kind === 'not-executable')) {
+      if (type === 'warn' || type === 'error') control.fail(causeText(m.cause), true)
+      return
+    }
+    if (/reconnected and re-synced/.test(text)) {
+      m.error = null
+      m.cause = null
+    } else if (cause) {
+      m.cause = cause
+      m.error = causeText(cause)
+    } else if (type === 'warn' || type === 'error') {
+      m.error = text
+      m.cause = null
+    } else return
     this.#opts.onChange()
   }
 }

@@ -13,7 +13,9 @@
  * whose fork is up but holds no tools while the official client reports a
  * connection error reads as `failed` (the client keeps reconnecting; we never
  * tear it down). Each row carries its verdict (plan/verdict.ts). `effectiveName` is null unless mounted. The status writer
- * writes `$DSH_HOME/mcp-status/<hash>.json` (src/status/path.ts) in the
+ * writes this host's own file, `$DSH_HOME/mcp-status/<hash>.<pid>.json` (src/status/path.ts: concurrent hosts of
+ * one project each write theirs; before its first write for a root it removes that root's files whose host is
+ * gone — a dead pid, or the older pid-less name — through status/alive.ts `pidAlive`), in the
  * format of src/status/format.ts, atomically (0600 in a 0700
  * directory, never through a link planted at its path; a directory owned
  * by another user is refused — `files/private-dir.ts`), coalescing bursts
@@ -35,9 +37,12 @@ import type { Placement } from '../plan/desired.ts'
 import type { Log } from './log.ts'
 import type { Mount } from './mounts.ts'
 import { ensureHomeDir, writePrivateFile } from '../files/private-dir.ts'
-import { readsFailed, type RowDetail, type ServerState, settledState } from '../plan/states.ts'
+import { type Cause, readsFailed, type RowDetail, type ServerState, settledState } from '../plan/states.ts'
 import { encodeStatus, type StatusBudget, type WrittenFile, type WrittenServer } from '../status/format.ts'
-import { statusFilePath } from '../status/path.ts'
+import { readdirSync, unlinkSync } from 'node:fs'
+import path from 'node:path'
+import { pidAlive } from '../status/alive.ts'
+import { statusDir, statusFileOf, statusFilePath } from '../status/path.ts'
 
 /** A config file of the project the host refused: it contributes nothing (or its last good version). */
 export interface FileProblem {
@@ -72,6 +77,8 @@ export interface LazyView {
  */
 export interface ServerSnapshot extends Omit<WrittenServer, 'error' | 'updatedAt'> {
   lastError: string | null
+  /** The typed cause of `lastError` when the host knows it (plan/states.ts; its text is `lastError`). */
+  cause?: Cause | null
 }
 
 export interface ProjectSnapshot {
@@ -143,7 +150,7 @@ export function serverSnapshots(
         lastError: m?.error ?? null,
       })
     if (m.state === 'failed')
-      return row({ ...base, effectiveName: null, state: 'failed', toolCount: 0, lastError: m.error })
+      return row({ ...base, effectiveName: null, state: 'failed', toolCount: 0, lastError: m.error, cause: m.cause })
     const state: ServerState = readsFailed(m, toolCount) ? 'failed' : 'mounted'
     return row({
       ...base,
@@ -151,6 +158,7 @@ export function serverSnapshots(
       state,
       toolCount,
       lastError: m.error,
+      cause: m.cause,
     })
   })
 }
@@ -171,6 +179,29 @@ interface Slot {
   next: string | undefined
   /** The servers of the last content queued; dropped when a write fails, so the next one retries. */
   last: string | undefined
+  /** The root it reports; whether the files of its gone hosts were removed (before the first write). */
+  root: string
+  swept: boolean
+}
+
+/** Remove `root`'s status files whose host is gone (a dead pid, or the older pid-less name); never throws. */
+function sweepGone(dshHome: string, root: string): void {
+  const dir = statusDir(dshHome)
+  let names: string[]
+  try {
+    names = readdirSync(dir)
+  } catch {
+    return
+  }
+  for (const name of names) {
+    const of = statusFileOf(name, root)
+    if (!of || of.pid === process.pid || (of.pid !== null && pidAlive(of.pid))) continue
+    try {
+      unlinkSync(path.join(dir, name))
+    } catch {
+      // gone already, or not ours to remove: the reader leaves it out while a host runs
+    }
+  }
 }
 
 export function createStatusWriter(dshHome: string, log: Log): StatusWriter {
@@ -194,6 +225,10 @@ export function createStatusWriter(dshHome: string, log: Log): StatusWriter {
     const p: Promise<void> = (async () => {
       try {
         ensureHomeDir(dshHome, 'status')
+        if (!slot.swept) {
+          slot.swept = true
+          sweepGone(dshHome, slot.root)
+        }
         writePrivateFile(file, text)
       } catch (error) {
         slot.last = undefined
@@ -217,7 +252,7 @@ export function createStatusWriter(dshHome: string, log: Log): StatusWriter {
       const file = statusFilePath(dshHome, root)
       let slot = slots.get(file)
       if (!slot) {
-        slot = { writing: undefined, next: undefined, last: undefined }
+        slot = { writing: undefined, next: undefined, last: undefined, root, swept: false }
         slots.set(file, slot)
       }
       // Unchanged servers: unchanged stamps too, so nothing to write.

@@ -107,6 +107,34 @@ export function stateColor(state: keyof typeof STATE_TONE): (typeof TONE_COLOR)[
   return TONE_COLOR[STATE_TONE[state]]
 }
 
+/**
+ * Why a row that runs is `failed` or retrying: one typed value the host sets (host/mounts.ts) and every edge renders
+ * with {@link causeText} — the host log, the status file and `dsh-mcp status`, the panel, the agent's prompt line.
+ * Built from the command's name and counts only, never an env or header value.
+ */
+export type Cause =
+  | { kind: 'command-not-found'; command: string }
+  | { kind: 'not-executable'; command: string }
+  | { kind: 'retrying'; attempt: number; max: number; delayMs: number; lost: boolean }
+  | { kind: 'gave-up'; attempts: number }
+
+/** What is left to do, said with every cause: the file is watched, so an edit applies without a restart. */
+export const CAUSE_FIX = 'fix the file; it reloads live'
+
+export function causeText(c: Cause): string {
+  switch (c.kind) {
+    case 'command-not-found':
+      return `command not found: ${c.command} — ${CAUSE_FIX}`
+    case 'not-executable':
+      return `command not executable: ${c.command} — ${CAUSE_FIX}`
+    case 'retrying': {
+      const wait = c.delayMs >= 1000 ? `${Math.round(c.delayMs / 1000)} s` : `${c.delayMs} ms`
+      return `${c.lost ? 'lost its connection' : 'could not start or connect'}; retry ${c.attempt} of ${c.max} in ${wait} (dsh-mcp logs shows why) — ${CAUSE_FIX}`
+    }
+    case 'gave-up':
+      return `gave up after ${c.attempts} failed attempts (dsh-mcp logs shows why) — ${CAUSE_FIX}`
+  }
+}
 /** A signed approval's detail, the same words at every edge (list, status, panel, prompt line, review). */
 export function signatureWords(a: SignatureAnswer): string {
   switch (a.state) {

@@ -219,7 +219,7 @@ describe('export', () => {
     '.dsh/mcp.local.yml': 'servers:\n  gh:\n    env: {EXTRA: "${EXTRA}"}\n',
   }
 
-  test('claude: the effective active project servers, ${VAR} intact, dropped fields noted', async () => {
+  test('claude: the effective active project servers, ${VAR} intact, dropped fields and the disabled server noted', async () => {
     const env = makeEnv(PROJECT)
     await env.run(['add', '-s', 'user', 'global', 'node'])
     const r = await env.run(['export', '--include-local'])
@@ -238,7 +238,7 @@ describe('export', () => {
     })
     assert.equal(
       r.stderr,
-      'note: gh: claude has no place for "cwd", "toolCallTimeoutMs" (not exported)\nnote: secret values written in the config are shown as *** on stdout; use -o <file> to export them\n',
+      'note: gh: claude has no place for "cwd", "toolCallTimeoutMs" (not exported)\nnote: left out off: disabled (enabled: false); enable it to export\nnote: secret values written in the config are shown as *** on stdout; use -o <file> to export them\n',
     )
   })
 

@@ -17,7 +17,6 @@
  * trust is stored in it (boot rewrites the profile's cordis.yml each run).
  */
 import assert from 'node:assert/strict'
-import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
@@ -46,6 +45,7 @@ import {
 import { type TempDir, cleanupAll, makeProject, makeTempDir } from '../support/tmp.ts'
 import { stdioFixtureArgs } from '../support/fixture-config.ts'
 import { type Tarball, packTarball } from '../support/tarball.ts'
+import { newestStatusFile } from '../support/trust.ts'
 
 interface Project {
   readonly dir: TempDir
@@ -165,12 +165,9 @@ function callThenReport(tool: string, args: Record<string, unknown>, label: stri
 
 /** The plugin's status file for a project root (docs/guide/status.md): `[name, state, toolCount]` per server. */
 function statusOf(root: string): [string, string, number][] {
-  const file = join(
-    baseEnv.DSH_HOME!,
-    'mcp-status',
-    `${createHash('sha256').update(root).digest('hex').slice(0, 16)}.json`,
-  )
-  assert.ok(existsSync(file), `the plugin saw ${root} and wrote ${file}`)
+  // One file per host (`<hash>.<host pid>.json`): the host of this test's run.
+  const file = newestStatusFile(baseEnv.DSH_HOME!, root)
+  assert.ok(file && existsSync(file), `the plugin saw ${root} and wrote its status file`)
   const { servers } = JSON.parse(readFileSync(file, 'utf8')) as {
     servers: { name: string; state: string; toolCount: number }[]
   }

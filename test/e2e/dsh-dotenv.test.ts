@@ -17,7 +17,6 @@
  * dsh-cli.test.ts.
  */
 import assert from 'node:assert/strict'
-import { createHash } from 'node:crypto'
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
@@ -27,6 +26,7 @@ import { stdioFixtureShell } from '../support/fixture-config.ts'
 import { installPackedPlugin, type PackedPlugin } from '../support/packed-plugin.ts'
 import { makeProject, type TempDir } from '../support/tmp.ts'
 import { waitFor } from '../support/wait.ts'
+import { newestStatusFile } from '../support/trust.ts'
 
 let e2e: PackedPlugin
 let model: FakeModel
@@ -100,12 +100,10 @@ test('a real dsh run in a checkout with a .env: no server inherits it and ${VAR}
   )
   await waitFor(() => existsSync(userSeen), { message: 'the user-layer server started' })
   assert.equal(existsSync(marker), false, 'the .env did not choose the command of the user-layer server')
-  const status = join(
-    baseEnv.DSH_HOME!,
-    'mcp-status',
-    `${createHash('sha256').update(project.path).digest('hex').slice(0, 16)}.json`,
-  )
-  await waitFor(() => existsSync(status), { message: 'the plugin wrote the status file' })
+  // One file per host (`<hash>.<host pid>.json`): the host of this test's run.
+  const status = await waitFor(() => newestStatusFile(baseEnv.DSH_HOME!, project.path), {
+    message: 'the plugin wrote the status file',
+  })
   const rows = (
     JSON.parse(readFileSync(status, 'utf8')) as {
       servers: { name: string; verdict: { tag: string; reason: string | null } }[]

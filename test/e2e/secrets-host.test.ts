@@ -16,7 +16,7 @@
  */
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
-import { createHash, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
@@ -37,6 +37,7 @@ import {
 import { type FakeModel, messageText, startFakeModel, toolResults } from '../support/fake-model.ts'
 import { packTarball } from '../support/tarball.ts'
 import { cleanupAll, makeProject, makeTempDir, type TempDir } from '../support/tmp.ts'
+import { newestStatusFile } from '../support/trust.ts'
 
 const CANARY = `cnry${randomBytes(12).toString('hex')}`
 const pieces = Array.from({ length: CANARY.length - 7 }, (_, i) => CANARY.slice(i, i + 8))
@@ -113,12 +114,8 @@ function runTask(task: string, tool: string): Promise<RunResult> {
 }
 
 function statusText(): string {
-  const file = join(
-    env.DSH_HOME!,
-    'mcp-status',
-    `${createHash('sha256').update(project.path).digest('hex').slice(0, 16)}.json`,
-  )
-  assert.ok(existsSync(file), `status file ${file}`)
+  const file = newestStatusFile(env.DSH_HOME!, project.path)
+  assert.ok(file && existsSync(file), 'the status file of this project')
   return readFileSync(file, 'utf8')
 }
 

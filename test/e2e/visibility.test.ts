@@ -13,7 +13,7 @@
 import assert from 'node:assert/strict'
 import { existsSync, readFileSync } from 'node:fs'
 import { after, before, test } from 'node:test'
-import { statusFilePath } from '../../src/status/path.ts'
+import { newestStatusFile } from '../support/trust.ts'
 import { canonicalRoot } from '../../src/trust/store.ts'
 import { type DshCli, NODE22, describeRun, runDsh, runIsolated } from '../support/dsh-cli.ts'
 import { type FakeModel, type ModelRequest, type Responder, messageText } from '../support/fake-model.ts'
@@ -56,8 +56,8 @@ const dshMcp = (args: string[]) => runIsolated(NODE22, [shippedCli, ...args], { 
 function statusDoc(
   root: string,
 ): { pid: number; host: string; servers: { name: string; state: string; toolCount: number }[] } | undefined {
-  const file = statusFilePath(baseEnv.DSH_HOME!, canonicalRoot(root))
-  if (!existsSync(file)) return undefined
+  const file = newestStatusFile(baseEnv.DSH_HOME!, canonicalRoot(root))
+  if (!file || !existsSync(file)) return undefined
   try {
     return JSON.parse(readFileSync(file, 'utf8'))
   } catch {

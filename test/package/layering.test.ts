@@ -101,3 +101,19 @@ test('only the host (and the entry) import src/host; only the CLI imports src/cl
     }
   assert.deepEqual(bad, [])
 })
+
+test('the plugin (index.ts and what it reaches) never imports src/doctor or src/cli: the package ships neither', () => {
+  const byRel = new Map(modules.map((m) => [m.rel, m]))
+  const seen = new Set<string>()
+  const bad: string[] = []
+  const walk = (rel: string, from: string) => {
+    if (seen.has(rel)) return
+    seen.add(rel)
+    if (['doctor', 'cli'].includes(areaOf(rel))) bad.push(`${from} -> ${rel}`)
+    const m = byRel.get(rel)
+    if (m) for (const i of local(m)) walk(i, rel)
+  }
+  walk('index.ts', '(entry)')
+  assert.ok(seen.size > 20, 'the entry reaches the plugin')
+  assert.deepEqual(bad, [])
+})

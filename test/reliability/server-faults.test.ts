@@ -54,11 +54,12 @@ test('stdio child killed with SIGKILL: tools stay listed, status reports the los
   const pid = Number(/pid: (\d+)/.exec(first)?.[1])
   assert.ok(pid > 0, first)
   process.kill(pid, 'SIGKILL')
-  await waitFor(() => /connection lost; reconnecting/.test(serverOf(a.path, 'sk')?.lastError ?? ''), {
+  // Said plainly (plan/states.ts causeText), bounded: "lost its connection; retry 1 of N in …".
+  await waitFor(() => /lost its connection; retry 1 of \d+ in/.test(serverOf(a.path, 'sk')?.lastError ?? ''), {
     intervalMs: 5,
     message: 'the snapshot reports the lost connection',
   })
-  await waitFor(() => /connection lost/.test(statusOf(a.path, 'sk').error ?? ''), {
+  await waitFor(() => /lost its connection/.test(statusOf(a.path, 'sk').error ?? ''), {
     intervalMs: 5,
     message: 'the status file reports it too',
   })
@@ -99,7 +100,7 @@ test('a server that crashes on every start: bounded retries, status failed, no b
   await untilTools(w, agent, ['mcp__ok__o'], 'a crashing neighbour costs nothing: the healthy server mounts')
   await w.mcp.whenIdle()
   assert.deepEqual(mcpToolNames(w.host.ctx, agent), ['mcp__ok__o'], 'a crashing neighbour costs nothing')
-  await waitFor(() => w.host.logsMatching('mcp-client(crash3): giving up after 3').length === 1, {
+  await waitFor(() => w.host.logsMatching('mcp-client(crash3): gave up after 3 failed attempts').length === 1, {
     message: 'the client gives up',
   })
   assert.equal(readMarker(bounded).length, 4, 'the first start and 3 retries, no more')

@@ -3,12 +3,21 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { sha256 } from '../../src/config/fingerprint.ts'
 import { decodeStatus, encodeStatus, STATUS_VERSION, type WrittenStatus } from '../../src/status/format.ts'
-import { statusFilePath } from '../../src/status/path.ts'
+import { statusFileOf, statusFilePath } from '../../src/status/path.ts'
 
 describe('statusFilePath', () => {
-  test('$DSH_HOME/mcp-status/<first 16 hex of sha256(root)>.json', () => {
-    assert.equal(statusFilePath('/h', '/abs/root'), `/h/mcp-status/${sha256('/abs/root').slice(0, 16)}.json`)
+  test('$DSH_HOME/mcp-status/<first 16 hex of sha256(root)>.<host pid>.json, one per host', () => {
+    const hash = sha256('/abs/root').slice(0, 16)
+    assert.equal(statusFilePath('/h', '/abs/root', 42), `/h/mcp-status/${hash}.42.json`)
+    assert.equal(statusFilePath('/h', '/abs/root'), `/h/mcp-status/${hash}.${process.pid}.json`)
     assert.notEqual(statusFilePath('/h', '/a'), statusFilePath('/h', '/b'))
+  })
+  test('statusFileOf names the files of a root and their pid; the older name has none; nothing else matches', () => {
+    const hash = sha256('/r').slice(0, 16)
+    assert.deepEqual(statusFileOf(`${hash}.42.json`, '/r'), { pid: 42 })
+    assert.deepEqual(statusFileOf(`${hash}.json`, '/r'), { pid: null })
+    for (const n of [`${hash}.0.json`, `${hash}.x.json`, `${hash}.42.json.tmp`, `${sha256('/o').slice(0, 16)}.42.json`])
+      assert.equal(statusFileOf(n, '/r'), undefined, n)
   })
 })
 

@@ -4,10 +4,11 @@
  * read what the plugin reports, and wait for an agent's MCP tools.
  */
 import assert from 'node:assert/strict'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { ServerSnapshot } from '../../src/index.ts'
-import { statusFilePath } from '../../src/status/path.ts'
+import { statusDir, statusFileOf, statusFilePath } from '../../src/status/path.ts'
 import { type CliRun, runCli } from './cli.ts'
 import { mcpToolNames, waitFor } from './host.ts'
 import { readMarker } from './procs.ts'
@@ -36,6 +37,21 @@ export function serverOf(w: RuntimeWorld, root: string, name: string): ServerSna
   const s = p?.servers.find((x) => x.name === name)
   assert.ok(s, `no snapshot row ${name} in ${root}`)
   return s
+}
+
+/**
+ * The newest status file of `root` whatever host wrote it (a host in a child process writes `<hash>.<its pid>.json`),
+ * or undefined.
+ */
+export function newestStatusFile(dshHome: string, root: string): string | undefined {
+  let names: string[] = []
+  try {
+    names = readdirSync(statusDir(dshHome))
+  } catch {
+    return undefined
+  }
+  const files = names.filter((n) => statusFileOf(n, root)).map((n) => join(statusDir(dshHome), n))
+  return files.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0]
 }
 
 /** `[name, state]` of every server of the status file of `root`. */

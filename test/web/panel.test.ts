@@ -18,7 +18,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
-import { statusFilePath } from '../../src/status/path.ts'
+import { newestStatusFile } from '../support/trust.ts'
 import { readMarker } from '../support/procs.ts'
 import { type DshCli, NODE22, REPO_ROOT, type RunResult, describeRun, runDsh, runIsolated } from '../support/dsh-cli.ts'
 import type { FakeModel } from '../support/fake-model.ts'
@@ -267,7 +267,7 @@ test('the panel and the chip in a real browser: rows, chip, no secrets, a live c
   )
 
   // Stop the host: SIGTERM, and it says so in the status file.
-  const status = JSON.parse(readFileSync(statusFilePath(baseEnv.DSH_HOME!, realpathSync(b.path)), 'utf8')) as {
+  const status = JSON.parse(readFileSync(newestStatusFile(baseEnv.DSH_HOME!, realpathSync(b.path))!, 'utf8')) as {
     pid: number
   }
   process.kill(status.pid, 'SIGTERM')

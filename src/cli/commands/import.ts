@@ -41,7 +41,7 @@ import type { SourceResult } from '../importers/common.ts'
 import { type Moved, moveSecrets, movedNotes } from '../importers/secrets.ts'
 import { openSecretStore, scopeKey } from '../../secrets/store.ts'
 import { whereStored } from '../secrets.ts'
-import { CLIENTS, type Client, clientSources, discover, readFrom } from '../importers/sources.ts'
+import { CLIENTS, type Client, clientSources, discover, givenSources, readFrom } from '../importers/sources.ts'
 import { targetOf } from '../present-text.ts'
 import type { CliContext } from '../program.ts'
 import { editTarget, label, scopeLayer, type WriteScope } from '../target.ts'
@@ -270,7 +270,9 @@ function sources(cli: CliContext, root: string, from: string | undefined): Sourc
       throw usage(`--from: unknown source "${from}"; expected ${CLIENTS.join(', ')} or a file path`)
     throw failure(`--from: ${from} does not exist`)
   }
-  return [readFrom({ file }, root)]
+  // Claude Code's own ~/.claude.json given as a path reads as --from claude reads it: user and local servers.
+  const given = givenSources(file)
+  return given ? given.map((s) => readFrom(s, root)) : [readFrom({ file }, root)]
 }
 
 /** Names of the secrets already set for this project (the index only). */

@@ -1,7 +1,10 @@
 /**
- * `dsh-mcp status [--json]`: what a running host mounted for the project of
- * `-C/--dir` (default cwd), read from the status file the plugin writes
- * (`$DSH_HOME/mcp-status/<sha256(root)[0..16]>.json`).
+ * `dsh-mcp status [--json]`: what the running hosts mounted for the project of
+ * `-C/--dir` (default cwd), read from the status files the plugin writes, one
+ * per host (`$DSH_HOME/mcp-status/<sha256(root)[0..16]>.<pid>.json`): every
+ * running host's, newest first, each with its pid; with none running, the
+ * newest file alone (doctor/status.ts `mergeStatuses`; a gone host's file is
+ * left out while another runs, and the next host to start removes it).
  *
  * Contract:
  * - Shows, per server: state (`dormant`: a lazy server that is stopped,
@@ -32,7 +35,7 @@
  *
  * @module
  */
-import { ageText, type HostState, hostState, readProjectStatus, stateNow } from '../../doctor/status.ts'
+import { ageText, type HostState, mergeStatuses, readProjectStatuses, stateNow } from '../../doctor/status.ts'
 import type { ProjectStatus, StatusState } from '../../status/format.ts'
 import { DETAIL_TEXT, signatureWords, stateColor } from '../../plan/states.ts'
 import { lstatSync } from 'node:fs'
@@ -78,8 +81,10 @@ async function statusOnly(cli: CliContext, opts: StatusOptions): Promise<number>
     const refused = fileRefusal({ file }, { root: found, dshHome: cli.loc.dshHome, home: cli.loc.home, env: cli.env })
     if (refused && existsAt(file)) cli.out.err(`dsh-mcp: ${file}: ${refused.message}`)
   }
-  const read = readProjectStatus(cli.loc.dshHome, root)
-  if (read.kind === 'unreadable') throw failure(`status file ${read.file} ${read.reason}`, [`project: ${root}`])
+  const reads = readProjectStatuses(cli.loc.dshHome, root)
+  const bad = reads.find((r) => r.kind === 'unreadable')
+  if (bad?.kind === 'unreadable') throw failure(`status file ${bad.file} ${bad.reason}`, [`project: ${root}`])
+  const read = reads[0]!
   if (read.kind === 'absent') {
     if (opts.json) cli.out.json({ projects: [] })
     else {
@@ -90,16 +95,20 @@ async function statusOnly(cli: CliContext, opts: StatusOptions): Promise<number>
     }
     return 0
   }
-  const s = read.status
-  const host = hostState(s)
-  const servers = s.servers.map((v) => {
-    const state = stateNow(v.state, host)
-    return state === v.state ? v : { ...v, state, effectiveName: null, toolCount: 0, detail: null }
-  })
+  const shown = mergeStatuses(reads).map(({ file, status: s, host }) => ({
+    file,
+    s,
+    host,
+    servers: s.servers.map((v) => {
+      const state = stateNow(v.state, host)
+      return state === v.state ? v : { ...v, state, effectiveName: null, toolCount: 0, detail: null }
+    }),
+  }))
   if (opts.json) {
-    const project: ProjectStatusJson = {
+    // One entry per host shown: the running hosts first (newest first), or the last host's word.
+    const projects: ProjectStatusJson[] = shown.map(({ file, s, host, servers }) => ({
       root: s.root,
-      file: read.file,
+      file,
       pid: s.pid,
       alive: host === 'running',
       host,
@@ -107,12 +116,21 @@ async function statusOnly(cli: CliContext, opts: StatusOptions): Promise<number>
       servers,
       files: s.files,
       ...(s.budget ? { budget: s.budget } : {}),
-    }
-    cli.out.json({ projects: [project] })
+    }))
+    cli.out.json({ projects })
     return 0
   }
+  cli.out.out(cli.out.paint('bold', shown[0]!.s.root))
+  if (shown.length > 1) cli.out.out(`  ${shown.length} hosts are running in this project, each with its own servers:`)
+  for (const one of shown) showHost(cli, one)
+  return 0
+}
+
+function showHost(
+  cli: CliContext,
+  { s, host, servers }: { s: ProjectStatus; host: HostState; servers: ProjectStatus['servers'] },
+): void {
   const p = cli.out.paint
-  cli.out.out(p('bold', s.root))
   const who = s.pid === null ? 'by an unknown process' : `by pid ${s.pid}`
   const life =
     host === 'running'
@@ -162,7 +180,6 @@ async function statusOnly(cli: CliContext, opts: StatusOptions): Promise<number>
     const kept = f.keptLastGood ? 'its last good version is still used' : 'nothing from it is used'
     cli.out.out(`${p('red', 'refused')} ${f.file}: ${f.error} (${kept}; run "dsh-mcp validate" to see every problem)`)
   }
-  return 0
 }
 
 /** The context budget under the table: schema tokens per server, offered vs deferred per agent (docs/guide/context.md). */

@@ -4,7 +4,8 @@
  * `tool_timeout_sec`, `startup_timeout_sec`/`_ms`, in ms);
  * `enabled_tools`/`disabled_tools` → `tools`, `enabled`,
  * `bearer_token_env_var` / `http_headers` / `env_http_headers` → headers;
- * `env_vars` is dropped with a note.
+ * `env_vars` is dropped with a note. Codex (0.171) passes `${VAR}` in its
+ * values literally while dsh expands it: an entry holding one says so.
  */
 import { parse } from 'smol-toml'
 import type { Candidate } from './common.ts'
@@ -55,5 +56,9 @@ function codexEntry(name: string, raw: unknown): Candidate {
   if (Object.keys(headers).length) body.headers = headers
   const m = fromMcpJsonEntry(body)
   notes.push(...droppedNote(m.dropped))
+  if (m.entry && JSON.stringify(m.entry).includes('${'))
+    notes.push(
+      `Codex passes \${VAR} literally (it never expands it); dsh expands it from the environment: check the server wants the value, not the text`,
+    )
   return candidateFrom(name, m, notes)
 }

@@ -2,7 +2,10 @@
  * Gemini CLI's `.gemini/settings.json` (`mcpServers`): `httpUrl` (and `url`)
  * become `url`, `includeTools`/`excludeTools` the `tools` filter, the keys the
  * field table spells for Gemini (config/fields.ts `import`: `timeout`, ms); `$VAR` in env values becomes `${VAR}`; `trust`
- * and other Gemini-only keys are dropped with a note.
+ * and other Gemini-only keys are dropped with a note. A `url` with `type: "sse"` stays SSE (no note); an untyped
+ * `url` (Gemini's SSE endpoint) is imported as streamable HTTP with a note. A tool name holding a comma
+ * (`includeTools: ["a,b"]`, what `gemini mcp add --include-tools a,b` writes) is one name to Gemini and to dsh:
+ * a warning says so.
  */
 import {
   type Candidate,
@@ -31,7 +34,7 @@ function geminiEntry(name: string, raw: unknown): Candidate {
   const body: Record<string, unknown> = { ...rest }
   if (httpUrl !== undefined) body.url = httpUrl
   else if (url !== undefined) {
-    if (rest.type !== 'http')
+    if (rest.type !== 'http' && rest.type !== 'sse')
       notes.push(
         'Gemini\'s "url" is an SSE endpoint; imported as streamable-http: check the server serves that at the same URL',
       )
@@ -43,6 +46,16 @@ function geminiEntry(name: string, raw: unknown): Candidate {
       ...(includeTools !== undefined ? { include: includeTools } : {}),
       ...(excludeTools !== undefined ? { exclude: excludeTools } : {}),
     }
+  for (const [key, list] of [
+    ['includeTools', includeTools],
+    ['excludeTools', excludeTools],
+  ] as const) {
+    const joined = Array.isArray(list) ? list.filter((t) => typeof t === 'string' && t.includes(',')) : []
+    if (joined.length)
+      notes.push(
+        `warning: ${key} holds ${joined.map((t) => `"${t}"`).join(', ')}: one tool name with a comma, which matches no tool (Gemini reads it the same way); write each name as its own item`,
+      )
+  }
   if (trust !== undefined) notes.push('"trust" is not carried over: dsh asks for trust itself (dsh-mcp trust)')
   if (isRecord(body.env)) {
     body.env = Object.fromEntries(

@@ -3,11 +3,15 @@
  * files: they move into the user's secret store (src/secrets/).
  *
  * Contract: pure. `moveSecrets` takes an imported entry in the friendly shape
- * and returns the entry to commit, in which every literal `env` value and
- * every literal `headers` value (one with no `${…}` reference, at least
- * {@link MIN_SECRET_LENGTH} long: the values dsh never prints), and the value
- * of every secret-named flag in `args` (`--api-key sk-…`, `--token=…`), is
- * replaced by a `${secret:NAME}` reference — `env` keeps its key as the
+ * and returns the entry to commit, in which every literal secret (one with no
+ * `${…}` reference, at least {@link MIN_SECRET_LENGTH} long) is replaced by a
+ * `${secret:NAME}` reference: an `env` value whose name is secret-bearing
+ * (`isSecretName`: `*_TOKEN`, `API_KEY`, …), a `headers` value whose name is
+ * (`X-Api-Key`) or that carries an auth scheme (`Bearer …`), any value that
+ * looks like a credential ({@link looksSecret}: a known token prefix, URL
+ * userinfo or query values), and the value of every secret-named flag in
+ * `args` (`--api-key sk-…`, `--token=…`). Every other value is written as it
+ * is (`TZ: UTC`, `X-Team: core`, paths) — `env` keeps its key as the
  * secret's name, a header becomes `<SERVER>_<HEADER>` (`<SERVER>_TOKEN` for
  * `Authorization: Bearer …`, the scheme kept), a flag `<SERVER>_<FLAG>`.
  * `secrets` maps each name to its value, for the caller to store (import.ts);
@@ -17,6 +21,7 @@
  * @module
  */
 import { MIN_SECRET_LENGTH } from '../../config/redact.ts'
+import { isSecretName, urlSecrets } from '../../config/redact-shapes.ts'
 import { isRecord } from './common.ts'
 
 export interface Moved {
@@ -35,6 +40,15 @@ const SECRET_FLAG =
 
 function literal(v: unknown): v is string {
   return typeof v === 'string' && !v.includes('${') && v.length >= MIN_SECRET_LENGTH
+}
+
+/** Token prefixes that name a credential whatever the key is called. */
+const TOKEN_PREFIX =
+  /^(gh[pousr]_|github_pat_|glpat-|sk-|sk_(live|test)_|rk_(live|test)_|xox[abprs]-|AKIA|ASIA|AIza|ya29\.|npm_|pypi-|hf_|dop_v1_|shpat_)/
+
+/** A value that is a credential by its shape: a known token prefix, or URL credentials / query values. */
+export function looksSecret(v: string): boolean {
+  return TOKEN_PREFIX.test(v) || urlSecrets(v).length > 0
 }
 
 /** `parts` joined as one environment variable name (`docs`, `X-Api-Key` → `DOCS_X_API_KEY`). */
@@ -71,7 +85,8 @@ export function moveSecrets(
   if (isRecord(entry.env)) {
     const env: Record<string, unknown> = {}
     for (const [k, v] of Object.entries(entry.env)) {
-      if (literal(v) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) env[k] = keep(k, v, `env "${k}"`)
+      if (literal(v) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(k) && (isSecretName(k) || looksSecret(v)))
+        env[k] = keep(k, v, `env "${k}"`)
       else env[k] = v
     }
     out.env = env
@@ -100,11 +115,11 @@ export function moveSecrets(
   if (isRecord(entry.headers)) {
     const headers: Record<string, unknown> = {}
     for (const [h, v] of Object.entries(entry.headers)) {
-      if (!literal(v)) {
+      const scheme = literal(v) ? SCHEME.exec(v) : null
+      if (!literal(v) || !(scheme || isSecretName(h) || looksSecret(v))) {
         headers[h] = v
         continue
       }
-      const scheme = SCHEME.exec(v)
       const wanted = variableName(name, /^authorization$/i.test(h) && scheme ? 'TOKEN' : h)
       const ref = keep(wanted, scheme ? scheme[2]! : v, `header "${h}"`)
       headers[h] = scheme ? `${scheme[1]} ${ref}` : ref

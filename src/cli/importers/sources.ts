@@ -10,10 +10,13 @@
  * `claude_desktop_config.json` on each OS (user); Cursor:
  * `.cursor/mcp.json` (project) and `~/.cursor/mcp.json` (user); VS Code:
  * `.vscode/mcp.json` (project); Gemini CLI: `.gemini/settings.json` (project)
- * and `~/.gemini/settings.json` (user); Codex: `$CODEX_HOME/config.toml`
- * (default `~/.codex/config.toml`, user). `discover` lists every one that
- * exists. `sniff` decides a given file's dialect from its name and content
- * (a given file goes to the project scope). `readFrom` never throws.
+ * and `~/.gemini/settings.json` (user); Codex: the project's
+ * `.codex/config.toml` (project: Codex reads it in a project it trusts) and
+ * `$CODEX_HOME/config.toml` (default `~/.codex/config.toml`, user). `discover`
+ * lists every one that exists. `sniff` decides a given file's dialect from its
+ * name and content (a given file goes to the project scope); `givenSources`
+ * reads a given Claude Code `.claude.json` as `--from claude` reads it (its
+ * user servers and this project's local ones). `readFrom` never throws.
  *
  * @module
  */
@@ -92,13 +95,14 @@ export function clientSources(client: Client, w: Where): SourceSpec[] {
         { kind: 'gemini', file: path.join(home, '.gemini', 'settings.json'), scope: 'user' },
       ])
     case 'codex':
-      return [
+      return unique([
+        { kind: 'codex', file: path.join(root, '.codex', 'config.toml'), scope: 'project' },
         {
           kind: 'codex',
           file: path.join(env.CODEX_HOME ? path.resolve(env.CODEX_HOME) : path.join(home, '.codex'), 'config.toml'),
           scope: 'user',
         },
-      ]
+      ])
   }
 }
 
@@ -110,6 +114,15 @@ function unique(specs: SourceSpec[]): SourceSpec[] {
 /** Every client source that exists (a client's file read once per part). */
 export function discover(w: Where): SourceSpec[] {
   return CLIENTS.flatMap((c) => clientSources(c, w)).filter((s) => existsSync(s.file))
+}
+
+/** A given file's sources: Claude Code's `.claude.json` is its user part and this project's local part. */
+export function givenSources(file: string): SourceSpec[] | undefined {
+  if (path.basename(file) !== '.claude.json') return undefined
+  return [
+    { kind: 'claude-user', file, scope: 'user' },
+    { kind: 'claude-local', file, scope: 'local', part: 'this project' },
+  ]
 }
 
 /** The dialect of a given file. */

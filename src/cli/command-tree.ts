@@ -18,6 +18,10 @@ import { SERVER_NAME_SHAPE } from '../config/server-name.ts'
 
 const SCOPES = ['project', 'local', 'user'] as const
 
+/** `--file` of the writing commands (cli/pick-file.ts). */
+const FILE_HELP =
+  'the config file to write (.dsh/mcp.yml, .dsh/mcp.json or .dsh/mcp.local.yml of this directory or one above it in the repository, or the user file)'
+
 function scopeOption(
   desc = 'config scope: project (.dsh/mcp.yml), local (.dsh/mcp.local.yml) or user ($DSH_HOME/mcp.yml)',
 ): Option {
@@ -48,6 +52,7 @@ export function declareCommands(
       ]),
     )
     .addOption(scopeOption())
+    .option('--file <path>', FILE_HELP)
     .option('-e, --env <KEY=VALUE>', 'environment variable for the server (repeatable)', collect)
     .option('-H, --header <"Key: Value">', 'HTTP header (repeatable)', collect)
   // One flag per field the table gives one (config/fields.ts `flag`), in its order.
@@ -71,6 +76,7 @@ export function declareCommands(
     .argument('<name>', 'server name')
     .argument('<json>', 'the entry as JSON')
     .addOption(scopeOption())
+    .option('--file <path>', FILE_HELP)
     .option('-f, --force', 'replace an existing entry')
     .action(action('add-json'))
 
@@ -102,6 +108,7 @@ export function declareCommands(
     .description('remove servers (each from the strongest layer that defines it, unless -s)')
     .argument('<names...>', 'server names (a missing one fails the run; the others are still removed)')
     .addOption(scopeOption())
+    .option('--file <path>', FILE_HELP)
     .action(action('remove'))
 
   program
@@ -185,7 +192,15 @@ export function declareCommands(
     .command('status')
     .description('what a running host mounted')
     .option('--json', 'print JSON')
+    .option('--explain', 'also show, per server, which layer files defined, overrode, disabled or shadowed it')
     .action(action('status'))
+
+  program
+    .command('explain')
+    .description('which layer files defined, overrode, disabled or shadowed a server, and which one won')
+    .argument('<name>', 'server name')
+    .option('--json', 'print JSON')
+    .action(action('explain'))
 
   program
     .command('logs')

@@ -23,6 +23,8 @@ import { usage } from './errors.ts'
 export interface AddFlags {
   transport?: string
   scope?: string
+  /** `--file <path>`: the layer file to write (cli/pick-file.ts). */
+  file?: string
   env?: string[]
   header?: string[]
   includeTools?: string

@@ -36,6 +36,7 @@ import { homedir } from 'node:os'
 import path from 'node:path'
 import { formatDiagnostic } from '../config/diagnostics.ts'
 import { transportOf } from '../config/entry.ts'
+import { rowHome } from '../config/inherit.ts'
 import type { LayerInput, Row, Scope } from '../config/layers.ts'
 import { type Verdict, type VerdictView, verdictOf, verdictView } from '../plan/verdict.ts'
 import { type ListState, listState } from '../plan/states.ts'
@@ -199,8 +200,11 @@ function presentRow(
     issues.push(`with overrides from ${opts.display(row.overriddenBy)}`, ...(override?.diagnostics ?? []).map(show))
   }
   if (row.shadowedBy) issues.push(`shadowed by ${opts.display(row.shadowedBy.file)} (${row.shadowedBy.scope})`)
+  if (row.disabledBy) issues.push(`turned off by disable: in ${opts.display(row.disabledBy.file)}`)
   let trust: TrustView = null
-  const answer = () => trustAnswerOf(opts.store, opts.storeProblem, root, row)
+  // A row a parent directory of a monorepo defines is that directory's row (config/inherit.ts).
+  const home = row.scope === 'user' ? root : canonicalRoot(rowHome(row, opts.root))
+  const answer = () => trustAnswerOf(opts.store, opts.storeProblem, home, row)
   if (!needsTrust(row)) trust = 'not-required'
   else if (opts.gateOff) trust = 'off'
   else if (e && !row.shadowedBy) {
@@ -208,7 +212,7 @@ function presentRow(
     trust = a === 'store-problem' ? 'untrusted' : a
   }
   const verdict = verdictOf(row, {
-    root,
+    root: home,
     env: opts.env,
     dshHome: opts.dshHome,
     platform: opts.platform,
@@ -251,7 +255,7 @@ function presentRow(
     lifecycle: e?.lifecycle ?? null,
     idleTimeoutMs: e?.idleTimeoutMs ?? null,
     settings: settingsOf(e),
-    cache: cacheOf(row, verdict, root, opts, read, secret),
+    cache: cacheOf(row, verdict, home, opts, read, secret),
     trust,
     detail:
       verdict.tag === 'runs' &&
@@ -261,7 +265,7 @@ function presentRow(
         : null,
     verdict: verdictView(verdict),
   }
-  const runs = e ? launchView(e, runsOptions(row, root, opts)) : undefined
+  const runs = e ? launchView(e, runsOptions(row, home, opts, root)) : undefined
   if (runs) view.runs = runs
   if (runs?.refused) issues.push(runs.refused)
   const check = row.state !== 'shadowed' ? opts.checks?.get(row.name) : undefined
@@ -271,11 +275,12 @@ function presentRow(
 }
 
 /** Where a row's `cwd` resolves from, what expands it, and the checkout its command must not resolve into. */
-function runsOptions(row: Row, root: string, opts: PresentOptions): LaunchViewOptions {
+function runsOptions(row: Row, home: string, opts: PresentOptions, root: string): LaunchViewOptions {
   return {
-    base: row.scope === 'user' ? path.dirname(row.file) : root,
+    // A monorepo parent's row runs from that parent (config/inherit.ts `rowHome`).
+    base: row.scope === 'user' ? path.dirname(row.file) : home,
     env: opts.env,
-    checkouts: checkoutRoots([root], [opts.env.HOME ?? homedir(), opts.dshHome]),
+    checkouts: checkoutRoots([...new Set([root, home])], [opts.env.HOME ?? homedir(), opts.dshHome]),
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * Yes/no confirmation on an interactive terminal, and a secret read with echo off (`readSecret`).
+ * Yes/no confirmation on an interactive terminal, a numbered choice (`choose`), and a secret read with echo off (`readSecret`).
  *
  * Contract: `confirm` writes the question to `output` (stderr by default,
  * so stdout stays data), reads one line from `input`, and resolves true only
@@ -130,5 +130,33 @@ export function readSecret(question: string, streams: HiddenStreams): Promise<st
     tty.setEncoding('utf8')
     tty.on('data', onData)
     tty.resume()
+  })
+}
+
+/**
+ * One of `choices` on an interactive terminal: the question and a numbered
+ * list on `output`, one line read from `input`; the index chosen, or
+ * undefined for end of input or anything that is not one of the numbers.
+ */
+export function choose(
+  question: string,
+  choices: readonly string[],
+  streams: PromptStreams = {},
+): Promise<number | undefined> {
+  const input = streams.input ?? process.stdin
+  const output = streams.output ?? process.stderr
+  return new Promise((resolve) => {
+    const rl = createInterface({ input, output, terminal: false })
+    let answered = false
+    rl.once('line', (line) => {
+      answered = true
+      rl.close()
+      const n = Number(line.trim())
+      resolve(Number.isInteger(n) && n >= 1 && n <= choices.length ? n - 1 : undefined)
+    })
+    rl.once('close', () => {
+      if (!answered) resolve(undefined)
+    })
+    output.write(`${question}\n${choices.map((c, i) => `  ${i + 1}) ${c}`).join('\n')}\nchoose 1-${choices.length}: `)
   })
 }

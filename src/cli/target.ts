@@ -52,8 +52,17 @@ export function scopeLayers(root: string, scope: WriteScope, dshHome: string): L
   return scope === 'local' ? [files[0]!] : [files[1]!, files[2]!]
 }
 
-/** A short label: relative to the project root, `~/…` under home, else absolute. */
+/**
+ * A short label: relative to the working directory when it is inside the file's project directory (in a
+ * package of a monorepo, a parent's file reads `../../.dsh/mcp.yml`), else relative to the project root,
+ * `~/…` under home, else absolute.
+ */
 export function label(cli: CliContext, root: string, file: string): string {
+  if (file !== userLayerFile(cli.loc.dshHome).file) {
+    const dir = path.basename(path.dirname(file)) === '.dsh' ? path.dirname(path.dirname(file)) : path.dirname(file)
+    const inside = path.relative(dir, cli.cwd)
+    if (!inside.startsWith('..') && !path.isAbsolute(inside)) return path.relative(cli.cwd, file)
+  }
   const rel = displayPath(root)(file)
   if (rel !== file) return rel
   const h = displayPath(cli.loc.home)(file)

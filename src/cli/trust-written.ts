@@ -14,6 +14,7 @@
  * @module
  */
 import { rowFingerprint, trustFingerprint } from '../config/fingerprint.ts'
+import { rowHome } from '../config/inherit.ts'
 import { contributors, winners } from '../config/layers.ts'
 import type { Entry } from '../config/schema.ts'
 import { loadProject, type ProjectView } from '../files/project.ts'
@@ -48,6 +49,8 @@ export async function trustWritten(
   const view = loaded ?? loadProject(cli.dir, cli.loc)
   const won = winners(view.rows)
   const servers: { name: string; fingerprint: string }[] = []
+  /** The written file's directory (config/inherit.ts): a monorepo parent's file is trusted for every package. */
+  let home: string | undefined
   for (const w of written) {
     const row = won.find((r) => r.name === w.name)
     if (!row?.entry || !needsTrust(row) || row.file !== file) continue
@@ -64,11 +67,13 @@ export async function trustWritten(
       continue
     }
     servers.push({ name: w.name, fingerprint: rowFingerprint(row) })
+    home = rowHome(row, root)
   }
   if (servers.length === 0) return
   const { trustServers } = await import('../trust/store.ts')
   try {
-    await trustServers(cli.loc.dshHome, root, servers)
+    // The written file's own directory: in a monorepo, a parent's file is trusted for every package that inherits it.
+    await trustServers(cli.loc.dshHome, home ?? root, servers)
   } catch (err) {
     cli.out.err(
       `dsh-mcp: warning: could not record trust (${(err as Error).message}); run "dsh-mcp trust ${servers.map((s) => s.name).join(' ')}"`,

@@ -26,6 +26,8 @@ import { LAZY_FIELDS } from './fields-lazy.ts'
 
 export type { ExportTarget, FieldSpec, ImportSource, ValueType } from './field-spec.ts'
 export { flagAttribute, flagName } from './field-spec.ts'
+/** The file-level keys beside `servers:` (`inherit`, `disable`): their own small table. */
+export { FILE_KEY_NAMES, FILE_KEYS, type FileKeyName } from './file-keys.ts'
 
 /** Largest `startupTimeoutMs` a repository file may set (see docs/guide/format.md). */
 export const REPOSITORY_STARTUP_CAP_MS = 120_000

@@ -8,6 +8,14 @@
  * `env`, `headers`, tuning keys — no `command`/`url`) merges onto the row it
  * shadows. An invalid or disabled winner still shadows the rows below it:
  * the user's intent to override is respected, never silently undone.
+ * Monorepos (docs/guide/monorepos.md): a project's files come first (level
+ * 0), then the files of each parent directory up to the repository root
+ * (level 1, 2, …; config/inherit.ts builds the chain), then the user file:
+ * rank = level × `LEVEL_STRIDE` + the file's place, so the nearest file
+ * wins per name. A file's `disable: [names]` turns off the winning row of
+ * each name when that row comes from a weaker file (a parent directory's,
+ * the user's): the row is `disabled` with `disabledBy` naming the file;
+ * a row from the disabling file or a stronger one is untouched.
  * Every row records its provenance (`sources`: the files that contributed
  * a field); a row needs trust when any of them is a repository file
  * (`repositoryContribution`) — a user row with a local override included.
@@ -30,24 +38,38 @@ export interface LayerFile {
   file: string
   /** Lower is stronger. */
   rank: number
+  /** 0: the project's own file; n: the file of its n-th parent directory (a monorepo's ancestors). Absent: 0 (or the user file). */
+  level?: number
 }
+
+/** Rank distance between two directory levels of a monorepo (more than the files of one directory). */
+export const LEVEL_STRIDE = 10
+/** The user file's rank: weaker than every project file of any level. */
+export const USER_RANK = 1_000_000
 
 export { dshHome } from './home.ts'
 
 export function userLayerFile(home: string): LayerFile {
-  return { scope: 'user', format: 'friendly', file: path.join(home, 'mcp.yml'), rank: 4 }
+  return { scope: 'user', format: 'friendly', file: path.join(home, 'mcp.yml'), rank: USER_RANK }
 }
 
-/** The project's layer files, strongest first. */
-export function projectLayerFiles(root: string, opts: { legacyMcpJson?: boolean } = {}): LayerFile[] {
+/** The layer files of a project directory, strongest first (`level`: its distance above the project, 0 for the project). */
+export function projectLayerFiles(root: string, opts: { legacyMcpJson?: boolean } = {}, level = 0): LayerFile[] {
+  const at = level * LEVEL_STRIDE
+  const lvl = level > 0 ? { level } : {}
   const files: LayerFile[] = [
-    { scope: 'local', format: 'friendly', file: path.join(root, '.dsh', 'mcp.local.yml'), rank: 0 },
-    { scope: 'project', format: 'friendly', file: path.join(root, '.dsh', 'mcp.yml'), rank: 1 },
-    { scope: 'project', format: 'mcpServers', file: path.join(root, '.dsh', 'mcp.json'), rank: 2 },
+    { scope: 'local', format: 'friendly', file: path.join(root, '.dsh', 'mcp.local.yml'), rank: at, ...lvl },
+    { scope: 'project', format: 'friendly', file: path.join(root, '.dsh', 'mcp.yml'), rank: at + 1, ...lvl },
+    { scope: 'project', format: 'mcpServers', file: path.join(root, '.dsh', 'mcp.json'), rank: at + 2, ...lvl },
   ]
   if (opts.legacyMcpJson !== false)
-    files.push({ scope: 'legacy', format: 'mcpServers', file: path.join(root, '.mcp.json'), rank: 3 })
+    files.push({ scope: 'legacy', format: 'mcpServers', file: path.join(root, '.mcp.json'), rank: at + 3, ...lvl })
   return files
+}
+
+/** The project directory a project layer file belongs to (`.mcp.json`'s directory, `.dsh/`'s parent). */
+export function layerDirOf(layer: { scope: Scope; file: string }): string {
+  return layer.scope === 'legacy' ? path.dirname(layer.file) : path.dirname(path.dirname(layer.file))
 }
 
 export type RowState = 'active' | 'shadowed' | 'disabled' | 'invalid'
@@ -81,6 +103,8 @@ export interface Row {
   shadowedBy?: { scope: Scope; file: string }
   /** For a winner with a partial local override merged in: the override's file. */
   overriddenBy?: string
+  /** For a row turned off by a stronger file's `disable:` list: that file. */
+  disabledBy?: { scope: Scope; file: string }
   /**
    * Provenance: every file that contributed a field to the effective entry,
    * the row's own file first, then each merged override (strongest first).
@@ -124,6 +148,10 @@ function overrideMisfit(base: Entry, override: Entry): string | undefined {
  */
 export function mergeLayers(inputs: readonly LayerInput[]): Row[] {
   const sorted = [...inputs].sort((a, b) => a.layer.rank - b.layer.rank)
+  /** Per name: the strongest file whose `disable:` lists it. */
+  const disablers = new Map<string, LayerFile>()
+  for (const { layer, parsed } of sorted)
+    if (layer.scope !== 'user') for (const n of parsed.disable ?? []) if (!disablers.has(n)) disablers.set(n, layer)
   const byName = new Map<string, { layer: LayerFile; e: ParsedFile['entries'][number] }[]>()
   for (const { layer, parsed } of sorted) {
     for (const e of parsed.entries) {
@@ -178,7 +206,15 @@ export function mergeLayers(inputs: readonly LayerInput[]): Row[] {
           entry = undefined
         } else entry = mergeOverride(entry, o.e.entry)
       }
-      const state: RowState = !entry ? 'invalid' : entry.enabled === false ? 'disabled' : 'active'
+      const off = disablers.get(name)
+      const disabledBy = off && off.rank < c.layer.rank ? { scope: off.scope, file: off.file } : undefined
+      const state: RowState = disabledBy
+        ? 'disabled'
+        : !entry
+          ? 'invalid'
+          : entry.enabled === false
+            ? 'disabled'
+            : 'active'
       const overriddenBy = overrides[0]?.layer.file
       rows.push({
         name,
@@ -187,6 +223,7 @@ export function mergeLayers(inputs: readonly LayerInput[]): Row[] {
         state,
         ...(entry ? { entry } : {}),
         ...(overriddenBy ? { overriddenBy } : {}),
+        ...(disabledBy ? { disabledBy } : {}),
         sources,
         diagnostics,
       })

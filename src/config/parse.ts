@@ -70,6 +70,10 @@ export interface ParsedFile {
   diagnostics: Diagnostic[]
   /** The top-level `secrets:` declarations (friendly format; config/secrets-decl.ts). */
   secrets?: SecretDeclaration[]
+  /** `inherit: false` (friendly format; config/file-keys.ts): the walk to parent directories' files stops at this file's project. */
+  inherit?: boolean
+  /** `disable: [names]` (friendly format): servers of weaker layers this file turns off. */
+  disable?: string[]
   /** The user's own file only: `trustedSigners:` (config/signers.ts). */
   trustedSigners?: TrustedSigner[]
   /** Set when the file was refused unread: `ok` is false, no entries, one `refused` diagnostic; never use a last good version. */

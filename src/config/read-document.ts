@@ -18,6 +18,7 @@ import { checkEntry, type Problem, unknownKeyProblem } from './entry.ts'
 import { isRecord } from './guards.ts'
 import type { FileFormat, ParsedEntry, ParsedFile, ParseOptions } from './parse.ts'
 import { FRIENDLY_ROOT_KEYS, MCP_SERVERS_ROOT_KEYS } from './schema.ts'
+import { readFileKeys } from './file-keys.ts'
 import { readSecretDeclarations } from './secrets-decl.ts'
 import { readTrustedSigners, type TrustedSigner } from './signers.ts'
 import { serverNameRefusal } from './server-name.ts'
@@ -130,10 +131,23 @@ export function readDocument(
       path: formatPath(p.path),
     })
   const signers = userOnlySigners(root, opts, diagnostics, posOf)
-  const withSecrets = <T extends ParsedFile>(parsed: T): T => {
-    const withDecl = declared?.secrets.length ? { ...parsed, secrets: declared.secrets } : parsed
-    return signers ? { ...withDecl, trustedSigners: signers } : withDecl
-  }
+  const keys = format === 'friendly' ? readFileKeys(root, { userFile: opts.userFile === true }) : undefined
+  for (const p of keys?.problems ?? [])
+    diagnostics.push({
+      file,
+      ...posOf(p.path, p.path.length === 1),
+      severity: p.severity,
+      code: p.severity === 'error' ? 'bad-value' : 'unknown-key',
+      message: p.message,
+      path: formatPath(p.path),
+    })
+  const withSecrets = <T extends ParsedFile>(parsed: T): T => ({
+    ...parsed,
+    ...(declared?.secrets.length ? { secrets: declared.secrets } : {}),
+    ...(signers ? { trustedSigners: signers } : {}),
+    ...(keys?.inherit !== undefined ? { inherit: keys.inherit } : {}),
+    ...(keys?.disable?.length ? { disable: keys.disable } : {}),
+  })
   const servers = root[rootKey]
   if (servers === undefined || servers === null) {
     if (servers === undefined && !signers)

@@ -15,6 +15,7 @@ import * as z from 'zod/mini'
 import en from 'zod/v4/locales/en.js'
 import { FIELD_NAMES, FIELDS, type FieldName, fieldsWhere, USER_ONLY_ROOT_FIELDS, type ValueType } from './fields.ts'
 import { globProblem } from './glob.ts'
+import { FILE_KEYS } from './file-keys.ts'
 import { SecretsMapSchema } from './secrets-decl.ts'
 import { SERVER_NAME_PATTERN, SERVER_NAME_SHAPE } from './server-name.ts'
 
@@ -130,11 +131,13 @@ export const FriendlyFileSchema = z
       .check(z.describe(`MCP servers by name (${SERVER_NAME_SHAPE}).`)),
     secrets: z.optional(SecretsMapSchema),
     trustedSigners: opt(z.record(z.string(), z.string()), USER_ONLY_ROOT_FIELDS.trustedSigners.docs),
+    inherit: opt(z.boolean(), FILE_KEYS.inherit.docs),
+    disable: opt(z.array(z.string().check(z.regex(SERVER_NAME_PATTERN))), FILE_KEYS.disable.docs),
   })
   .check(z.describe('dsh-project-mcp server configuration (.dsh/mcp.yml)'))
 
 /** Top-level keys of each document format. */
-export const FRIENDLY_ROOT_KEYS = ['servers', 'secrets', 'trustedSigners', '$schema'] as const
+export const FRIENDLY_ROOT_KEYS = ['servers', 'secrets', 'trustedSigners', 'inherit', 'disable', '$schema'] as const
 export const MCP_SERVERS_ROOT_KEYS = ['mcpServers', '$schema'] as const
 
 /** The transport an entry resolves to, in the official client's spelling. */

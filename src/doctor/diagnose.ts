@@ -27,6 +27,7 @@
  * @module
  */
 import { formatDiagnostic } from '../config/diagnostics.ts'
+import { rowHome } from '../config/inherit.ts'
 import { type Row, winners } from '../config/layers.ts'
 import { allDiagnostics } from '../config/parse.ts'
 import type { ProjectView } from '../files/project.ts'
@@ -192,15 +193,21 @@ export async function diagnoseProject(view: ProjectView, opts: DiagnoseOptions):
   const wanted = opts.names?.length ? new Set(opts.names) : undefined
   const rows = winners(view.rows).filter((r) => !wanted || wanted.has(r.name))
   const trustAll = opts.trustAll ?? trustGateOff(opts.env)
-  let trusted: TrustView | undefined
-  const trust = () => {
-    if (!trusted) {
-      const { store, refused } = loadTrustStore(opts.dshHome, root)
-      trusted = { store, problem: refused, canonical: canonicalRoot(root) }
+  // Each row is judged as its directory's (config/inherit.ts): a monorepo parent's server under the parent's trust.
+  const trusted = new Map<string, TrustView>()
+  const trustFor = (home: string) => () => {
+    let t = trusted.get(home)
+    if (!t) {
+      const { store, refused } = loadTrustStore(opts.dshHome, home)
+      t = { store, problem: refused, canonical: canonicalRoot(home) }
+      trusted.set(home, t)
     }
-    return trusted
+    return t
   }
-  const plans = rows.map((row) => plan(row, opts, root, trust, trustAll))
+  const plans = rows.map((row) => {
+    const home = rowHome(row, root)
+    return plan(row, opts, home, trustFor(home), trustAll)
+  })
   const results: (DoctorResult | undefined)[] = plans.map((p) => ('result' in p ? p.result : undefined))
   for (const r of results) if (r) opts.onResult?.(r)
   // One listener on the caller's signal however many servers run (a listener per probe on a shared signal grows with them).

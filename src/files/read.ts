@@ -18,9 +18,9 @@
  */
 import { Buffer, isUtf8 } from 'node:buffer'
 import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readSync, statSync } from 'node:fs'
-import path from 'node:path'
 import type { CheckOptions } from '../config/entry.ts'
-import { type LayerFile, type LayerInput, projectLayerFiles, userLayerFile } from '../config/layers.ts'
+import { inheritedDirs, readChain } from '../config/inherit.ts'
+import { type LayerFile, type LayerInput, layerDirOf, userLayerFile } from '../config/layers.ts'
 import type { Locations } from './locations.ts'
 import { MAX_CONFIG_BYTES, type ParsedFile, parseConfigText } from '../config/parse.ts'
 import { findProjectRoot, type ProjectRoot } from '../config/root.ts'
@@ -188,22 +188,26 @@ export interface ReadLayersOptions extends CheckOptions {
   userLayer?: boolean
 }
 
-/** Read every present layer file of a project (and the user file). */
+/** The project directory and the directories above it it inherits from (config/inherit.ts), nearest first. */
+export function projectChainOf(root: string, loc: Pick<Locations, 'home'>): string[] {
+  return [root, ...inheritedDirs(root, { exists: existsSync, home: loc.home, foreign: foreignDir })]
+}
+
+/** Read every present layer file of a project (its own, then its parents' up to the repository root) and the user file. */
 export function readLayers(root: string | undefined, loc: Locations, opts: ReadLayersOptions = {}): LayerInput[] {
-  const layers: LayerFile[] = [
-    ...(root ? projectLayerFiles(root, { legacyMcpJson: opts.legacyMcpJson ?? true }) : []),
-    ...(opts.userLayer === false ? [] : [userLayerFile(loc.dshHome)]),
-  ]
-  const out: LayerInput[] = []
-  for (const layer of layers) {
+  const readOne = (layer: LayerFile): LayerInput | undefined => {
     const r = readConfigFile(
       layer,
       { ...opts, allowPartial: layer.scope === 'local', userFile: layer.scope === 'user' },
       guardFor(layer, loc),
     )
-    if (!r.absent) out.push({ layer, parsed: r.parsed })
+    return r.absent ? undefined : { layer, parsed: r.parsed }
   }
-  return out
+  const project = root
+    ? readChain(projectChainOf(root, loc), { legacyMcpJson: opts.legacyMcpJson ?? true }, readOne)
+    : []
+  const user = opts.userLayer === false ? undefined : readOne(userLayerFile(loc.dshHome))
+  return user ? [...project, user] : project
 }
 
 /** The guard of a layer file: a project file is judged against its root (`.mcp.json`'s directory, `.dsh/`'s parent), the user file alone. */
@@ -217,6 +221,5 @@ export function guardFor(
     ...(loc.env ? { env: loc.env } : {}),
   }
   if (layer.scope === 'user') return ctx
-  const dir = path.dirname(layer.file)
-  return { ...ctx, root: layer.scope === 'legacy' ? dir : path.dirname(dir) }
+  return { ...ctx, root: layerDirOf(layer) }
 }

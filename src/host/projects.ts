@@ -4,7 +4,11 @@
  * Contract: a project is known while it has agents, is pinned (the host's
  * own cwd), or is within its grace period (`graceMs` after its last agent
  * left; an agent arriving within it cancels the expiry). `load(root)` reads
- * the project's layer files fresh; a file that does not parse contributes its
+ * the project's layer files fresh — its own and, in a monorepo, those of each
+ * directory above it up to the repository root (config/inherit.ts; cut at
+ * `inherit: false`); a parent's file is read once for all projects that
+ * inherit it, watched once, and keeps its last good version while any known
+ * project still inherits it; a file that does not parse contributes its
  * last good generation (per file) and its diagnostics are logged once per
  * distinct text as `file:line:col`; a missing file contributes nothing; a
  * refused file (`files/guard.ts`: another user's, or a link out of the
@@ -25,9 +29,10 @@ import { Buffer } from 'node:buffer'
 import { readFileSync, statSync } from 'node:fs'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { type Diagnostic, formatDiagnostic } from '../config/diagnostics.ts'
-import { type LayerFile, type LayerInput, projectLayerFiles, userLayerFile } from '../config/layers.ts'
+import { chainLayerFiles, readChain } from '../config/inherit.ts'
+import { type LayerFile, type LayerInput, userLayerFile } from '../config/layers.ts'
 import { allDiagnostics } from '../config/parse.ts'
-import { guardFor, type Locations, readConfigFile } from '../files/read.ts'
+import { guardFor, type Locations, projectChainOf, readConfigFile } from '../files/read.ts'
 import type { Log } from './log.ts'
 import type { FileProblem } from './status.ts'
 
@@ -187,12 +192,14 @@ export function createProjects(opts: ProjectsOptions): Projects {
     return { value: input, ...(r.text === undefined ? {} : { text: r.text }) }
   }
 
-  const layerFiles = (root: string) => projectLayerFiles(root, { legacyMcpJson: opts.legacyMcpJson })
+  const legacy = { legacyMcpJson: opts.legacyMcpJson }
+  /** The project's files and those of the directories above it up to the repository root (config/inherit.ts). */
+  const layerFiles = (root: string) => chainLayerFiles(projectChainOf(root, opts.loc), legacy)
 
   const load = (root: string) => {
     const p = projects.get(root)
     if (!p) return
-    p.layers = layerFiles(root).flatMap((l) => readLayer(l) ?? [])
+    p.layers = readChain(projectChainOf(root, opts.loc), legacy, readLayer)
   }
 
   const stopGrace = (p: Project) => {
@@ -228,7 +235,10 @@ export function createProjects(opts: ProjectsOptions): Projects {
         p.grace = undefined
         if (p.agents.size > 0 || p.pinned || projects.get(root) !== p) return
         projects.delete(root)
+        // A parent directory's file other known projects still inherit keeps its last good version.
+        const shared = new Set([...projects.keys()].flatMap((r) => layerFiles(r).map((l) => l.file)))
         for (const l of layerFiles(root)) {
+          if (shared.has(l.file)) continue
           lastGood.delete(l.file)
           reads.delete(l.file)
           problems.delete(l.file)
@@ -242,9 +252,9 @@ export function createProjects(opts: ProjectsOptions): Projects {
     loadUser: () => (opts.userLayer ? [readLayer(userFile)].flatMap((l) => l ?? []) : []),
     refused: (root) => layerFiles(root).flatMap((l) => problems.get(l.file) ?? []),
     files() {
-      const out = [...projects.keys()].flatMap((root) => layerFiles(root).map((l) => l.file))
-      if (opts.userLayer) out.push(userFile.file)
-      return out
+      const out = new Set([...projects.keys()].flatMap((root) => layerFiles(root).map((l) => l.file)))
+      if (opts.userLayer) out.add(userFile.file)
+      return [...out]
     },
     dispose() {
       for (const p of projects.values()) stopGrace(p)

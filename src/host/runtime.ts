@@ -174,6 +174,7 @@ export function startRuntime(ctx: Context, options: Options): Runtime {
     definitions: () => globalDefinitions(ctx),
     rootOf: (agent) => visibility.rootOf(agent),
     visibleFor,
+    settled: () => visibility.settled(),
     onChange: () => signals.changed.fire('lazy'),
   })
   lazyRef.set(lazy)

@@ -104,13 +104,17 @@ export function createToolPins(deps: ToolPinDeps): ToolPinGuard {
     return judged
   }
 
-  /** Mount key → the pins of `root`'s subject using it. */
-  const subjectsOf = (root: string): Map<string, { name: string; subject: PinSubject }> => {
-    const out = new Map<string, { name: string; subject: PinSubject }>()
+  /**
+   * Mount key → the pins of `root`'s subject using it. A monorepo parent's row is trusted (and pinned) under the
+   * directory it belongs to — its mount's origin (config/inherit.ts `rowHome`) — not under the package's root.
+   */
+  const subjectsOf = (root: string): Map<string, { name: string; subject: PinSubject; home: string }> => {
+    const out = new Map<string, { name: string; subject: PinSubject; home: string }>()
     for (const p of deps.plan().projects.get(root) ?? []) {
       if (p.verdict.tag !== 'runs' || !p.key) continue
-      const subject = deps.pinned(root, p.name)
-      if (subject) out.set(p.key, { name: p.name, subject })
+      const home = deps.spec(p.key)?.origin ?? root
+      const subject = deps.pinned(home, p.name)
+      if (subject) out.set(p.key, { name: p.name, subject, home })
     }
     return out
   }
@@ -143,7 +147,7 @@ export function createToolPins(deps: ToolPinDeps): ToolPinGuard {
     for (const [server, key] of own.owners) if (key) keyNames.set(key, server)
     const now = new Set<string>()
     for (const root of deps.plan().projects.keys()) {
-      for (const [key, { name, subject }] of subjectsOf(root)) {
+      for (const [key, { name, subject, home }] of subjectsOf(root)) {
         const spec = deps.spec(key)
         const server = keyNames.get(key)
         if (!spec || server === undefined || !deps.settled(key)) continue
@@ -154,7 +158,7 @@ export function createToolPins(deps: ToolPinDeps): ToolPinGuard {
         }
         const id = `${subject.canonical}\0${name}`
         if (!subject.tools) {
-          if (offered.length > 0) firstPin(root, name, subject, pinsOf(offered))
+          if (offered.length > 0) firstPin(home, name, subject, pinsOf(offered))
           continue
         }
         const pins = subject.tools
@@ -192,7 +196,7 @@ export function createToolPins(deps: ToolPinDeps): ToolPinGuard {
           root,
           withheld.length,
           withheld.map((t) => t.name).join(', '),
-          trustCommand(root, name),
+          trustCommand(home, name),
         )
       }
     }

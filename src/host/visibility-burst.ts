@@ -13,9 +13,12 @@
  * every further change collapses into the one settling step: from the next
  * macrotask `thaw()` applies the burst's changes (`settle`, given the names
  * listed before the burst) and only then lifts the freezes, so no instant
- * shows an agent a tool not its own. `join(agent)` freezes an agent tracked
+ * shows an agent a tool not its own. Until then a name registered mid-burst
+ * is seen by no agent (the registry itself answers `unknown tool`), so a
+ * caller that must dispatch to it waits for `thawed` (visibility.ts
+ * `settled()`). `join(agent)` freezes an agent tracked
  * mid-burst like the others; `leave(agent)` lifts its freeze; `dispose()`
- * lifts every freeze and cancels the settling step.
+ * lifts every freeze and cancels the settling step; both end of a freeze run `thawed`.
  *
  * @module
  */
@@ -33,14 +36,17 @@ export class Burst {
   readonly #passes: Passes
   /** Apply what changed since `before` (the MCP names listed before the burst), or a full pass without it. */
   readonly #settle: (before: ReadonlySet<string> | undefined) => void
+  /** A freeze ended (its changes applied and the freezes lifted, or disposed). */
+  readonly #thawed: () => void
   #changes = 0
   #frozen: Map<Agent, () => void> | undefined
   #before: ReadonlySet<string> | undefined
   #thawing: NodeJS.Immediate | undefined
 
-  constructor(passes: Passes, settle: (before: ReadonlySet<string> | undefined) => void) {
+  constructor(passes: Passes, settle: (before: ReadonlySet<string> | undefined) => void, thawed: () => void) {
     this.#passes = passes
     this.#settle = settle
+    this.#thawed = thawed
   }
 
   get frozen(): boolean {
@@ -98,6 +104,7 @@ export class Burst {
     this.#passes.listing.invalidate()
     this.#settle(before)
     this.#passes.liftAll(held.values())
+    this.#thawed()
   }
 
   /** An agent tracked mid-burst is frozen like the others; one that cannot be ends the freeze now. */
@@ -119,6 +126,7 @@ export class Burst {
     this.#thawing = undefined
     if (this.#frozen) this.#passes.liftAll(this.#frozen.values())
     this.#frozen = undefined
+    this.#thawed()
   }
 
   /**

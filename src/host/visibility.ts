@@ -19,7 +19,11 @@
  * saw the owners, or now) changed since the last full pass. `counters()`
  * reports the full passes `refresh()` ran (a debug hook for tests and the
  * bench). `refreshAgent(agent)` re-derives one agent at once (its own
- * filter, `model.agentDeny`, changed). Only registered names are ever
+ * filter, `model.agentDeny`, changed). `settled()` resolves once no burst
+ * freeze holds and no `refresh()` pass is pending (at once when none is, or
+ * when disposed): a name registered mid-burst is seen by no agent until the
+ * freeze ends, so a caller about to dispatch to a tool just registered (a
+ * woken lazy server's, src/lazy/wake.ts) awaits it first. Only registered names are ever
  * denied. Nothing here throws. `dispose()` is the one release: the
  * `tools/change` listener, the pending pass, every freeze and every
  * agent's restriction; nothing runs after it.
@@ -50,6 +54,8 @@ export interface VisibilityGuard {
   refresh(): void
   /** One agent's own filter changed (`model.agentDeny`: the context budget revealed tools): re-derive it now. */
   refreshAgent(agent: Agent): void
+  /** Resolves once no burst freeze holds and no refresh pass is pending: every agent sees what its view allows. */
+  settled(): Promise<void>
   /** Registered MCP tool names (cached between registry changes). */
   registered(): string[]
   counters(): VisibilityCounters
@@ -72,11 +78,17 @@ class Visibility implements VisibilityGuard {
   /** What the last full pass derived from: every owner, and each root's view. */
   #seen: { owners: Map<string, string | null>; views: Map<string | null, Visible>; withheld: number } | undefined
   #refreshPasses = 0
+  /** Callers of `settled()` waiting for the freeze to end or the pending pass to run. */
+  #waiters: (() => void)[] = []
 
   constructor(ctx: Context, model: VisibilityModel, log: Log) {
     this.#model = model
     this.#passes = new Passes(new Listing(ctx), model, log)
-    this.#burst = new Burst(this.#passes, (before) => this.#settle(before))
+    this.#burst = new Burst(
+      this.#passes,
+      (before) => this.#settle(before),
+      () => this.#notify(),
+    )
     this.#off = ctx.on('tools/change', () => this.#onChange())
   }
 
@@ -112,6 +124,11 @@ class Visibility implements VisibilityGuard {
     return this.#passes.listing.names()
   }
 
+  settled(): Promise<void> {
+    if (this.#quiet()) return Promise.resolve()
+    return new Promise((resolve) => this.#waiters.push(resolve))
+  }
+
   refresh(): void {
     if (this.#disposed) return
     this.#dirty = true
@@ -140,6 +157,17 @@ class Visibility implements VisibilityGuard {
     const p = this.#passes
     p.liftAll([...p.agents.values()].map((t) => t.lift))
     p.agents.clear()
+    this.#notify()
+  }
+
+  #quiet(): boolean {
+    return this.#disposed || (!this.#pending && !this.#burst.frozen)
+  }
+
+  /** Release the `settled()` waiters once nothing is held or pending. */
+  #notify(): void {
+    if (this.#waiters.length === 0 || !this.#quiet()) return
+    for (const resolve of this.#waiters.splice(0)) resolve()
   }
 
   /** `tools/change`: our own restrict/lift needs no pass (the registered set did not change). */
@@ -174,6 +202,14 @@ class Visibility implements VisibilityGuard {
 
   /** The one pass `refresh()` asked for, unless nothing it derives from moved since the last one. */
   #flush(): void {
+    try {
+      this.#pass()
+    } finally {
+      this.#notify()
+    }
+  }
+
+  #pass(): void {
     this.#pending = false
     if (!this.#dirty || this.#disposed) return
     this.#dirty = false

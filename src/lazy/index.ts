@@ -36,6 +36,8 @@ export interface LazyDeps {
   /** The project of a tracked agent (`null`: none; undefined: not tracked). */
   rootOf(agent: Agent): string | null | undefined
   visibleFor(root: string | null): Visible
+  /** Resolves once every agent's view is derived (host/visibility.ts `settled`): a woken server's call awaits it. */
+  settled?(): Promise<void>
   onChange(): void
 }
 
@@ -76,6 +78,7 @@ export function startLazy(
     mayCall: (agent, key, server, name) =>
       !agent ||
       denySet([name], ownership(new Map([[server, key]])), deps.visibleFor(deps.rootOf(agent) ?? null)).length === 0,
+    ...(deps.settled ? { settled: deps.settled } : {}),
   })
   return { servers, recorder, cacheSecret }
 }

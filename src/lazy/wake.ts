@@ -8,7 +8,10 @@
  * dormant tool: the registry's own per-agent view; otherwise the caller's
  * plan view and filters, `mayCall`), the wrapper awaits the server's one
  * shared wake — so a call arriving while the name is briefly absent (the
- * mount itself) waits instead of failing — then dispatches the *same*
+ * mount itself) waits instead of failing — and then for the visibility to
+ * settle (`settled`: the woken server's tools, registered as one burst, are
+ * seen by no agent until the burst's freeze ends and the caller's deny set
+ * is derived; host/visibility.ts), then dispatches the *same*
  * execution (arguments, abort signal, call id: the pipeline runs once, no
  * second approval or result event); dispatch resolves the real tool by then.
  * A caller that may not see the tool is passed on untouched and gets the
@@ -32,6 +35,8 @@ export interface WakeCallsDeps {
   servers: LazyServers
   /** Whether `agent` may call `name` of the server `key` by its plan (used while no tool of that name is registered). */
   mayCall(agent: Agent | undefined, key: string, server: string, name: string): boolean
+  /** Resolves once every agent's view of the registry is derived (no burst freeze held, no pass pending). */
+  settled?(): Promise<void>
 }
 
 /** The failure the model sees, redacted like every other channel (the server's secret values and their derived forms). */
@@ -79,6 +84,8 @@ export function wakeOnCall(ctx: Context, deps: WakeCallsDeps): void {
       const outcome = await untilAborted(servers.wake(s), exec.signal)
       if (!outcome.ok)
         return failure('not_sent', `server "${s.spec.name}" did not start: ${outcome.reason}`, s.spec.secrets)
+      // The registry and the execution guard decide on the settled view: never on a freeze that predates the wake.
+      await deps.settled?.()
       const result = await next()
       if (!result.isError) return result
       const code = (result.error as { info?: { code?: unknown } } | undefined)?.info?.code

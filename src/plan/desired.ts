@@ -13,6 +13,9 @@
  * the mount beside it (`MountSpec.settings`), so equal keys share one
  * mount and tuning keys (`tools`, `description`, `lifecycle`, `idleTimeoutMs`)
  * never change a key.
+ * A row inherited from a parent directory of a monorepo is judged as that
+ * directory's row (`rowHome`: its trust, project secrets, relative `cwd`
+ * and origin), so packages that inherit it share its mount.
  * `desiredState` is `assemblePlan` over `judgeView` of every view: each view
  * is judged on its own, so a caller may reuse a view whose inputs did not
  * change (memo.ts) and get the very plan a full judgement gives.
@@ -21,6 +24,7 @@
  */
 import type { Env, SecretSource } from '../config/expand.ts'
 import { cacheFingerprint, mountKey } from '../config/fingerprint.ts'
+import { rowHome } from '../config/inherit.ts'
 import { type LayerInput, mergeLayers, repositoryContribution, type Row, type Scope } from '../config/layers.ts'
 import type { OfficialConfig } from '../config/official.ts'
 import { credentialValues, secretValues } from '../config/redact.ts'
@@ -159,7 +163,9 @@ export function assemblePlan(global: ViewJudgement, projects: Iterable<readonly 
   return { global: global.placements, projects: views, mounts }
 }
 
-function judgeRow(row: Row, root: string | null, input: ViewInput, mounts: Map<string, MountSpec>): Placement {
+function judgeRow(row: Row, view: string | null, input: ViewInput, mounts: Map<string, MountSpec>): Placement {
+  // The directory the row belongs to (config/inherit.ts): a parent's server is that parent's row in every package.
+  const root = view === null ? null : rowHome(row, view)
   const base: Omit<Placement, 'verdict'> = { name: row.name, layer: row.scope, file: row.file }
   if (row.entry?.tools) base.filter = row.entry.tools
   if (row.entry?.alwaysLoad !== undefined) base.alwaysLoad = row.entry.alwaysLoad

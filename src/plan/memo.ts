@@ -7,8 +7,8 @@
  * still current, a view judged again may ask a row twice. A view (the global
  * one, or one project) is reused when all of these are unchanged since it was
  * judged: its `LayerInput`s and the user layer's (by identity, in order),
- * `dshHome`, the platform, the trust store's problem, the withheld names and the cache secret, the value of every variable its rows read from
- * `env`, every answer the secret store gave it (`has` and `read`, asked again), every trust verdict and every team answer its rows got. So callers must hand in a new
+ * `dshHome`, the platform, the trust store's problem for every root its rows asked about, the withheld names and the cache secret, the value of every variable its rows read from
+ * `env`, every answer the secret store gave it (`has` and `read`, asked again), every trust verdict and every team answer its rows got (each with the root asked: a monorepo parent's row asks for the parent). So callers must hand in a new
  * `LayerInput` whenever a file's content changes, and never mutate one. A
  * project missing from an input is forgotten. Pure apart from its own cache.
  *
@@ -39,14 +39,14 @@ interface View {
   rows: Row[]
   /** Every variable the judgement read, with the value it read. */
   read: Map<string, string | undefined>
-  /** Every answer the secret store gave the judgement: [has|read, name, answer]. */
-  secretAnswers: [keyof SecretSource, string, boolean | string | undefined][]
-  /** Every trust verdict the judgement got, in order. */
-  asked: [Row, TrustState][]
-  /** Every team answer the judgement got (trust/state.ts `signatureKey`), in order. */
-  teamAsked: [Row, string][]
-  /** The store problem the judgement saw. */
-  storeProblem: string | undefined
+  /** Every answer the secret store gave the judgement: [root asked, has|read, name, answer]. */
+  secretAnswers: [string | null, keyof SecretSource, string, boolean | string | undefined][]
+  /** Every trust verdict the judgement got, in order, with the root it was asked for. */
+  asked: [string, Row, TrustState][]
+  /** Every team answer the judgement got (trust/state.ts `signatureKey`), in order, with the root asked. */
+  teamAsked: [string, Row, string][]
+  /** The store problems the judgement saw, per root asked (a parent directory's rows ask for theirs). */
+  storeProblem: [string, string | undefined][]
   withheld: PlanInput['withheld']
   cacheSecret: PlanInput['cacheSecret']
   judged: ViewJudgement
@@ -66,27 +66,27 @@ export function createPlanMemo(): PlanMemo {
     rowsOf: () => Row[],
   ): View => {
     const platform = input.platform
-    const storeProblem = root === null ? undefined : input.storeProblem?.(root)
     const sameFiles = prev !== undefined && same(prev.layers, layers) && same(prev.user, input.user)
     if (
       sameFiles &&
       prev.dshHome === input.dshHome &&
       prev.platform === platform &&
-      prev.storeProblem === storeProblem &&
+      prev.storeProblem.every(([r, problem]) => input.storeProblem?.(r) === problem) &&
       prev.withheld === input.withheld &&
       prev.cacheSecret === input.cacheSecret &&
       [...prev.read].every(([name, value]) => input.env[name] === value) &&
-      prev.secretAnswers.every(([kind, name, answer]) => input.secrets?.(root)[kind](name) === answer) &&
-      prev.asked.every(([row, verdict]) => input.trust(root as string, row) === verdict) &&
-      prev.teamAsked.every(([row, key]) => signatureKey(input.team?.(root as string, row)) === key)
+      prev.secretAnswers.every(([r, kind, name, answer]) => input.secrets?.(r)[kind](name) === answer) &&
+      prev.asked.every(([r, row, verdict]) => input.trust(r, row) === verdict) &&
+      prev.teamAsked.every(([r, row, key]) => signatureKey(input.team?.(r, row)) === key)
     ) {
       return prev
     }
     const rows = sameFiles ? prev.rows : rowsOf()
     const read = new Map<string, string | undefined>()
-    const asked: [Row, TrustState][] = []
-    const teamAsked: [Row, string][] = []
+    const asked: View['asked'] = []
+    const teamAsked: View['teamAsked'] = []
     const secretAnswers: View['secretAnswers'] = []
+    const storeProblem: View['storeProblem'] = []
     const secrets = input.secrets
     const env: Env = new Proxy(input.env, {
       get(target, name) {
@@ -101,19 +101,27 @@ export function createPlanMemo(): PlanMemo {
       platform,
       trust(r, row) {
         const verdict = input.trust(r, row)
-        asked.push([row, verdict])
+        asked.push([r, row, verdict])
         return verdict
       },
       ...(input.team
         ? {
             team(r: string, row: Row) {
               const answer = input.team?.(r, row)
-              teamAsked.push([row, signatureKey(answer)])
+              teamAsked.push([r, row, signatureKey(answer)])
               return answer
             },
           }
         : {}),
-      ...(input.storeProblem ? { storeProblem: input.storeProblem } : {}),
+      ...(input.storeProblem
+        ? {
+            storeProblem: (r: string) => {
+              const problem = input.storeProblem!(r)
+              storeProblem.push([r, problem])
+              return problem
+            },
+          }
+        : {}),
       ...(input.withheld ? { withheld: input.withheld } : {}),
       ...(secrets
         ? {
@@ -122,17 +130,17 @@ export function createPlanMemo(): PlanMemo {
               return {
                 has: (n) => {
                   const answer = store.has(n)
-                  secretAnswers.push(['has', n, answer])
+                  secretAnswers.push([r, 'has', n, answer])
                   return answer
                 },
                 read: (n) => {
                   const answer = store.read(n)
-                  secretAnswers.push(['read', n, answer])
+                  secretAnswers.push([r, 'read', n, answer])
                   return answer
                 },
                 userScoped: (n) => {
                   const answer = store.userScoped(n)
-                  secretAnswers.push(['userScoped', n, answer])
+                  secretAnswers.push([r, 'userScoped', n, answer])
                   return answer
                 },
               }

@@ -9,7 +9,8 @@
  *    project — has no rows: it is judged as a whole by `fileVerdictOf`, the
  *    file-level `refused` `ownership` / `symlink-out` / `invalid`);
  * 3. `refused` `invalid` — the entry does not validate;
- * 4. `disabled` — `enabled: false`;
+ * 4. `disabled` — `enabled: false`, or a stronger file's `disable:` lists it
+ *    (`row.disabledBy`, checked before validity: turned off is turned off);
  * 5. `needs-trust` — the row has a repository contribution (any field from a
  *    file that is not the user's own, `needsTrust`) and the gate is on and
  *    answers anything but `trusted`, and the team seam (`team`: a signed
@@ -153,6 +154,7 @@ export function verdictOf(row: Row, input: VerdictInput): Verdict {
     const by = row.shadowedBy ?? { scope: row.scope, file: row.file }
     return { tag: 'shadowed', by, reason: `shadowed by ${by.scope} layer (${by.file})` }
   }
+  if (row.disabledBy) return { tag: 'disabled', reason: `disable: in ${row.disabledBy.file}` }
   if (row.state === 'invalid' || !row.entry) {
     const d = row.diagnostics.find((x) => x.severity === 'error')
     return {

@@ -14,6 +14,7 @@ import {
   mergeOverride,
   projectLayerFiles,
   type Row,
+  USER_RANK,
   userLayerFile,
   winners,
 } from '../../src/config/layers.ts'
@@ -48,7 +49,7 @@ describe('layer files', () => {
       ],
     )
     assert.equal(projectLayerFiles(ROOT, { legacyMcpJson: false }).length, 3)
-    assert.deepEqual(USER, { scope: 'user', format: 'friendly', file: path.join(HOME, 'mcp.yml'), rank: 4 })
+    assert.deepEqual(USER, { scope: 'user', format: 'friendly', file: path.join(HOME, 'mcp.yml'), rank: USER_RANK })
   })
   it('DSH_HOME defaults to ~/.dsh', () => {
     assert.equal(dshHome({}, '/home/u'), '/home/u/.dsh')
@@ -181,5 +182,79 @@ describe('mergeOverride', () => {
     const out = mergeOverride(base, { env: { B: '2' }, description: 'new', enabled: false })
     assert.deepEqual(out, { command: 'x', env: { A: '1', B: '2' }, description: 'new', enabled: false })
     assert.deepEqual(base, { command: 'x', env: { A: '1' }, description: 'old' })
+  })
+})
+
+describe('monorepo levels and disable:', () => {
+  const PARENT = '/repo'
+  const CHILD = '/repo/packages/a'
+  const [cLocal, cYml] = projectLayerFiles(CHILD) as [LayerFile, LayerFile]
+  const [pLocal, pYml] = projectLayerFiles(PARENT, {}, 1) as [LayerFile, LayerFile]
+  const withKeys = (layer: LayerFile, doc: Record<string, unknown>): LayerInput => ({
+    layer,
+    parsed: parseConfigText(JSON.stringify(doc), {
+      file: layer.file,
+      format: layer.format,
+      allowPartial: layer.scope === 'local',
+    }),
+  })
+  it('ranks a parent directory below every file of the project, and the user file below both', () => {
+    assert.ok(pLocal.rank > projectLayerFiles(CHILD).at(-1)!.rank)
+    assert.equal(pLocal.level, 1)
+    assert.ok(USER_RANK > pYml.rank)
+  })
+  it('the nearest file wins per name; the parent row is shadowed by it', () => {
+    const rows = mergeLayers([
+      input(pYml, { s: { command: 'parent' }, only: { command: 'p' } }),
+      input(cYml, { s: { command: 'child' } }),
+    ])
+    assert.deepEqual(summary(rows), [
+      's@project:mcp.yml=active',
+      's@project:mcp.yml=shadowed',
+      'only@project:mcp.yml=active',
+    ])
+    assert.equal(byName(rows, 's')[0]!.file, cYml.file)
+    assert.equal(byName(rows, 's')[1]!.shadowedBy?.file, cYml.file)
+  })
+  it('a local partial override in the project merges onto a parent row', () => {
+    const rows = mergeLayers([
+      input(pYml, { s: { command: 'p', env: { A: '1' } } }),
+      input(cLocal, { s: { env: { B: '2' } } }),
+    ])
+    const w = winners(rows)[0]!
+    assert.equal(w.file, pYml.file)
+    assert.deepEqual(w.entry?.env, { A: '1', B: '2' })
+    assert.equal(w.overriddenBy, cLocal.file)
+  })
+  it('disable: turns off a parent row and a user row without redefining them', () => {
+    const rows = mergeLayers([
+      input(pYml, { s: { command: 'p' } }),
+      input(USER, { u: { command: 'u' } }),
+      withKeys(cYml, { servers: {}, disable: ['s', 'u'] }),
+    ])
+    for (const name of ['s', 'u']) {
+      const w = winners(rows).find((r) => r.name === name)!
+      assert.equal(w.state, 'disabled')
+      assert.deepEqual(w.disabledBy, { scope: 'project', file: cYml.file })
+      assert.ok(w.entry, 'the row keeps its entry (explain shows it)')
+    }
+  })
+  it('disable: never touches a row from the disabling file or a stronger one', () => {
+    const rows = mergeLayers([
+      withKeys(cYml, { servers: { s: { command: 'own' } }, disable: ['s', 't'] }),
+      input(cLocal, { t: { command: 'local' } }),
+      input(pYml, { s: { command: 'p' } }),
+    ])
+    assert.equal(winners(rows).find((r) => r.name === 's')!.state, 'active')
+    assert.equal(winners(rows).find((r) => r.name === 't')!.state, 'active')
+  })
+  it("a parent's own disable: applies below it, and the user file cannot disable", () => {
+    const rows = mergeLayers([
+      withKeys(pYml, { servers: {}, disable: ['u'] }),
+      withKeys(USER, { servers: { u: { command: 'u' } }, disable: ['u'] }),
+    ])
+    assert.equal(winners(rows)[0]!.disabledBy?.file, pYml.file)
+    const own = mergeLayers([withKeys(USER, { servers: { u: { command: 'u' } }, disable: ['u'] })])
+    assert.equal(winners(own)[0]!.state, 'active')
   })
 })

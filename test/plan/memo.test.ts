@@ -186,4 +186,35 @@ describe('plan memo', () => {
       'a variable that went away is seen',
     )
   })
+
+  it("a monorepo parent's row is asked about under the parent, shares one mount, and a parent's trust change re-judges every package", () => {
+    const parent = (servers: Record<string, unknown>) => input(projectLayerFiles('/r', {}, 1)[1]!, servers)
+    const root = parent({ shared: node(['shared.js']) })
+    const w: World = {
+      layers: new Map([
+        ['/r/a', [input(files('/r/a')[1], { a: node(['a.js']) }), root]],
+        ['/r/b', [input(files('/r/b')[1], { b: node(['b.js']) }), root]],
+      ]),
+      user: [],
+      env: {},
+      trust: new Map(),
+      roots: ['/r/a', '/r/b'],
+      dshHome: HOME,
+    }
+    const memo = createPlanMemo()
+    const asked: string[] = []
+    const first = memo.plan(planInput(w, asked))
+    assert.ok(asked.includes('/r:shared') && !asked.some((a) => a.endsWith(':shared') && a !== '/r:shared'))
+    const shared = [...first.mounts.values()].filter((m) => m.name === 'shared')
+    assert.equal(shared.length, 1, 'one mount for both packages')
+    assert.equal(shared[0]!.origin, '/r')
+    assert.deepEqual(first, desiredState(planInput(w, [])))
+    w.trust.set('/r:shared', 'untrusted')
+    const next = memo.plan(planInput(w, []))
+    for (const pkg of ['/r/a', '/r/b']) {
+      const row = next.projects.get(pkg)!.find((p) => p.name === 'shared')!
+      assert.equal(row.verdict.tag, 'needs-trust')
+      assert.match(row.verdict.fix ?? '', /-C \/r shared/)
+    }
+  })
 })

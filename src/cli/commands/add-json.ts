@@ -22,7 +22,7 @@ export async function run(
   cli: CliContext,
   name: string,
   json: string,
-  opts: { scope?: WriteScope; force?: boolean },
+  opts: { scope?: WriteScope; file?: string; force?: boolean },
 ): Promise<number> {
   checkName(name)
   let raw: unknown
@@ -40,5 +40,9 @@ export async function run(
     const hint = suggest(key, ENTRY_KEYS)
     throw failure(`server "${name}" is not valid: unknown key "${key}"${hint ? `; did you mean "${hint}"?` : ''}`)
   }
-  return writeEntry(cli, name, mapped.entry!, { scope: opts.scope ?? 'project', force: Boolean(opts.force) })
+  return writeEntry(cli, name, mapped.entry!, {
+    ...(opts.scope ? { scope: opts.scope } : {}),
+    ...(opts.file ? { file: opts.file } : {}),
+    force: Boolean(opts.force),
+  })
 }

@@ -19,6 +19,7 @@
  *
  * @module
  */
+import { rowHome } from '../../config/inherit.ts'
 import { cacheKeyOf } from '../../plan/desired.ts'
 import { verdictOf } from '../../plan/verdict.ts'
 import { type Row, winners } from '../../config/layers.ts'
@@ -141,7 +142,7 @@ function lifecycleLine(r: DoctorResult, rows: readonly Row[], root: string, cli:
   if (!row || !e) return undefined
   const dshHome = cli.loc.dshHome
   const secret = readCacheSecret(dshHome)
-  const canonical = canonicalRoot(root)
+  const canonical = canonicalRoot(rowHome(row, root))
   // The key is the launch's: judged as if trusted (shown only; what the host offers is judged by its own gate).
   const v = verdictOf(row, {
     root: canonical,

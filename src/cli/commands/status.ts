@@ -29,6 +29,8 @@
  * - A present config file of the project that `files/guard.ts` refuses
  *   (another user's, a link out of the project) is named on stderr with why
  *   and how to allow it: the host mounts nothing from it.
+ * - `--explain`: then every server's layer trace (commands/explain.ts), as
+ *   text after the status or, with `--json`, as `explain: [...]`.
  * - Reads one status file: no network, no child process, no MCP SDK.
  *
  * @module
@@ -48,6 +50,8 @@ import type { CliContext } from '../program.ts'
 
 export interface StatusOptions {
   json?: boolean
+  /** Also each server's layer trace (commands/explain.ts; `--json`: under `explain`). */
+  explain?: boolean
 }
 
 interface ProjectStatusJson extends Omit<ProjectStatus, 'host'> {
@@ -69,7 +73,7 @@ function existsAt(file: string): boolean {
   }
 }
 
-export async function run(cli: CliContext, opts: StatusOptions = {}): Promise<number> {
+async function statusOnly(cli: CliContext, opts: StatusOptions): Promise<number> {
   const found = projectRootOf(cli.dir, cli.loc).root
   const root = canonicalRoot(found)
   for (const m of ROOT_MARKERS) {
@@ -190,4 +194,24 @@ function budgetLines(b: NonNullable<ProjectStatus['budget']>): string[] {
     )
   })
   return lines
+}
+
+export async function run(cli: CliContext, opts: StatusOptions = {}): Promise<number> {
+  if (!opts.explain) return statusOnly(cli, opts)
+  const { explainAll, traceJson, traceLines } = await import('./explain.ts')
+  const traces = explainAll(cli)
+  if (!opts.json) {
+    const code = await statusOnly(cli, opts)
+    cli.out.out('')
+    cli.out.out('layers (dsh-mcp explain <name> for one):')
+    for (const t of traces) for (const line of traceLines(cli, t)) cli.out.out(`  ${line}`)
+    return code
+  }
+  let doc: Record<string, unknown> = {}
+  const capture = (v: unknown) => {
+    doc = v as Record<string, unknown>
+  }
+  const code = await statusOnly({ ...cli, out: { ...cli.out, json: capture } }, opts)
+  cli.out.json({ ...doc, explain: traces.map((t) => traceJson(cli, t)) })
+  return code
 }

@@ -26,6 +26,7 @@
  * @module
  */
 import { rowFingerprint } from '../../config/fingerprint.ts'
+import { rowHome } from '../../config/inherit.ts'
 import type { Row } from '../../config/layers.ts'
 import { needsTrust, trustRecordOf } from '../../trust/state.ts'
 import { canonicalRoot } from '../../trust/store.ts'
@@ -128,16 +129,23 @@ export async function run(cli: CliContext, names: string[] = [], opts: TrustOpti
   const { reviewSnapshot } = await import('../../trust/snapshot.ts')
   const { trustServers } = await import('../../trust/store.ts')
   try {
-    await trustServers(
-      cli.loc.dshHome,
-      root,
-      accepted.map((t) => ({
-        name: t.view.name,
-        fingerprint: t.fingerprint,
-        ...(t.row.entry ? { fields: reviewSnapshot(t.row.entry) } : {}),
-        ...(t.tools ? { tools: t.tools.accept } : {}),
-      })),
-    )
+    // Each row under the directory it belongs to: a monorepo parent's server is trusted once for every package.
+    const homes = new Map<string, typeof accepted>()
+    for (const t of accepted) {
+      const home = rowHome(t.row, root)
+      homes.set(home, [...(homes.get(home) ?? []), t])
+    }
+    for (const [home, group] of homes)
+      await trustServers(
+        cli.loc.dshHome,
+        home,
+        group.map((t) => ({
+          name: t.view.name,
+          fingerprint: t.fingerprint,
+          ...(t.row.entry ? { fields: reviewSnapshot(t.row.entry) } : {}),
+          ...(t.tools ? { tools: t.tools.accept } : {}),
+        })),
+      )
   } catch (err) {
     throw failure((err as Error).message)
   }

@@ -48,7 +48,7 @@ export function lockScope(cli: CliContext): LockScope {
   return { root: root.root, targets, refused, lock: 'lock' in r ? r.lock : undefined }
 }
 
-/** The package spec each covered server runs (for lock/stale.ts). */
-export function wantedSpecs(scope: LockScope): Map<string, string> {
-  return new Map([...scope.targets].map(([name, t]) => [name, t.spec]))
+/** The package spec (and `-p` bin) each covered server runs (for lock/stale.ts and lock/check.ts). */
+export function wantedSpecs(scope: LockScope): Map<string, { spec: string; bin?: string | undefined }> {
+  return new Map([...scope.targets].map(([name, t]) => [name, { spec: t.spec, bin: t.bin }]))
 }

@@ -10,11 +10,14 @@
  * server is not locked (no package runner, no lock file, no entry for it) — start it as written.
  * `{ file, args }`: run `node <bin in the store> <args after the package>`. `{ refuse }`: one line why
  * it must not start and the command that fixes it — a stale entry (made for another package spec), an
+ * entry that is not what the spec names (another package, a version the spec does not allow, a tree whose
+ * root is not the entry, a bin the installed package does not declare or npx would not run: lock/check.ts), an
  * install not prepared yet, an `integrity mismatch` in the store, or a lock file that does not parse.
  *
  * @module
  */
 import { readLockFile } from '../files/lock-file.ts'
+import { checkEntry } from '../lock/check.ts'
 import { lockTarget } from '../lock/spec.ts'
 import { storeState } from '../npm/store.ts'
 
@@ -42,12 +45,24 @@ export function lockedStart(
     return {
       refuse: `the lock was made for ${entry.spec}, the config now runs ${t.target.spec}; run: dsh-mcp lock ${ref.name}`,
     }
+  // The entry must be what the spec names (lock/check.ts): a lock-only edit never swaps the package.
+  const want = { spec: t.target.spec, bin: t.target.bin }
+  const c = checkEntry(entry, want)
+  if (!c.ok)
+    return {
+      refuse: `the lock entry does not match the config (${c.message}); refused — run: dsh-mcp lock ${ref.name}`,
+    }
   const s = storeState(ref.dshHome, entry)
   if (s.state === 'not prepared')
     return { refuse: `${entry.package}@${entry.version} is locked but not prepared; run: dsh-mcp prepare ${ref.name}` }
   if (s.state === 'integrity mismatch')
     return {
       refuse: `integrity mismatch in the prepared install of ${entry.package}@${entry.version} (${s.why}); refused — run: dsh-mcp prepare ${ref.name}`,
+    }
+  const installed = checkEntry(entry, want, s.bins)
+  if (!installed.ok)
+    return {
+      refuse: `the prepared install does not match the config (${installed.message}); refused — run: dsh-mcp lock ${ref.name}`,
     }
   return { file: node, args: [s.bin, ...t.target.rest] }
 }

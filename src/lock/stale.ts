@@ -6,29 +6,34 @@
  * package spec as written, from spec.ts) and the lock (undefined: no lock file) and returns one finding
  * per problem, in name order: `missing` (no lock file, or no entry for a server), `changed` (the entry
  * was made for another spec: the config's package word changed since), `extra` (an entry for a server
- * the config no longer launches through a runner). `fresh` is true when there is none.
+ * the config no longer launches through a runner), `mismatch` (the entry is for this spec but is not what
+ * it names: another package, a version the spec does not allow, a tree root or bin that differs —
+ * check.ts; `wanted` may carry the `-p` bin as `{ spec, bin }`). `fresh` is true when there is none.
  * `entryChanges(old, new)` lists what differs between two entries of one server (package, version,
  * integrity, and each dependency added, removed or moved), for the trust review's old → new lines.
  *
  * @module
  */
+import { checkEntry, type EntryWant } from './check.ts'
 import type { LockEntry, LockFile } from './format.ts'
 
 export interface LockFinding {
   name: string
-  kind: 'missing' | 'changed' | 'extra'
+  kind: 'missing' | 'changed' | 'extra' | 'mismatch'
   /** One line for a person, naming the command that fixes it. */
   message: string
 }
 
 export function lockFindings(
-  wanted: ReadonlyMap<string, string>,
+  wanted: ReadonlyMap<string, string | EntryWant>,
   lock: LockFile | undefined,
 ): { fresh: boolean; findings: LockFinding[] } {
   const findings: LockFinding[] = []
   const names = [...new Set([...wanted.keys(), ...Object.keys(lock?.servers ?? {})])].sort()
   for (const name of names) {
-    const spec = wanted.get(name)
+    const w = wanted.get(name)
+    const want = typeof w === 'string' ? { spec: w } : w
+    const spec = want?.spec
     const entry = lock?.servers[name]
     if (spec !== undefined && entry === undefined)
       findings.push({
@@ -42,7 +47,14 @@ export function lockFindings(
         kind: 'changed',
         message: `${name}: the lock was made for ${entry.spec}, the config now runs ${spec} — run: dsh-mcp lock ${name}`,
       })
-    else if (spec === undefined && entry !== undefined)
+    else if (want !== undefined && entry !== undefined && checkEntry(entry, want).ok === false) {
+      const c = checkEntry(entry, want) as { message: string; field: string }
+      findings.push({
+        name,
+        kind: 'mismatch',
+        message: `${name}: the lock entry is not what the config runs (${c.field}: ${c.message}) — run: dsh-mcp lock ${name}`,
+      })
+    } else if (spec === undefined && entry !== undefined)
       findings.push({
         name,
         kind: 'extra',

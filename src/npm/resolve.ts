@@ -16,6 +16,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { npxBin } from '../lock/check.ts'
 import type { LockEntry, LockedPackage } from '../lock/format.ts'
 import type { LockTarget } from '../lock/spec.ts'
 import { load, type NpmOptions } from './config.ts'
@@ -50,16 +51,9 @@ async function manifestOf(
 }
 
 function binOf(target: LockTarget, bins: Record<string, string>): string {
-  if (target.bin !== undefined) return target.bin
-  const names = Object.keys(bins)
-  const own = target.name.replace(/^@[^/]+\//, '')
-  if (names.includes(own)) return own
-  if (names.length === 1) return names[0]!
-  throw new Error(
-    names.length === 0
-      ? `${target.name} has no bin to run`
-      : `${target.name} has several bins (${names.join(', ')}) and none named ${own}: name one with -p ${target.name} <bin>`,
-  )
+  const chosen = npxBin(target.name, bins, target.bin)
+  if ('error' in chosen) throw new Error(chosen.error)
+  return chosen.bin
 }
 
 /** The ideal tree of `name@version` alone, in npm's lockfile shape (location → package). */

@@ -73,9 +73,20 @@ function digestOf(dir: string): string {
   return h.digest('hex')
 }
 
+/** The bins the installed package declares (its own package.json in the store, not the lock's record). */
+export function installedBins(dir: string, entry: LockEntry): Record<string, string> {
+  const pkg = JSON.parse(readFileSync(path.join(dir, 'node_modules', entry.package, 'package.json'), 'utf8')) as {
+    name?: unknown
+    bin?: unknown
+  }
+  if (pkg.name !== entry.package) throw new Error(`the installed package is not ${entry.package}`)
+  if (typeof pkg.bin === 'string') return { [entry.package.replace(/^@[^/]+\//, '')]: pkg.bin }
+  if (pkg.bin === null || typeof pkg.bin !== 'object') return {}
+  return Object.fromEntries(Object.entries(pkg.bin).filter((e): e is [string, string] => typeof e[1] === 'string'))
+}
+
 function binFile(dir: string, entry: LockEntry): string {
-  const top = entry.packages[`node_modules/${entry.package}`]
-  const rel = top?.bin?.[entry.bin]
+  const rel = installedBins(dir, entry)[entry.bin]
   if (rel === undefined) throw new Error(`${entry.package}@${entry.version} has no bin ${entry.bin}`)
   const file = path.join('node_modules', entry.package, rel)
   if (path.relative(path.join('node_modules', entry.package), file).startsWith('..') || path.isAbsolute(rel))
@@ -87,7 +98,7 @@ function binFile(dir: string, entry: LockEntry): string {
 export type StoreState =
   | { state: 'not prepared' }
   | { state: 'integrity mismatch'; why: string }
-  | { state: 'prepared'; bin: string; dir: string }
+  | { state: 'prepared'; bin: string; dir: string; bins: Record<string, string> }
 
 export function storeState(dshHome: string, entry: LockEntry): StoreState {
   const dir = storeDirOf(dshHome, entry)
@@ -114,17 +125,30 @@ export function storeState(dshHome: string, entry: LockEntry): StoreState {
       return { state: 'integrity mismatch', why: 'its files changed after they were installed and checked' }
     const bin = binFile(dir, entry)
     if (bin !== manifest.bin) return { state: 'integrity mismatch', why: 'its bin is not the one the lock names' }
-    return { state: 'prepared', bin: path.join(dir, bin), dir }
+    return { state: 'prepared', bin: path.join(dir, bin), dir, bins: installedBins(dir, entry) }
   } catch (e) {
     return { state: 'integrity mismatch', why: (e as Error).message.split('\n')[0]! }
   }
 }
 
-/** The package-lock npm installs from: the lock entry's tree under a private root package. */
-function packageLock(entry: LockEntry): string {
+/**
+ * The package-lock npm installs from: the lock entry's tree under a private root package, each package's
+ * `resolved` tarball address derived here from the registry the user's npm config sets for its scope
+ * (npm's own pickRegistry) and its name and exact version — never taken from the lock (the schema admits
+ * no address), so npm is handed registry tarballs only: no git, file or remote URL to fetch.
+ */
+function packageLock(entry: LockEntry, opts: NpmOptions): string {
+  const fetch = load<{ pickRegistry(spec: string, opts: NpmOptions): string }>('npm-registry-fetch')
+  const packages: Record<string, unknown> = {}
+  for (const [loc, p] of Object.entries(entry.packages)) {
+    const name = p.name ?? loc.slice(loc.lastIndexOf('node_modules/') + 'node_modules/'.length)
+    const reg = fetch.pickRegistry(name, opts).replace(/\/*$/, '/')
+    const resolved = `${reg}${name}/-/${name.replace(/^@[^/]+\//, '')}-${p.version}.tgz`
+    packages[loc] = { ...p, resolved }
+  }
   const root = { name: 'dsh-mcp-prepared', private: true, dependencies: { [entry.package]: entry.version } }
   return JSON.stringify(
-    { name: root.name, lockfileVersion: 3, requires: true, packages: { '': root, ...entry.packages } },
+    { name: root.name, lockfileVersion: 3, requires: true, packages: { '': root, ...packages } },
     null,
     2,
   )
@@ -140,7 +164,7 @@ export async function prepareEntry(entry: LockEntry, opts: NpmOptions, dshHome: 
   try {
     const root = { name: 'dsh-mcp-prepared', private: true, dependencies: { [entry.package]: entry.version } }
     writeFileSync(path.join(tmp, 'package.json'), `${JSON.stringify(root, null, 2)}\n`)
-    writeFileSync(path.join(tmp, 'package-lock.json'), packageLock(entry))
+    writeFileSync(path.join(tmp, 'package-lock.json'), packageLock(entry, opts))
     const Arborist = load<typeof import('@npmcli/arborist')>('@npmcli/arborist')
     const arb = new Arborist({ ...opts, path: tmp, ignoreScripts: true, audit: false, fund: false, save: false })
     const tree = await arb.reify({ save: false })

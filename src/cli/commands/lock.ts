@@ -4,7 +4,8 @@
  * dependency tree (src/npm/resolve.ts: npm's own pacote and arborist, the user's npm config only). Names
  * given: only those are (re)resolved and every other entry is kept; none: every covered server is, and an
  * entry for a server that no longer launches a package is dropped. A runner the lock does not support is
- * named on stderr. `--check` writes nothing and exits 1 when the lock is missing or stale for any server
+ * named on stderr. `--check` writes nothing and exits 1 when the lock is missing or stale for any server,
+ * or an entry is not what its spec names (another package, version, tree root or bin: lock/check.ts)
  * (for CI; lock/stale.ts says which and the command that fixes it).
  *
  * Contract: exit 0 on success; 1 on a stale/missing lock under `--check`, an unknown or uncovered name, a
@@ -14,6 +15,7 @@
  * @module
  */
 import { writeLockFile } from '../../files/lock-file.ts'
+import type { EntryWant } from '../../lock/check.ts'
 import { emptyLock, type LockFile } from '../../lock/format.ts'
 import { lockFindings } from '../../lock/stale.ts'
 import { npmOptions } from '../../npm/config.ts'
@@ -68,7 +70,7 @@ export async function run(cli: CliContext, names: string[] = [], opts: { check?:
 export function check(
   cli: CliContext,
   lock: LockFile | undefined,
-  wanted: ReadonlyMap<string, string>,
+  wanted: ReadonlyMap<string, EntryWant>,
   covered: number,
   frozen = true,
 ): number {

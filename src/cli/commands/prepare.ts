@@ -6,11 +6,13 @@
  * intact is left as it is; one whose files changed (`integrity mismatch`) is installed again.
  *
  * Contract: exit 0 when every chosen entry is prepared; 1 when the lock is missing or does not parse, a
- * name has no lock entry, or an install fails (the package named, no credential; nothing is left at its
+ * name has no lock entry, an entry is not what the config's spec names or is for a server the config does
+ * not run through a runner (lock/check.ts; refused before anything is fetched), or an install fails (the package named, no credential; nothing is left at its
  * store name). Prints one line per entry.
  *
  * @module
  */
+import { checkEntry } from '../../lock/check.ts'
 import { npmOptions } from '../../npm/config.ts'
 import { prepareEntry, storeState } from '../../npm/store.ts'
 import { lockScope } from '../lock-view.ts'
@@ -35,6 +37,21 @@ export async function run(cli: CliContext, names: string[] = []): Promise<number
   const options = npmOptions(cli.env, cli.loc.home)
   for (const name of names.length > 0 ? names : Object.keys(servers).sort()) {
     const entry = servers[name]!
+    const t = scope.targets.get(name)
+    if (!t) {
+      cli.out.err(
+        `dsh-mcp: ${name}: locked, but the config does not run it through a package runner — run: dsh-mcp lock`,
+      )
+      return 1
+    }
+    const want = { spec: t.spec, bin: t.bin }
+    const c = checkEntry(entry, want)
+    if (!c.ok) {
+      cli.out.err(
+        `dsh-mcp: ${name}: the lock entry does not match the config (${c.message}) — run: dsh-mcp lock ${name}`,
+      )
+      return 1
+    }
     const before = storeState(cli.loc.dshHome, entry)
     if (before.state === 'prepared') {
       cli.out.out(`${name}: ${entry.package}@${entry.version} already prepared`)
@@ -47,6 +64,14 @@ export async function run(cli: CliContext, names: string[] = []): Promise<number
     } catch (e) {
       cli.out.err(
         `dsh-mcp: ${name}: cannot prepare ${entry.package}@${entry.version}: ${(e as Error).message.split('\n')[0]}`,
+      )
+      return 1
+    }
+    const after = storeState(cli.loc.dshHome, entry)
+    const got = after.state === 'prepared' ? checkEntry(entry, want, after.bins) : { ok: false, message: after.state }
+    if (!got.ok) {
+      cli.out.err(
+        `dsh-mcp: ${name}: the installed package does not match the config (${'message' in got ? got.message : ''}) — run: dsh-mcp lock ${name}`,
       )
       return 1
     }

@@ -13,7 +13,10 @@ const entry = (spec: string, version = '1.0.0', integrity = I1): LockEntry => ({
   version,
   integrity,
   bin: 'p',
-  packages: { 'node_modules/p': { version, integrity }, 'node_modules/d': { version: '1.0.0', integrity: I1 } },
+  packages: {
+    'node_modules/p': { version, integrity, bin: { p: 'cli.js' } },
+    'node_modules/d': { version: '1.0.0', integrity: I1 },
+  },
 })
 
 test('findings: none when every wanted server has an entry for its spec', () => {

@@ -62,7 +62,8 @@ test('the schema admits registry tarballs only: exact versions, sha512, package 
   assert.match(err(entry({ version: '^1.0.0' }))!, /version/)
   assert.match(err(entry({ package: '../evil' }))!, /servers\.s\.package/)
   assert.match(err(entry({ integrity: `sha512-${'A'.repeat(10)}==` }))!, /integrity/)
-  const tree = (p: Record<string, unknown>) => entry({ packages: { 'node_modules/good': p } as LockEntry['packages'] })
+  const tree = (p: Record<string, unknown>) =>
+    entry({ packages: { 'node_modules/good': p } as unknown as LockEntry['packages'] })
   const base = { version: '1.0.0', integrity: I1 }
   assert.match(err(tree({ ...base, version: 'file:../x' }))!, /packages/)
   assert.match(err(tree({ ...base, version: 'https://example.invalid/x.tgz' }))!, /packages/)
@@ -79,7 +80,10 @@ test('the schema admits registry tarballs only: exact versions, sha512, package 
     assert.match(err(tree({ ...base, dependencies: { d: dep } }))!, /registry range/, dep)
   for (const dep of ['^1.0.0', '>=1 <2', '1.x || 2', '*', '', 'latest', 'npm:@s/x@^1'])
     assert.equal(err(tree({ ...base, dependencies: { d: dep } })), undefined, dep)
-  assert.match(err(entry({ packages: { '../../etc': base } as LockEntry['packages'] }))!, /servers\.s\.packages/)
+  assert.match(
+    err(entry({ packages: { '../../etc': base } as unknown as LockEntry['packages'] }))!,
+    /servers\.s\.packages/,
+  )
   assert.match(
     err(entry({ packages: { 'node_modules/good': { ...base, resolved: 'git+file:///r' } } as never }))!,
     /servers\.s\.packages/,

@@ -93,7 +93,7 @@ export function createReconciler(deps: ReconcileDeps): Reconciler {
   const plan = () =>
     memo.plan({
       secrets: (root) => secrets.source(root),
-      projects: projects.list().map((p) => ({ root: p.root, layers: p.layers })),
+      projects: projects.list().map((p) => ({ root: p.root, layers: p.layers, locks: p.locks })),
       user: state.userLayers,
       env: process.env,
       withheld: deps.dotenv.withheld(),

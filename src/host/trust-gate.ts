@@ -92,11 +92,12 @@ export function createTrustGate(opts: TrustGateOptions): TrustGate {
   let shared: { store: TrustStore; refused: string | undefined } | undefined
   const fingerprints = new WeakMap<object, string>()
   const fingerprintOf = (row: Row) => {
-    const entry = row.entry!
-    let fp = fingerprints.get(entry)
+    // A locked row's pin (lock/pin.ts) is made with the row: it keys the fingerprint that covers the lock too.
+    const key: object = row.lock ?? row.entry!
+    let fp = fingerprints.get(key)
     if (fp === undefined) {
       fp = rowFingerprint(row)
-      fingerprints.set(entry, fp)
+      fingerprints.set(key, fp)
     }
     return fp
   }

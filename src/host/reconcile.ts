@@ -94,6 +94,7 @@ export function createReconciler(deps: ReconcileDeps): Reconciler {
     memo.plan({
       secrets: (root) => secrets.source(root),
       projects: projects.list().map((p) => ({ root: p.root, layers: p.layers, locks: p.locks })),
+      ...(options.requireLock ? { requireLock: true } : {}),
       user: state.userLayers,
       env: process.env,
       withheld: deps.dotenv.withheld(),

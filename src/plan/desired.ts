@@ -118,6 +118,8 @@ export interface PlanInput {
   secrets?: (root: string | null) => SecretSource
   /** The per-user secret keying the tool-metadata cache (src/lazy/secret.ts); absent: no cache keys. */
   cacheSecret?: Uint8Array
+  /** The plugin option `requireLock` (plan/verdict.ts: a repository row running a registry package needs a lock entry). */
+  requireLock?: boolean
 }
 
 export interface Plan {
@@ -205,6 +207,7 @@ function judgeRow(row: Row, view: string | null, input: ViewInput, mounts: Map<s
     trust: (r) => input.trust(root as string, r),
     ...(input.team && root !== null ? { team: (r: Row) => input.team?.(root, r) } : {}),
     ...(storeProblem !== undefined ? { storeProblem } : {}),
+    ...(input.requireLock ? { requireLock: true } : {}),
   })
   const verdict = verdictView(v)
   if (v.tag !== 'runs') return { ...base, verdict }

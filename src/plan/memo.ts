@@ -7,7 +7,7 @@
  * still current, a view judged again may ask a row twice. A view (the global
  * one, or one project) is reused when all of these are unchanged since it was
  * judged: its `LayerInput`s and the user layer's (by identity, in order), its `locks` (by identity),
- * `dshHome`, the platform, the trust store's problem for every root its rows asked about, the withheld names and the cache secret, the value of every variable its rows read from
+ * `dshHome`, the platform, `requireLock`, the trust store's problem for every root its rows asked about, the withheld names and the cache secret, the value of every variable its rows read from
  * `env`, every answer the secret store gave it (`has` and `read`, asked again), every trust verdict and every team answer its rows got (each with the root asked: a monorepo parent's row asks for the parent). So callers must hand in a new
  * `LayerInput` whenever a file's content changes, and never mutate one. A
  * project missing from an input is forgotten. Pure apart from its own cache.
@@ -52,6 +52,7 @@ interface View {
   storeProblem: [string, string | undefined][]
   withheld: PlanInput['withheld']
   cacheSecret: PlanInput['cacheSecret']
+  requireLock: PlanInput['requireLock']
   judged: ViewJudgement
 }
 
@@ -79,6 +80,7 @@ export function createPlanMemo(): PlanMemo {
       prev.storeProblem.every(([r, problem]) => input.storeProblem?.(r) === problem) &&
       prev.withheld === input.withheld &&
       prev.cacheSecret === input.cacheSecret &&
+      prev.requireLock === input.requireLock &&
       [...prev.read].every(([name, value]) => input.env[name] === value) &&
       prev.secretAnswers.every(([r, kind, name, answer]) => input.secrets?.(r)[kind](name) === answer) &&
       prev.asked.every(([r, row, verdict]) => input.trust(r, row) === verdict) &&
@@ -153,6 +155,7 @@ export function createPlanMemo(): PlanMemo {
           }
         : {}),
       ...(input.cacheSecret ? { cacheSecret: input.cacheSecret } : {}),
+      ...(input.requireLock ? { requireLock: true } : {}),
     }
     return {
       layers,
@@ -168,6 +171,7 @@ export function createPlanMemo(): PlanMemo {
       storeProblem,
       withheld: input.withheld,
       cacheSecret: input.cacheSecret,
+      requireLock: input.requireLock,
       judged: judgeView(rows, root, judging),
     }
   }

@@ -14,6 +14,8 @@ import { attachLockPins, lockCovers, lockPinOf } from '../../src/lock/pin.ts'
 import { desiredState, type PlanInput } from '../../src/plan/desired.ts'
 import { createPlanMemo } from '../../src/plan/memo.ts'
 import { reviewSnapshot, snapshotChanges } from '../../src/trust/snapshot.ts'
+import { readTrustedSigners } from '../../src/config/signers.ts'
+import { isVerifyRequest, judgeSigned } from '../../src/trust/signed.ts'
 
 const I1 = `sha512-${'A'.repeat(86)}==`
 const I2 = `sha512-${'B'.repeat(86)}==`
@@ -107,4 +109,28 @@ test('the plan: a trust verdict is asked with the pinned row; the memo re-judges
   assert.equal(tagOf(memo.plan(withLocks(new Map([[ROOT, lockOf(entry())]])))), 'runs')
   assert.equal(tagOf(memo.plan(withLocks(new Map([[ROOT, lockOf(entry('1.0.1'))]])))), 'needs-trust')
   assert.deepEqual(seen.slice(-1), ['1.0.1'])
+})
+
+test('a signed team approval (.dsh/mcp.trust) signs the fingerprint: a lock edit makes it stale', () => {
+  const KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIEn9XqkvQ+jCz/as30WAXLijD6Wi9HpDIzqTVgGv3KUl'
+  const { signers } = readTrustedSigners({ alice: KEY })
+  const signedFor = rowFingerprint(rowsOf({ fix: npx }, lockOf(entry()))[0]!)
+  const record = {
+    fingerprint: signedFor,
+    signer: { label: 'alice', key: { type: 'ssh-ed25519', body: KEY.split(' ')[1]! } },
+    signedAt: '2026-01-01T00:00:00.000Z',
+    signature: '-----BEGIN SSH SIGNATURE-----\nU1NIU0lHAAAAAQ==\n-----END SSH SIGNATURE-----\n',
+  }
+  const judge = (e: LockEntry) =>
+    judgeSigned({
+      record,
+      project: '.',
+      name: 'fix',
+      fingerprint: rowFingerprint(rowsOf({ fix: npx }, lockOf(e))[0]!),
+      signers,
+      revoked: false,
+      verifier: true,
+    })
+  assert.ok(isVerifyRequest(judge(entry())), 'the same lock: the signature is checked')
+  assert.deepEqual(judge(entry('1.0.1', I2)), { state: 'stale' })
 })

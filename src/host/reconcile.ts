@@ -45,6 +45,7 @@ import { readsFailed } from './status.ts'
 import type { TeamGate } from './team-gate.ts'
 import type { TrustGate } from './trust-gate.ts'
 import type { VisibilityGuard } from './visibility.ts'
+import { requireLockFromEnv } from '../lock/pin.ts'
 
 /** How often one server is renamed around names held by mcp-clients that are not ours. */
 const MAX_RENAMES = 3
@@ -94,7 +95,7 @@ export function createReconciler(deps: ReconcileDeps): Reconciler {
     memo.plan({
       secrets: (root) => secrets.source(root),
       projects: projects.list().map((p) => ({ root: p.root, layers: p.layers, locks: p.locks })),
-      ...(options.requireLock ? { requireLock: true } : {}),
+      ...(options.requireLock || requireLockFromEnv(process.env) ? { requireLock: true } : {}),
       user: state.userLayers,
       env: process.env,
       withheld: deps.dotenv.withheld(),

@@ -10,6 +10,8 @@
  * `attachLockPins(rows, root, lockOf)` returns the rows with `lock` set on each covered row whose home
  * directory's lock (`lockOf(dir)`, config/inherit.ts `rowHome`: a monorepo parent's row reads the parent's
  * lock) has an entry for its name; other rows are returned as they are (the same objects).
+ * `requireLockFromEnv(env)`: `DSH_MCP_REQUIRE_LOCK=1` (or `true`) turns `requireLock` on for the host and the
+ * CLI alike (the CLI does not know the host's plugin options; the variable is how `list` applies it too).
  *
  * @module
  */
@@ -41,4 +43,10 @@ export function attachLockPins(
     const entry = lockOf(rowHome(row, root))?.servers[row.name]
     return entry ? { ...row, lock: lockPinOf(entry) } : row
   })
+}
+
+/** `DSH_MCP_REQUIRE_LOCK=1` / `true`: `requireLock` on (the host ORs it with its plugin option). */
+export function requireLockFromEnv(env: Readonly<Record<string, string | undefined>>): boolean {
+  const v = env.DSH_MCP_REQUIRE_LOCK?.trim().toLowerCase()
+  return v === '1' || v === 'true'
 }

@@ -2,7 +2,8 @@
  * The plugin option `requireLock` (issue 25, item 5) on a real host against a real npm registry on 127.0.0.1
  * (verdaccio): an unlocked `npx` repository server is refused (`refused`, why `not-locked`, fix `dsh-mcp lock
  * fix`) and nothing runs — neither npx nor the server (its marker never appears) — while a locked and prepared
- * one in the same host runs; `dsh-mcp status` shows the refusal with the command.
+ * one in the same host runs; `dsh-mcp status` shows the refusal with the command, and `dsh-mcp list` does with
+ * `DSH_MCP_REQUIRE_LOCK=1`.
  */
 import assert from 'node:assert/strict'
 import { existsSync } from 'node:fs'
@@ -55,4 +56,14 @@ test('requireLock: an unlocked npx server runs nothing and names dsh-mcp lock; a
   assert.equal(existsSync(unlockedRan), false, 'the unlocked server ran')
   const status = await cli(p.path, 'status')
   assert.match(status.stdout, /dsh-mcp lock fix/)
+  // `list` knows no host option: DSH_MCP_REQUIRE_LOCK applies it there (and in the host) too.
+  const list = await runCli(['list'], {
+    cwd: p.path,
+    dshHome: w!.home.path,
+    env: { ...reg!.env, DSH_MCP_REQUIRE_LOCK: '1', DSH_MCP_TRUST_ALL: '1' },
+  })
+  assert.match(list.stdout, /fix\s.*invalid/)
+  assert.match(list.stdout + list.stderr, /requireLock: .*dsh-mcp lock fix/)
+  const plain = await cli(p.path, 'list')
+  assert.doesNotMatch(plain.stdout + plain.stderr, /requireLock/)
 })

@@ -18,8 +18,8 @@
 import path from 'node:path'
 import { contributors, type Row } from '../config/layers.ts'
 import { signedPayload } from '../trust/signed.ts'
-import { findSshKeygen, publicKeyOf, signPayload } from '../trust/ssh.ts'
-import { projectPathOf, teamTrustPath } from '../trust/team.ts'
+import { findSshKeygen, keygenEnv, publicKeyOf, signPayload } from '../trust/ssh.ts'
+import { keygenCheckouts, projectPathOf, teamTrustPath } from '../trust/team.ts'
 import { writeTeamTrust } from '../trust/team-write.ts'
 import { failure } from './errors.ts'
 import type { CliContext } from './program.ts'
@@ -32,7 +32,7 @@ export function checkSignable(cli: CliContext, servers: readonly { name: string;
     throw failure(
       `cannot sign ${personal.map((s) => s.name).join(', ')}: your own local or user file merges into ${personal.length === 1 ? 'it' : 'them'}, which your teammates do not have (sign from a checkout without those overrides)`,
     )
-  const bin = findSshKeygen(cli.env)
+  const bin = findSshKeygen(cli.env, keygenCheckouts([cli.cwd], cli.env))
   if (!bin) throw failure('cannot sign: ssh-keygen was not found on PATH (install OpenSSH)')
   return bin
 }
@@ -44,10 +44,11 @@ export function signApprovals(
   servers: readonly { name: string; fingerprint: string; row: Row }[],
 ): void {
   const bin = checkSignable(cli, servers)
+  const env = keygenEnv(cli.env, keygenCheckouts([cli.cwd, root], cli.env))
   const key = path.resolve(cli.cwd, keyFile)
   let pub: ReturnType<typeof publicKeyOf>
   try {
-    pub = publicKeyOf(bin, key, cli.env)
+    pub = publicKeyOf(bin, key, env)
   } catch (err) {
     throw failure(`cannot sign with ${keyFile}: ${(err as Error).message.split('\n')[0]}`)
   }
@@ -61,7 +62,7 @@ export function signApprovals(
         fingerprint: s.fingerprint,
         signer: { label, key: { type: pub.type, body: pub.body } },
         signedAt,
-        signature: signPayload(bin, key, signedPayload({ project, ...s, signedAt }), cli.env),
+        signature: signPayload(bin, key, signedPayload({ project, ...s, signedAt }), env),
       },
     }))
     writeTeamTrust(root, (file) => {

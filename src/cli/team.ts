@@ -15,6 +15,7 @@
  */
 import { rowFingerprint } from '../config/fingerprint.ts'
 import type { LayerInput, Row } from '../config/layers.ts'
+import { rowFiles } from '../trust/row-files.ts'
 import { revokedIn, type SignatureAnswer, type TrustStore } from '../trust/state.ts'
 import { canonicalRoot } from '../trust/store.ts'
 import { createTeamJudge, keygenCheckouts, projectPathOf, readTeamTrust } from '../trust/team.ts'
@@ -53,6 +54,7 @@ export function teamSeam(
         project,
         name: row.name,
         fingerprint: rowFingerprint(row),
+        files: rowFiles(row, root),
         signers,
         revoked: revokedIn(store, canonical, row.name),
       })

@@ -31,6 +31,7 @@ import type { LayerInput, Row } from '../config/layers.ts'
 import type { TrustedSigner } from '../config/signers.ts'
 import type { TeamTrustFile } from '../trust/signed.ts'
 import type { SignatureAnswer } from '../trust/state.ts'
+import { rowFiles } from '../trust/row-files.ts'
 import { createTeamJudge, keygenCheckouts, projectPathOf, readTeamTrust, teamTrustPath } from '../trust/team.ts'
 import type { Log } from './log.ts'
 
@@ -99,6 +100,7 @@ export function createTeamGate(opts: TeamGateOptions): TeamGate {
         project: got.project,
         name: row.name,
         fingerprint: rowFingerprint(row),
+        files: rowFiles(row, root),
         signers,
         revoked: opts.revoked(root, row.name),
       })

@@ -36,6 +36,7 @@ import type { TrustedSigner } from '../config/signers.ts'
 import { checkoutRoots } from '../launch/resolve.ts'
 import { readPinned } from '../files/pinned-read.ts'
 import {
+  type RowFiles,
   decodeTeamTrust,
   emptyTeamTrust,
   isVerifyRequest,
@@ -119,6 +120,7 @@ export interface TeamJudge {
     project: string
     name: string
     fingerprint: string
+    files?: RowFiles | undefined
     signers: readonly TrustedSigner[]
     revoked: boolean
   }): SignatureAnswer | undefined
@@ -146,6 +148,7 @@ export function createTeamJudge(given: Env, checkouts: () => readonly string[]):
         project,
         name,
         fingerprint: record.fingerprint,
+        files: record.files,
         signers,
         revoked: false,
         verifier: true,

@@ -5,9 +5,14 @@
  * - HIGH-2: a repository's `node_modules/.bin/ssh-keygen` on PATH (direnv,
  *   `npm run`) is never run, so it cannot "verify" a forged record that
  *   names a listed signer's public key.
+ * - HIGH-1: a signed `.dsh/mcp.trust` copied with its `.dsh/mcp.yml` into
+ *   another repository that ships other code at the file the row names is
+ *   `signed for an older version` (the payload binds the file's hash); a
+ *   `.hg` making a nested folder look like a repository root does not move
+ *   the signed path (`.git` only, as inheritance).
  */
 import assert from 'node:assert/strict'
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
 import { runCli } from '../support/cli.ts'
@@ -16,7 +21,7 @@ import { readMarker } from '../support/procs.ts'
 import { friendly, startWorld } from '../support/runtime.ts'
 import { makeKey, signAll, signerHome, signersFile } from '../support/team.ts'
 import { makeTempDir } from '../support/tmp.ts'
-import { assertHeldBack } from '../support/trust.ts'
+import { assertHeldBack, cli } from '../support/trust.ts'
 
 const { entry, marker } = markerRig('teamedge')
 const keys = makeTempDir('dsh-mcp-keys-')
@@ -76,4 +81,57 @@ test("HIGH-2: a repository's node_modules/.bin/ssh-keygen on PATH is never run; 
   await assertHeldBack(w, project, 's', m)
   assert.equal(existsSync(ran), false, "the host never ran the repository's ssh-keygen")
   assert.deepEqual(readMarker(m), [])
+})
+
+/** A row naming a repository file: `node ./tools/srv.js <marker>`; the script appends to the marker when run. */
+function scriptRepo(m: string, code: string, rel = '.'): { repo: string; project: string } {
+  const r = repoWith({ s: { command: process.execPath, args: ['./tools/srv.js', m] } }, rel)
+  mkdirSync(path.join(r.project, 'tools'), { recursive: true })
+  writeFileSync(path.join(r.project, 'tools/srv.js'), code)
+  return r
+}
+const GOOD = "require('node:fs').appendFileSync(process.argv[2], 'reviewed code ran\\n')\n"
+const EVIL = "require('node:fs').appendFileSync(process.argv[2], 'attacker code ran\\n')\n"
+
+test('HIGH-1: a signed approval copied into another repository with other code at the named file runs nothing', async (t) => {
+  const m = marker('replay-repo')
+  const a = scriptRepo(m, GOOD)
+  await signAll(a.project, alice, signerHome())
+  assert.match(
+    readFileSync(trustFile(a.project), 'utf8'),
+    /"tools\/srv\.js": "[0-9a-f]{64}"/,
+    'the file hash is signed',
+  )
+  const b = scriptRepo(m, EVIL)
+  copyFileSync(path.join(a.project, '.dsh/mcp.yml'), path.join(b.project, '.dsh/mcp.yml'))
+  copyFileSync(trustFile(a.project), trustFile(b.project))
+  const w = await startWorld({ trust: 'require', userFile: signersFile({ alice }), debounceMs: 20 })
+  t.after(() => w.dispose())
+  assert.match((await cli(w, a.project, ['list'])).stdout, /signed by alice \(trusted\)/, 'the original is trusted')
+  await assertHeldBack(w, b.project, 's', m)
+  assert.match((await cli(w, b.project, ['list'])).stdout, /signed for an older version/)
+  // The same repository after the file changed: the signature no longer covers it either.
+  writeFileSync(path.join(a.project, 'tools/srv.js'), EVIL)
+  await w.mcp.reload()
+  await assertHeldBack(w, a.project, 's', m)
+  assert.deepEqual(readMarker(m), [], 'no code ran')
+})
+
+test('HIGH-1: a .hg entry does not make a nested folder a repository root for the signed path', async (t) => {
+  const m = marker('replay-hg')
+  const a = scriptRepo(m, GOOD)
+  await signAll(a.project, alice, signerHome())
+  // A nested folder of the same repository: the root's mcp.yml, trust file and identical script, plus a .hg marker.
+  const nested = path.join(a.repo, 'packages/evil')
+  mkdirSync(path.join(nested, '.hg'), { recursive: true })
+  mkdirSync(path.join(nested, '.dsh'), { recursive: true })
+  mkdirSync(path.join(nested, 'tools'), { recursive: true })
+  copyFileSync(path.join(a.project, '.dsh/mcp.yml'), path.join(nested, '.dsh/mcp.yml'))
+  copyFileSync(trustFile(a.project), trustFile(nested))
+  copyFileSync(path.join(a.project, 'tools/srv.js'), path.join(nested, 'tools/srv.js'))
+  const w = await startWorld({ trust: 'require', userFile: signersFile({ alice }), debounceMs: 20 })
+  t.after(() => w.dispose())
+  await assertHeldBack(w, nested, 's', m)
+  assert.doesNotMatch((await cli(w, nested, ['list'])).stdout, /signed by alice \(trusted\)/)
+  assert.deepEqual(readMarker(m), [], 'nothing ran in packages/evil')
 })

@@ -10,18 +10,26 @@
  *   `signed for an older version` (the payload binds the file's hash); a
  *   `.hg` making a nested folder look like a repository root does not move
  *   the signed path (`.git` only, as inheritance).
+ * - MEDIUM-1: a server that runs on a team signature has its tools pinned
+ *   (in the user's own store): a changed description or an added tool is
+ *   withheld from the agent and never executed (the fixture's calls file).
  */
 import assert from 'node:assert/strict'
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
+import { canonicalRoot, readTrustStore } from '../../src/trust/store.ts'
+import { signedPinsOf } from '../../src/trust/state.ts'
 import { runCli } from '../support/cli.ts'
+import { execTool, resultText } from '../support/host.ts'
+import { callsOf, listsOf, setShift, shiftingEntry } from '../support/shifting.ts'
+import { waitFor } from '../support/wait.ts'
 import { markerRig } from '../support/markers.ts'
 import { readMarker } from '../support/procs.ts'
 import { friendly, startWorld } from '../support/runtime.ts'
 import { makeKey, signAll, signerHome, signersFile } from '../support/team.ts'
 import { makeTempDir } from '../support/tmp.ts'
-import { assertHeldBack, cli } from '../support/trust.ts'
+import { assertHeldBack, cli, untilTools } from '../support/trust.ts'
 
 const { entry, marker } = markerRig('teamedge')
 const keys = makeTempDir('dsh-mcp-keys-')
@@ -134,4 +142,34 @@ test('HIGH-1: a .hg entry does not make a nested folder a repository root for th
   await assertHeldBack(w, nested, 's', m)
   assert.doesNotMatch((await cli(w, nested, ['list'])).stdout, /signed by alice \(trusted\)/)
   assert.deepEqual(readMarker(m), [], 'nothing ran in packages/evil')
+})
+
+test('MEDIUM-1: a signed server that later changes a description or adds a tool gets them withheld, never executed', async (t) => {
+  const ctl = makeTempDir('dsh-mcp-rug-signed-')
+  const { project } = repoWith({ rs: shiftingEntry(ctl.path) })
+  await signAll(project, alice, signerHome())
+  const signedText = readFileSync(trustFile(project), 'utf8')
+  const w = await startWorld({ trust: 'require', userFile: signersFile({ alice }), debounceMs: 20 })
+  t.after(() => w.dispose())
+  const agent = (await w.host.createAgent({ cwd: project })).agent
+  await untilTools(w, agent, ['mcp__rs__shifty', 'mcp__rs__stable'], 'signed: both tools offered')
+  const fp = JSON.parse(readFileSync(trustFile(project), 'utf8')).servers.rs.fingerprint as string
+  await waitFor(() => signedPinsOf(readTrustStore(w.home.path), canonicalRoot(project), 'rs', fp), {
+    message: 'pinned in the user store under the signed fingerprint',
+  })
+  assert.equal(readFileSync(trustFile(project), 'utf8'), signedText, 'nothing written into the repository')
+  setShift(ctl.path, 'shift')
+  setShift(ctl.path, 'add')
+  await waitFor(() => w.host.ctx.tools.get('mcp__rs__extra') && listsOf(ctl.path).length > 1, {
+    ctx: w.host.ctx,
+    events: ['tools/change'],
+    message: 'the shifted list registered',
+  })
+  await untilTools(w, agent, ['mcp__rs__stable'], 'only the unchanged tool offered')
+  const before = callsOf(ctl.path).length
+  for (const tool of ['shifty', 'extra']) {
+    const text = resultText(await execTool(w.host.ctx, agent, `mcp__rs__${tool}`, { text: 'x' }))
+    assert.match(text, /unknown tool|not available|UNKNOWN_TOOL/i, `${tool}: ${text}`)
+  }
+  assert.deepEqual(callsOf(ctl.path).slice(before), [], 'the changed and added tools never ran')
 })

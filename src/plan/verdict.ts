@@ -20,6 +20,11 @@
  *    used: fail closed), `changed`, `repository-contribution` (a user row
  *    that a repository file overrides), or `new`. Trust is judged on the
  *    unexpanded entry, before any `${VAR}` is read;
+ * 5b. `refused` `not-locked` — with `requireLock`, a repository row that runs
+ *    a registry package through a package runner (config/runners.ts) has no
+ *    `.dsh/mcp.lock` entry (`row.lock`, lock/pin.ts): unlocked, written
+ *    `lock: false`, or a runner the lock does not support; `fix` is
+ *    `dsh-mcp lock <name>`;
  * 6. `skipped` — a `${VAR}` without default is unset (`variables`, named;
  *    `withheld`: those of them the checkout's `.env` sets, which `${VAR}`
  *    never reads), or an expanded value is unsafe (a line break in a
@@ -43,17 +48,18 @@ import { contributors, repositoryContribution, type Row, type Source } from '../
 import { credentialsAsHeader, type OfficialConfig, OfficialConfigSchema, toOfficialConfig } from '../config/official.ts'
 import { redact, secretValues } from '../config/redact.ts'
 import { OFFICIAL_RECONNECT_DEFAULTS, type Entry } from '../config/schema.ts'
+import { lockTarget } from '../lock/spec.ts'
 import { trustCommand } from '../trust/command.ts'
 import { needsTrust, type SignatureAnswer, type TrustState } from '../trust/state.ts'
 
 export type NeedsTrustWhy = 'new' | 'changed' | 'repository-contribution' | 'store-problem'
-export type RefusedWhy = 'ownership' | 'invalid' | 'symlink-out'
+export type RefusedWhy = 'ownership' | 'invalid' | 'symlink-out' | 'not-locked'
 
 export type Verdict =
   | { tag: 'runs'; entry: Entry; config: OfficialConfig; notes: string[]; signedBy?: string }
   | { tag: 'needs-trust'; why: NeedsTrustWhy; reason: string; fix: string; signature?: SignatureAnswer }
   | { tag: 'skipped'; variables: string[]; withheld: string[]; secrets?: string[]; problems: string[]; reason: string }
-  | { tag: 'refused'; why: RefusedWhy; reason: string; file?: string }
+  | { tag: 'refused'; why: RefusedWhy; reason: string; file?: string; fix?: string }
   | { tag: 'disabled'; reason: string }
   | { tag: 'shadowed'; by: Source; reason: string }
 
@@ -80,6 +86,8 @@ export interface VerdictInput {
   team?: (row: Row) => SignatureAnswer | undefined
   /** What is wrong with the trust store (for the `store-problem` reason). */
   storeProblem?: string
+  /** The plugin option `requireLock`: a repository row that runs a registry package needs a lock entry (`row.lock`). */
+  requireLock?: boolean
 }
 
 /** A whole config file refused: by the reading edge (`ownership`, `symlink-out`) or because it does not parse (`invalid`). */
@@ -190,6 +198,8 @@ export function verdictOf(row: Row, input: VerdictInput): Verdict {
       }
     }
   }
+  const unlocked = input.requireLock ? notLocked(row) : undefined
+  if (unlocked) return unlocked
   // A row a repository contributed to reads the project's secrets only, never the user's own (`--user`).
   const fromRepository = repositoryContribution(row)
   const expanded = expandEntry(row.entry, input.env, {
@@ -257,6 +267,27 @@ export function verdictOf(row: Row, input: VerdictInput): Verdict {
   return { tag: 'runs', entry, config, notes, ...(signedBy !== undefined ? { signedBy } : {}) }
 }
 
+/** `requireLock`: the refusal of a repository row that runs a registry package without a lock entry, else undefined. */
+function notLocked(row: Row): Verdict | undefined {
+  if (row.scope === 'user' || row.lock || !row.entry || row.entry.command === undefined) return undefined
+  const t = lockTarget(row.entry)
+  if (!t) return undefined
+  const fix = `dsh-mcp lock ${row.name}`
+  const why =
+    'refuse' in t
+      ? t.refuse.split(';')[0]
+      : row.entry.lock === false
+        ? 'written lock: false'
+        : `no entry for it in .dsh/mcp.lock`
+  return {
+    tag: 'refused',
+    why: 'not-locked',
+    reason: `requireLock: runs a registry package without a lock entry (${why}); run: ${fix}`,
+    file: row.file,
+    fix,
+  }
+}
+
 /**
  * A verdict as it travels to every edge (placements, status files, `--json`):
  * the tag, `why` (the kind of reason; for `skipped`, the variables joined),
@@ -274,7 +305,7 @@ export interface VerdictView {
   withheld?: string[]
   /** skipped: every `${secret:NAME}` that is not set (`dsh-mcp secret set NAME` sets it). */
   secrets?: string[]
-  /** needs-trust (but `store-problem`): the command that trusts it. */
+  /** needs-trust (but `store-problem`): the command that trusts it; refused `not-locked`: the command that locks it. */
   fix?: string
   /** refused: the file the problem is in. */
   file?: string
@@ -300,7 +331,13 @@ export function verdictView(v: Verdict | FileVerdict): VerdictView {
         ...(v.signature ? { signature: v.signature } : {}),
       }
     case 'refused':
-      return { tag: v.tag, why: v.why, reason: v.reason, ...(v.file !== undefined ? { file: v.file } : {}) }
+      return {
+        tag: v.tag,
+        why: v.why,
+        reason: v.reason,
+        ...(v.file !== undefined ? { file: v.file } : {}),
+        ...('fix' in v && v.fix !== undefined ? { fix: v.fix } : {}),
+      }
     case 'skipped':
       return {
         tag: 'skipped',

@@ -251,10 +251,11 @@ export const FIELDS = {
   },
   description: {
     type: 'string',
-    docs: 'What this server is for (shown by dsh-mcp list).',
+    docs: 'What this server is for (shown by dsh-mcp list and to the model in mcp_tool_search); trusted with the server.',
     transport: 'both',
     override: true,
-    trust: false,
+    // Repository text the model reads (mcp_tool_search's description): a changed description asks again.
+    trust: 'written',
     cacheKey: false,
     mount: false,
     view: 'own',

@@ -4,11 +4,12 @@
  * Contract: `trustFingerprint` covers exactly what decides what runs or where
  * data goes — the fields the field table (fields.ts `trust`) marks: transport,
  * command, args, cwd, env, url, headers, and `oauth` when written (where an
- * authorization code is sent) — unexpanded,
+ * authorization code is sent) and `description` when written (text the model
+ * reads in `mcp_tool_search`) — unexpanded,
  * so a changed `${VAR}` value does not re-ask while a changed command does.
  * `mountKey` covers everything that needs a reconnect when it changes (the
- * resolved official config); tuning keys (`tools`, `description`) are in
- * neither. Both are canonical JSON (sorted keys) through SHA-256.
+ * resolved official config); tuning keys (`tools`) are in
+ * neither; `description` is in the trust fingerprint only. Both are canonical JSON (sorted keys) through SHA-256.
  * `rowFingerprint` is the fingerprint of a row's effective (merged) entry;
  * when more than one file contributed to it (a partial local override), it
  * also covers the list of contributing layer files (scope and file name), so

@@ -16,7 +16,8 @@
  *   the password).
  *   Each value that spans lines adds every line as a fragment of its own (a
  *   PEM key: every line); each value also adds its JSON-escaped and
- *   percent-encoded spellings. Values shorter than {@link MIN_SECRET_LENGTH}
+ *   percent-encoded spellings (`percentForms`: upper- and lower-case hex,
+ *   form encoding with `+` for a space, wholly lower-cased). Values shorter than {@link MIN_SECRET_LENGTH}
  *   are left alone (redacting "1" would garble every message and protects
  *   nothing). The list is deduplicated and sorted longest first, so a value
  *   containing another is replaced whole.
@@ -107,7 +108,7 @@ export function secretValues(
   }
   for (const v of [...found]) {
     add(JSON.stringify(v).slice(1, -1))
-    add(encodeURIComponent(v))
+    for (const f of percentForms(v)) add(f)
   }
   return [...found].sort((a, b) => b.length - a.length)
 }
@@ -129,6 +130,30 @@ export function credentialValues(
     return { ...e, env: Object.fromEntries(Object.entries(e.env).filter(([k]) => isSecretName(k))) }
   }
   return secretValues(secretEnv(raw)!, secretEnv(expanded), env, known)
+}
+
+/**
+ * The spellings of `v` percent-encoded: as sent (`encodeURIComponent`, upper-case hex) and as a server or proxy
+ * echoes it back — form encoding (`application/x-www-form-urlencoded`: `+` for a space, and `!'()~` encoded as
+ * the WHATWG and Java writers do, or `!'()*` as Python's `quote_plus` does), each also with lower-case hex
+ * (`%2f`) and, once it holds an escape, wholly lower-cased (a server that folds the URL it echoes).
+ */
+export function percentForms(v: string): string[] {
+  const component = encodeURIComponent(v)
+  const upper = (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`
+  const spellings = [
+    component,
+    component.replace(/%20/g, '+'),
+    new URLSearchParams([['', v]]).toString().slice(1),
+    component.replace(/[!'()*]/g, upper).replace(/%20/g, '+'),
+  ]
+  const out = new Set<string>()
+  for (const s of spellings) {
+    out.add(s)
+    out.add(s.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()))
+    if (s.includes('%')) out.add(s.toLowerCase())
+  }
+  return [...out]
 }
 
 /** The `Authorization` value a URL's userinfo is sent as, and its base64 part (nothing without userinfo). */

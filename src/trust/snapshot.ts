@@ -5,7 +5,8 @@
  * Contract: pure. `reviewSnapshot(entry)` is a flat map of field path →
  * display text over the fields that decide what runs: `transport`,
  * `command`, `args` (secret flags redacted), `cwd`, `url` (userinfo and query
- * values redacted), and per key `env.K` / `headers.K`. An env value that can
+ * values redacted), and per key `env.K` / `headers.K`; and `description`,
+ * the text the model reads in `mcp_tool_search` (kept as written). An env value that can
  * load code (config/code-env.ts) is kept in full (secret shapes inside it
  * redacted); every other env and header value is kept only as a short hash
  * (`masked:…`) — enough to tell it changed, never the value; a value written
@@ -49,6 +50,7 @@ export function reviewSnapshot(entry: Entry, lock?: LockPin): Snapshot {
   for (const [k, v] of Object.entries(entry.env ?? {}))
     s[`env.${k}`] = isCodeEnv(k) ? redactShapesIn(v) : masked(`env.${k}`, v)
   for (const [k, v] of Object.entries(entry.headers ?? {})) s[`headers.${k}`] = masked(`headers.${k}`, v)
+  if (entry.description !== undefined) s.description = entry.description
   return s
 }
 

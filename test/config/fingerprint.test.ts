@@ -20,8 +20,13 @@ describe('trustFingerprint', () => {
       fp,
     )
   })
+  it('changes with a written description (text the model reads); absent, it stays what it was', () => {
+    const described = trustFingerprint({ ...base, description: 'Repo scripts' })
+    assert.notEqual(described, trustFingerprint(base))
+    assert.notEqual(trustFingerprint({ ...base, description: 'IMPORTANT SYSTEM NOTE: call …' }), described)
+    assert.equal(trustFingerprint({ ...base, description: undefined }), trustFingerprint(base))
+  })
   for (const [key, value] of [
-    ['description', 'other'],
     ['tools', { exclude: ['delete_*'] }],
     ['enabled', false],
     ['toolCallTimeoutMs', 5],

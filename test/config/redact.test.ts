@@ -6,7 +6,15 @@
  */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { MIN_SECRET_LENGTH, redact, redactCut, redactEdges, redactJson, secretValues } from '../../src/config/redact.ts'
+import {
+  MIN_SECRET_LENGTH,
+  percentForms,
+  redact,
+  redactCut,
+  redactEdges,
+  redactJson,
+  secretValues,
+} from '../../src/config/redact.ts'
 
 test('env and header values, the credential after an auth scheme, and the variables a template uses', () => {
   const raw = {
@@ -87,4 +95,21 @@ test('credentialValues: what reaches the model keeps plain env values readable, 
     assert.ok(c.includes(v), v)
   for (const v of ['UTC', 'info']) assert.ok(!c.includes(v), `${v} stays readable`)
   assert.equal(redact('time in UTC, level info', c), 'time in UTC, level info')
+})
+
+test('percentForms: upper- and lower-case hex, form encoding (Java and Python), the escaped text lower-cased', () => {
+  const forms = percentForms('a/b c~(x)*')
+  for (const f of [
+    'a%2Fb%20c~(x)*',
+    'a%2fb%20c~(x)*',
+    'a%2Fb+c%7E%28x%29*',
+    'a%2fb+c%7e%28x%29*',
+    'a%2Fb+c~%28x%29%2A',
+    'a%2fb+c~%28x%29%2a',
+  ])
+    assert.ok(forms.includes(f), `${f} in ${forms.join(' ')}`)
+  assert.deepEqual(percentForms('plain'), ['plain'], 'nothing to escape: the value itself, never lower-cased')
+  const values = secretValues({ env: { TOKEN: 'Sec/ret Value' } } as never, undefined, {})
+  assert.equal(redact('echo sec%2fret+value and Sec%2fret+Value', values), 'echo *** and ***')
+  assert.equal(redact('Sec/ret', values), 'Sec/ret', 'a part of the value stays')
 })

@@ -33,3 +33,10 @@ test('changes: added, removed, before → after, masked', () => {
   assert.deepEqual(sanitizeSnapshot({ a: 'x', b: 1 }), { a: 'x' })
   assert.equal(sanitizeSnapshot([]), undefined)
 })
+
+test('description (text the model reads) is kept as written and diffed', () => {
+  const a = reviewSnapshot({ command: 'node', description: 'Repo scripts' })
+  const b = reviewSnapshot({ command: 'node', description: 'IMPORTANT: call t' })
+  assert.deepEqual(snapshotChanges(a, b), ['description: Repo scripts → IMPORTANT: call t'])
+  assert.deepEqual(snapshotChanges(reviewSnapshot({ command: 'node' }), a), ['description: added (Repo scripts)'])
+})

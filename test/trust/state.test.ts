@@ -83,12 +83,11 @@ test('sanitizeTrustStore keeps only well-formed records', () => {
   assert.equal(trustStateOf(proto, '/r', 'x', 'f'), 'untrusted')
 })
 
-test('the fingerprint follows what runs, not how it is tuned', () => {
+test('the fingerprint follows what runs and the text the model reads, not how it is tuned', () => {
   const base: Entry = { command: 'node', args: ['s.js'], env: { A: '${A}' } }
   const fp = trustFingerprint(base)
   for (const tuned of [
     { toolCallTimeoutMs: 5 },
-    { description: 'x' },
     { tools: { exclude: ['x'] } },
     { enabled: false },
     { reconnect: { maxAttempts: 2 } },
@@ -101,6 +100,7 @@ test('the fingerprint follows what runs, not how it is tuned', () => {
     { cwd: 'x' },
     { env: { A: 'literal' } },
     { env: { A: '${A}', B: '1' } },
+    { description: 'x' },
   ] as Entry[]) {
     assert.notEqual(trustFingerprint({ ...base, ...changed }), fp, JSON.stringify(changed))
   }

@@ -16,6 +16,7 @@ import { formatDiagnostic } from '../config/diagnostics.ts'
 import { suggest } from '../config/entry.ts'
 import type { LayerInput } from '../config/layers.ts'
 import { loadProject, type ProjectView } from '../files/project.ts'
+import { requireLockFromEnv } from '../lock/pin.ts'
 import { secretPresence } from '../secrets/store.ts'
 import { trustGateOff, type TrustStore } from '../trust/state.ts'
 import { loadTrustStore } from '../trust/store.ts'
@@ -60,6 +61,7 @@ export function readListing(
     store,
     storeProblem: refused,
     gateOff,
+    ...(requireLockFromEnv(cli.env) ? { requireLock: true } : {}),
     env: cli.env,
     dshHome: cli.loc.dshHome,
     platform: cli.platform,

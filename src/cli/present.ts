@@ -125,6 +125,8 @@ export interface PresentOptions {
   /** Why the store cannot be used (then nothing counts as trusted). */
   storeProblem?: string | undefined
   gateOff: boolean
+  /** `requireLock` (plan/verdict.ts), from `DSH_MCP_REQUIRE_LOCK` (lock/pin.ts `requireLockFromEnv`). */
+  requireLock?: boolean
   /** What `${VAR}`s expand from, and where user rows resolve (the verdict's inputs). */
   env: Readonly<Record<string, string | undefined>>
   /** `$DSH_HOME`: where user rows resolve and the tool-metadata cache lives. */
@@ -218,6 +220,7 @@ function presentRow(
     platform: opts.platform,
     trust: answer,
     gateOff: opts.gateOff,
+    ...(opts.requireLock ? { requireLock: true } : {}),
     ...(opts.storeProblem ? { storeProblem: opts.storeProblem } : {}),
     ...(opts.secrets ? { secrets: opts.secrets } : {}),
     ...(opts.team ? { team: opts.team } : {}),

@@ -15,9 +15,10 @@
  */
 import { rowFingerprint } from '../config/fingerprint.ts'
 import type { LayerInput, Row } from '../config/layers.ts'
+import { rowFiles } from '../trust/row-files.ts'
 import { revokedIn, type SignatureAnswer, type TrustStore } from '../trust/state.ts'
 import { canonicalRoot } from '../trust/store.ts'
-import { createTeamJudge, projectPathOf, readTeamTrust } from '../trust/team.ts'
+import { createTeamJudge, keygenCheckouts, projectPathOf, readTeamTrust } from '../trust/team.ts'
 
 export interface TeamSeam {
   team?: (row: Row) => SignatureAnswer | undefined
@@ -39,7 +40,8 @@ export function teamSeam(
   }
   const signers = layers.filter((l) => l.layer.scope === 'user').flatMap((l) => l.parsed.trustedSigners ?? [])
   const project = projectPathOf(root)
-  const judge = createTeamJudge(env)
+  const checkouts = keygenCheckouts([root], env)
+  const judge = createTeamJudge(env, () => checkouts)
   if (signers.length > 0) judge.prepareSync(read.file, project, signers)
   if (!judge.verifier()) notes.push('warning: signed approvals are ignored: ssh-keygen was not found on PATH')
   const canonical = canonicalRoot(root)
@@ -52,6 +54,7 @@ export function teamSeam(
         project,
         name: row.name,
         fingerprint: rowFingerprint(row),
+        files: rowFiles(row, root),
         signers,
         revoked: revokedIn(store, canonical, row.name),
       })

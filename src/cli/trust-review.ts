@@ -80,7 +80,7 @@ export const REVIEW_SECTIONS: SectionBuilder[] = [
         id: 'changes',
         lines: [warn(ctx, '  ! changed since it was last trusted (what changed was not recorded then)')],
       }
-    const changes = snapshotChanges(t.previous, reviewSnapshot(t.row.entry))
+    const changes = snapshotChanges(t.previous, reviewSnapshot(t.row.entry, t.row.lock))
     return {
       id: 'changes',
       lines: [

@@ -57,7 +57,7 @@ export async function trustWritten(
     const merged = contributors(row).slice(1)
     const why = merged.length
       ? `${merged.map((s) => label(cli, root, s.file)).join(', ')} merges fields into it that were not written here`
-      : rowFingerprint(row) !== trustFingerprint(w.entry)
+      : rowFingerprint(row) !== trustFingerprint(w.entry, undefined, row.lock)
         ? 'its effective entry differs from what was written'
         : undefined
     if (why) {

@@ -15,6 +15,9 @@
  * an override that appears, moves or disappears asks again, and the merged
  * `tools` filter (an override lifting the base file's `exclude` asks again).
  * `lifecycle`/`idleTimeoutMs` are in neither (switching needs no remount).
+ * A locked row (`row.lock`, its `.dsh/mcp.lock` entry handed in by the edge
+ * that read the lock: lock/pin.ts) also covers package, version, integrity
+ * and the dependency tree's versions and integrities, so a lock edit asks again.
  * `cacheFingerprint` keys the tool cache: a keyed hash (HMAC-SHA256 under a
  * per-user secret) of name, origin and the full effective launch with values.
  *
@@ -23,7 +26,7 @@
 import path from 'node:path'
 import { transportOf } from './entry.ts'
 import { FIELD_NAMES, fieldSpec, type ValueType } from './fields.ts'
-import { contributors, type Row } from './layers.ts'
+import { contributors, type LockPin, type Row } from './layers.ts'
 import type { Entry } from './schema.ts'
 import { canonicalJson } from './canonical-json.ts'
 import { nodeCrypto } from './node-crypto.ts'
@@ -37,10 +40,12 @@ export function sha256(text: string): string {
 /** What an absent `trust: 'always'` field is written as. */
 const ABSENT: Partial<Record<ValueType, unknown>> = { 'text-list': [], 'text-map': {} }
 
-/** The fields the table marks for trust (fields.ts `trust`), `files` when overrides merged in. */
-export function trustFingerprint(entry: Entry, files?: readonly string[]): string {
+/** The fields the table marks for trust (fields.ts `trust`), `files` when overrides merged in, `lock` when locked. */
+export function trustFingerprint(entry: Entry, files?: readonly string[], lock?: LockPin): string {
   const merged = files !== undefined && files.length > 1
   const identity: Record<string, unknown> = merged ? { files: [...files] } : {}
+  // Only for a locked row: the fingerprints of unlocked rows stay what they were.
+  if (lock !== undefined) identity.lock = lock
   const written = entry as Readonly<Record<string, unknown>>
   for (const name of FIELD_NAMES) {
     const spec = fieldSpec(name)
@@ -56,9 +61,11 @@ export function trustFingerprint(entry: Entry, files?: readonly string[]): strin
 }
 
 /** The trust fingerprint of a row's effective entry (and, when overrides merged in, of its contributing files). Row must have an entry. */
-export function rowFingerprint(row: Pick<Row, 'scope' | 'file' | 'sources'> & { entry?: Entry | undefined }): string {
+export function rowFingerprint(
+  row: Pick<Row, 'scope' | 'file' | 'sources'> & { entry?: Entry | undefined; lock?: LockPin | undefined },
+): string {
   const files = contributors(row).map((s) => `${s.scope}:${path.basename(s.file)}`)
-  return trustFingerprint(row.entry ?? {}, files)
+  return trustFingerprint(row.entry ?? {}, files, row.lock)
 }
 
 /** What a tool-cache entry belongs to: one effective server of one project, or of the user layer. */

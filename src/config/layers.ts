@@ -113,6 +113,20 @@ export interface Row {
   sources?: Source[]
   /** Problems with this row (entry diagnostics and merge notes). */
   diagnostics: Diagnostic[]
+  /**
+   * The row's `.dsh/mcp.lock` entry as trust sees it (lock/pin.ts `attachLockPins`, attached at the edges that
+   * read the lock): part of the trust fingerprint, so a lock edit asks for trust again. Absent: not locked.
+   */
+  lock?: LockPin
+}
+
+/** What the trust fingerprint covers of a locked row's lock entry: package, version, integrity, and the tree's. */
+export interface LockPin {
+  package: string
+  version: string
+  integrity: string
+  /** Install location → `version integrity` of every package of the resolved tree. */
+  packages: Record<string, string>
 }
 
 export interface LayerInput {

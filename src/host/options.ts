@@ -36,6 +36,12 @@ export const OptionsSchema = z
       .enum(['require', 'all'])
       .default('require')
       .describe('"require": project servers mount only once trusted; "all": no trust gate.'),
+    requireLock: z
+      .boolean()
+      .default(false)
+      .describe(
+        'A repository server that runs a registry package (npx, npm exec, …) without an entry in .dsh/mcp.lock does not run (docs/guide/lock.md).',
+      ),
     mountTimeoutMs: Millis.min(1).default(30_000).describe('Bound on initialize + tools/list for one server.'),
     firstStepWaitMs: Millis.default(10_000).describe(
       "Bound on how long an agent's first step waits for its project's mounts.",

@@ -21,7 +21,10 @@
  * refused on read, each with its first diagnostic line;
  * any other file whose bytes equal those of its last parse is read but not
  * parsed again (its last result, and its last log line, stand). Reads never
- * throw.
+ * throw. `load` also reads the `.dsh/mcp.lock` of the project's directory and
+ * of each parent (`locks`, a new map only when a lock's content changed; the
+ * plan attaches each locked row's entry to its trust fingerprint), and
+ * `files()` lists those lock paths to watch like the config files.
  *
  * @module
  */
@@ -32,7 +35,9 @@ import { type Diagnostic, formatDiagnostic } from '../config/diagnostics.ts'
 import { chainLayerFiles, readChain } from '../config/inherit.ts'
 import { type LayerFile, type LayerInput, userLayerFile } from '../config/layers.ts'
 import { allDiagnostics } from '../config/parse.ts'
+import { lockPathOf, readLockFile } from '../files/lock-file.ts'
 import { guardFor, type Locations, projectChainOf, readConfigFile } from '../files/read.ts'
+import { type LockFile, lockText } from '../lock/format.ts'
 import type { Log } from './log.ts'
 import type { FileProblem } from './status.ts'
 
@@ -81,6 +86,8 @@ export interface Project {
   readonly agents: Set<Agent>
   pinned: boolean
   layers: LayerInput[]
+  /** The `.dsh/mcp.lock` of the project's directory and its parents (a new map only when one changed). */
+  locks: ReadonlyMap<string, LockFile>
   grace: NodeJS.Timeout | undefined
 }
 
@@ -199,7 +206,19 @@ export function createProjects(opts: ProjectsOptions): Projects {
   const load = (root: string) => {
     const p = projects.get(root)
     if (!p) return
-    p.layers = readChain(projectChainOf(root, opts.loc), legacy, readLayer)
+    const chain = projectChainOf(root, opts.loc)
+    p.layers = readChain(chain, legacy, readLayer)
+    // Each lock the project's rows may be locked by (their trust covers it: lock/pin.ts); unreadable: none
+    // (the launcher refuses to start from a lock that does not read, launch/locked.ts).
+    const locks = new Map<string, LockFile>()
+    for (const dir of chain) {
+      const r = readLockFile(dir)
+      if ('lock' in r) locks.set(dir, r.lock)
+    }
+    const same =
+      locks.size === p.locks.size &&
+      [...locks].every(([d, l]) => p.locks.has(d) && lockText(p.locks.get(d)!) === lockText(l))
+    if (!same) p.locks = locks
   }
 
   const stopGrace = (p: Project) => {
@@ -216,7 +235,7 @@ export function createProjects(opts: ProjectsOptions): Projects {
         if (pinned) existing.pinned = true
         return false
       }
-      projects.set(root, { root, agents: new Set(), pinned, layers: [], grace: undefined })
+      projects.set(root, { root, agents: new Set(), pinned, layers: [], locks: new Map(), grace: undefined })
       load(root)
       return true
     },
@@ -253,6 +272,7 @@ export function createProjects(opts: ProjectsOptions): Projects {
     refused: (root) => layerFiles(root).flatMap((l) => problems.get(l.file) ?? []),
     files() {
       const out = new Set([...projects.keys()].flatMap((root) => layerFiles(root).map((l) => l.file)))
+      for (const root of projects.keys()) for (const dir of projectChainOf(root, opts.loc)) out.add(lockPathOf(dir))
       if (opts.userLayer) out.add(userFile.file)
       return [...out]
     },

@@ -45,6 +45,7 @@ import { readsFailed } from './status.ts'
 import type { TeamGate } from './team-gate.ts'
 import type { TrustGate } from './trust-gate.ts'
 import type { VisibilityGuard } from './visibility.ts'
+import { requireLockFromEnv } from '../lock/pin.ts'
 
 /** How often one server is renamed around names held by mcp-clients that are not ours. */
 const MAX_RENAMES = 3
@@ -93,7 +94,8 @@ export function createReconciler(deps: ReconcileDeps): Reconciler {
   const plan = () =>
     memo.plan({
       secrets: (root) => secrets.source(root),
-      projects: projects.list().map((p) => ({ root: p.root, layers: p.layers })),
+      projects: projects.list().map((p) => ({ root: p.root, layers: p.layers, locks: p.locks })),
+      ...(options.requireLock || requireLockFromEnv(process.env) ? { requireLock: true } : {}),
       user: state.userLayers,
       env: process.env,
       withheld: deps.dotenv.withheld(),

@@ -31,7 +31,8 @@ import type { LayerInput, Row } from '../config/layers.ts'
 import type { TrustedSigner } from '../config/signers.ts'
 import type { TeamTrustFile } from '../trust/signed.ts'
 import type { SignatureAnswer } from '../trust/state.ts'
-import { createTeamJudge, projectPathOf, readTeamTrust, teamTrustPath } from '../trust/team.ts'
+import { rowFiles } from '../trust/row-files.ts'
+import { createTeamJudge, keygenCheckouts, projectPathOf, readTeamTrust, teamTrustPath } from '../trust/team.ts'
 import type { Log } from './log.ts'
 
 export interface TeamGate {
@@ -48,7 +49,9 @@ export interface TeamGateOptions {
 }
 
 export function createTeamGate(opts: TeamGateOptions): TeamGate {
-  const judge = createTeamJudge(opts.env)
+  /** Every root seen: ssh-keygen is never found inside one of them (or their repositories). */
+  const known = new Set<string>()
+  const judge = createTeamJudge(opts.env, () => keygenCheckouts(known, opts.env))
   let signers: readonly TrustedSigner[] = []
   /** Per root as of the last prepare: its team file read (null: none). */
   let perRoot = new Map<string, { project: string; file: TeamTrustFile; problem?: string } | null>()
@@ -61,6 +64,7 @@ export function createTeamGate(opts: TeamGateOptions): TeamGate {
 
   type Seen = { project: string; file: TeamTrustFile; problem?: string } | null
   const readRoot = (root: string): Seen => {
+    known.add(root)
     const read = readTeamTrust(root)
     if (read.absent) return null
     if (read.problem) warnOnce(`${root}\0${read.problem}`, 'signed approvals ignored for %s: %s', root, read.problem)
@@ -96,6 +100,7 @@ export function createTeamGate(opts: TeamGateOptions): TeamGate {
         project: got.project,
         name: row.name,
         fingerprint: rowFingerprint(row),
+        files: rowFiles(row, root),
         signers,
         revoked: opts.revoked(root, row.name),
       })

@@ -5,7 +5,7 @@
  *
  * Contract:
  * - Subject: a row of a project's view that runs, needed trust and was
- *   trusted through the store (trust-gate.ts `pinned`: never with the gate
+ *   trusted through the store or a team signature (trust-gate.ts `pinned`: never with the gate
  *   off, never a row of the user's own file alone). Its tools are what the
  *   registry holds under its mount's effective name — a live fork's or a
  *   dormant lazy server's cached ones alike — each read as the lazy cache
@@ -47,6 +47,8 @@ export interface PinSubject {
   canonical: string
   fingerprint: string
   tools: ToolPins | undefined
+  /** Runs on a team signature: first pins go to the store's `signedTools` (trust/store.ts `pinSignedTools`). */
+  signed?: boolean
 }
 
 export interface ToolPinDeps {
@@ -212,7 +214,9 @@ export function createToolPins(deps: ToolPinDeps): ToolPinGuard {
     if (pinning.has(id)) return
     pinning.add(id)
     void import('../trust/store.ts')
-      .then(({ pinFirstTools }) => pinFirstTools(deps.dshHome, root, name, subject.fingerprint, pins))
+      .then(({ pinFirstTools, pinSignedTools }) =>
+        (subject.signed ? pinSignedTools : pinFirstTools)(deps.dshHome, root, name, subject.fingerprint, pins),
+      )
       .then(
         (done) => {
           if (done) deps.log.info('pinned the %d tool(s) "%s" offers (%s)', Object.keys(pins).length, name, root)

@@ -31,7 +31,9 @@
  * - `revoked(root, name)`: the store's `untrust` mark for a signed row (true
  *   while the store cannot be used: fail closed).
  * - `pinned(root, name)`: a row the last `check` answered `trusted` from the
- *   store, with its record's pinned tools (host/tool-pins.ts withholds what
+ *   store, or one the team seam answered `trusted` (`signed`: its pins live
+ *   in the store's `signedTools`, keyed by project, name and the signed
+ *   fingerprint), with its pinned tools (host/tool-pins.ts withholds what
  *   differs from them).
  *
  * @module
@@ -47,6 +49,7 @@ import {
   needsTrust,
   revokedIn,
   type SignatureAnswer,
+  signedPinsOf,
   type TrustState,
   type TrustStore,
   trustGateOff,
@@ -92,11 +95,12 @@ export function createTrustGate(opts: TrustGateOptions): TrustGate {
   let shared: { store: TrustStore; refused: string | undefined } | undefined
   const fingerprints = new WeakMap<object, string>()
   const fingerprintOf = (row: Row) => {
-    const entry = row.entry!
-    let fp = fingerprints.get(entry)
+    // A locked row's pin (lock/pin.ts) is made with the row: it keys the fingerprint that covers the lock too.
+    const key: object = row.lock ?? row.entry!
+    let fp = fingerprints.get(key)
     if (fp === undefined) {
       fp = rowFingerprint(row)
-      fingerprints.set(entry, fp)
+      fingerprints.set(key, fp)
     }
     return fp
   }
@@ -158,7 +162,17 @@ export function createTrustGate(opts: TrustGateOptions): TrustGate {
       warned.delete(`${root}\0${row.name}`)
       const tools = trustRecordOf(store, canonical, row.name)?.tools
       subjects.set(id, { canonical, fingerprint, tools })
-    } else warn(root, row, verdict, fingerprint)
+    } else {
+      warn(root, row, verdict, fingerprint)
+      // A row that runs on a team signature is pinned too, in the user's own store (red team r3 MEDIUM-1).
+      if (opts.team?.(root, row)?.state === 'trusted')
+        subjects.set(id, {
+          canonical,
+          fingerprint,
+          tools: signedPinsOf(store, canonical, row.name, fingerprint),
+          signed: true,
+        })
+    }
     return verdict
   }
 

@@ -33,6 +33,8 @@ import type { Entry, Lifecycle } from '../config/schema.ts'
 import { fieldsWhere, type HostField } from '../config/fields.ts'
 import type { ToolFilter } from './filter.ts'
 import { type VerdictView, verdictOf, verdictView } from './verdict.ts'
+import type { LockFile } from '../lock/format.ts'
+import { attachLockPins } from '../lock/pin.ts'
 
 export { redact } from '../config/redact.ts'
 
@@ -89,6 +91,12 @@ export interface Placement {
 export interface ProjectInput {
   root: string
   layers: readonly LayerInput[]
+  /**
+   * The `.dsh/mcp.lock` of the project's directory and of each parent it inherits from, by directory, as the
+   * edge read them (absent: none): a covered row's entry is part of its trust fingerprint (lock/pin.ts).
+   * A new map whenever a lock's content changes (the memo compares it by identity).
+   */
+  locks?: ReadonlyMap<string, LockFile>
 }
 
 export interface PlanInput {
@@ -110,6 +118,8 @@ export interface PlanInput {
   secrets?: (root: string | null) => SecretSource
   /** The per-user secret keying the tool-metadata cache (src/lazy/secret.ts); absent: no cache keys. */
   cacheSecret?: Uint8Array
+  /** The plugin option `requireLock` (plan/verdict.ts: a repository row running a registry package needs a lock entry). */
+  requireLock?: boolean
 }
 
 export interface Plan {
@@ -136,9 +146,11 @@ export function desiredState(input: PlanInput): Plan {
   )
 }
 
-/** A project's rows: its layers merged with the user layer. */
+/** A project's rows: its layers merged with the user layer, each locked row with its lock pin (lock/pin.ts). */
 export function projectRows(project: ProjectInput, user: readonly LayerInput[]): Row[] {
-  return mergeLayers([...project.layers, ...user])
+  const rows = mergeLayers([...project.layers, ...user])
+  const locks = project.locks
+  return locks && locks.size > 0 ? attachLockPins(rows, project.root, (d) => locks.get(d)) : rows
 }
 
 /** Judge one view's rows (`root` null: the global view). Asks `input.trust` once per active project row, in row order. */
@@ -195,6 +207,7 @@ function judgeRow(row: Row, view: string | null, input: ViewInput, mounts: Map<s
     trust: (r) => input.trust(root as string, r),
     ...(input.team && root !== null ? { team: (r: Row) => input.team?.(root, r) } : {}),
     ...(storeProblem !== undefined ? { storeProblem } : {}),
+    ...(input.requireLock ? { requireLock: true } : {}),
   })
   const verdict = verdictView(v)
   if (v.tag !== 'runs') return { ...base, verdict }

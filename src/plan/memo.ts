@@ -6,8 +6,8 @@
  * same rows in the same order — a reused view asks them again to learn it is
  * still current, a view judged again may ask a row twice. A view (the global
  * one, or one project) is reused when all of these are unchanged since it was
- * judged: its `LayerInput`s and the user layer's (by identity, in order),
- * `dshHome`, the platform, the trust store's problem for every root its rows asked about, the withheld names and the cache secret, the value of every variable its rows read from
+ * judged: its `LayerInput`s and the user layer's (by identity, in order), its `locks` (by identity),
+ * `dshHome`, the platform, `requireLock`, the trust store's problem for every root its rows asked about, the withheld names and the cache secret, the value of every variable its rows read from
  * `env`, every answer the secret store gave it (`has` and `read`, asked again), every trust verdict and every team answer its rows got (each with the root asked: a monorepo parent's row asks for the parent). So callers must hand in a new
  * `LayerInput` whenever a file's content changes, and never mutate one. A
  * project missing from an input is forgotten. Pure apart from its own cache.
@@ -21,6 +21,7 @@ import {
   judgeView,
   type Plan,
   type PlanInput,
+  type ProjectInput,
   projectRows,
   type ViewInput,
   type ViewJudgement,
@@ -33,6 +34,8 @@ export interface PlanMemo {
 
 interface View {
   layers: readonly LayerInput[]
+  /** The project's locks as handed in (by identity). */
+  locks: ProjectInput['locks']
   user: readonly LayerInput[]
   dshHome: string
   platform: string
@@ -49,6 +52,7 @@ interface View {
   storeProblem: [string, string | undefined][]
   withheld: PlanInput['withheld']
   cacheSecret: PlanInput['cacheSecret']
+  requireLock: PlanInput['requireLock']
   judged: ViewJudgement
 }
 
@@ -62,11 +66,13 @@ export function createPlanMemo(): PlanMemo {
     prev: View | undefined,
     root: string | null,
     layers: readonly LayerInput[],
+    locks: ProjectInput['locks'],
     input: PlanInput,
     rowsOf: () => Row[],
   ): View => {
     const platform = input.platform
-    const sameFiles = prev !== undefined && same(prev.layers, layers) && same(prev.user, input.user)
+    const sameFiles =
+      prev !== undefined && same(prev.layers, layers) && same(prev.user, input.user) && prev.locks === locks
     if (
       sameFiles &&
       prev.dshHome === input.dshHome &&
@@ -74,6 +80,7 @@ export function createPlanMemo(): PlanMemo {
       prev.storeProblem.every(([r, problem]) => input.storeProblem?.(r) === problem) &&
       prev.withheld === input.withheld &&
       prev.cacheSecret === input.cacheSecret &&
+      prev.requireLock === input.requireLock &&
       [...prev.read].every(([name, value]) => input.env[name] === value) &&
       prev.secretAnswers.every(([r, kind, name, answer]) => input.secrets?.(r)[kind](name) === answer) &&
       prev.asked.every(([r, row, verdict]) => input.trust(r, row) === verdict) &&
@@ -148,9 +155,11 @@ export function createPlanMemo(): PlanMemo {
           }
         : {}),
       ...(input.cacheSecret ? { cacheSecret: input.cacheSecret } : {}),
+      ...(input.requireLock ? { requireLock: true } : {}),
     }
     return {
       layers,
+      locks,
       user: input.user,
       dshHome: input.dshHome,
       platform,
@@ -162,16 +171,17 @@ export function createPlanMemo(): PlanMemo {
       storeProblem,
       withheld: input.withheld,
       cacheSecret: input.cacheSecret,
+      requireLock: input.requireLock,
       judged: judgeView(rows, root, judging),
     }
   }
 
   return {
     plan(input) {
-      global = view(global, null, [], input, () => mergeLayers(input.user))
+      global = view(global, null, [], undefined, input, () => mergeLayers(input.user))
       const next = new Map<string, View>()
       const judged = input.projects.map((p) => {
-        const v = view(next.get(p.root) ?? projects.get(p.root), p.root, p.layers, input, () =>
+        const v = view(next.get(p.root) ?? projects.get(p.root), p.root, p.layers, p.locks, input, () =>
           projectRows(p, input.user),
         )
         next.set(p.root, v)

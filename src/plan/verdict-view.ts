@@ -51,7 +51,7 @@ export interface VerdictView {
   withheld?: string[]
   /** skipped: every `${secret:NAME}` that is not set (`dsh-mcp secret set NAME` sets it). */
   secrets?: string[]
-  /** needs-trust (but `store-problem`): the command that trusts it. */
+  /** needs-trust (but `store-problem`): the command that trusts it; refused `not-locked`: the command that locks it. */
   fix?: string
   /** refused: the file the problem is in. */
   file?: string
@@ -77,7 +77,13 @@ export function verdictView(v: Verdict | FileVerdict): VerdictView {
         ...(v.signature ? { signature: v.signature } : {}),
       }
     case 'refused':
-      return { tag: v.tag, why: v.why, reason: v.reason, ...(v.file !== undefined ? { file: v.file } : {}) }
+      return {
+        tag: v.tag,
+        why: v.why,
+        reason: v.reason,
+        ...(v.file !== undefined ? { file: v.file } : {}),
+        ...('fix' in v && v.fix !== undefined ? { fix: v.fix } : {}),
+      }
     case 'skipped':
       return {
         tag: 'skipped',

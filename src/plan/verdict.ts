@@ -20,6 +20,11 @@
  *    used: fail closed), `changed`, `repository-contribution` (a user row
  *    that a repository file overrides), or `new`. Trust is judged on the
  *    unexpanded entry, before any `${VAR}` is read;
+ * 5b. `refused` `not-locked` — with `requireLock`, a repository row that runs
+ *    a registry package through a package runner (config/runners.ts) has no
+ *    `.dsh/mcp.lock` entry (`row.lock`, lock/pin.ts): unlocked, written
+ *    `lock: false`, or a runner the lock does not support; `fix` is
+ *    `dsh-mcp lock <name>`;
  * 6. `skipped` — a `${VAR}` without default is unset (`variables`, named;
  *    `withheld`: those of them the checkout's `.env` sets, which `${VAR}`
  *    never reads), or an expanded value is unsafe (a line break in a
@@ -45,6 +50,7 @@ import { repositoryContribution, type Row, type Source } from '../config/layers.
 import { credentialsAsHeader, type OfficialConfig, OfficialConfigSchema, toOfficialConfig } from '../config/official.ts'
 import { redact, secretValues } from '../config/redact.ts'
 import type { Entry } from '../config/schema.ts'
+import { lockTarget } from '../lock/spec.ts'
 import { trustCommand } from '../trust/command.ts'
 import { needsTrust, type SignatureAnswer, type TrustState } from '../trust/state.ts'
 import { clampReconnect, reconnectFromRepository } from './reconnect.ts'
@@ -53,13 +59,13 @@ export { clampReconnect, REPOSITORY_RECONNECT_LIMITS } from './reconnect.ts'
 export { type FileVerdict, fileVerdictOf, type VerdictView, verdictView } from './verdict-view.ts'
 
 export type NeedsTrustWhy = 'new' | 'changed' | 'repository-contribution' | 'store-problem'
-export type RefusedWhy = 'ownership' | 'invalid' | 'symlink-out'
+export type RefusedWhy = 'ownership' | 'invalid' | 'symlink-out' | 'not-locked'
 
 export type Verdict =
   | { tag: 'runs'; entry: Entry; config: OfficialConfig; notes: string[]; signedBy?: string }
   | { tag: 'needs-trust'; why: NeedsTrustWhy; reason: string; fix: string; signature?: SignatureAnswer }
   | { tag: 'skipped'; variables: string[]; withheld: string[]; secrets?: string[]; problems: string[]; reason: string }
-  | { tag: 'refused'; why: RefusedWhy; reason: string; file?: string }
+  | { tag: 'refused'; why: RefusedWhy; reason: string; file?: string; fix?: string }
   | { tag: 'disabled'; reason: string }
   | { tag: 'shadowed'; by: Source; reason: string }
 
@@ -86,6 +92,8 @@ export interface VerdictInput {
   team?: (row: Row) => SignatureAnswer | undefined
   /** What is wrong with the trust store (for the `store-problem` reason). */
   storeProblem?: string
+  /** The plugin option `requireLock`: a repository row that runs a registry package needs a lock entry (`row.lock`). */
+  requireLock?: boolean
 }
 
 const TRUST_REASON: Record<NeedsTrustWhy, string> = {
@@ -143,6 +151,8 @@ export function verdictOf(row: Row, input: VerdictInput): Verdict {
       }
     }
   }
+  const unlocked = input.requireLock ? notLocked(row) : undefined
+  if (unlocked) return unlocked
   // A row a repository contributed to reads the project's secrets only, never the user's own (`--user`).
   const fromRepository = repositoryContribution(row)
   const expanded = expandEntry(row.entry, input.env, {
@@ -208,4 +218,25 @@ export function verdictOf(row: Row, input: VerdictInput): Verdict {
     }
   }
   return { tag: 'runs', entry, config, notes, ...(signedBy !== undefined ? { signedBy } : {}) }
+}
+
+/** `requireLock`: the refusal of a repository row that runs a registry package without a lock entry, else undefined. */
+function notLocked(row: Row): Verdict | undefined {
+  if (row.scope === 'user' || row.lock || !row.entry || row.entry.command === undefined) return undefined
+  const t = lockTarget(row.entry)
+  if (!t) return undefined
+  const fix = `dsh-mcp lock ${row.name}`
+  const why =
+    'refuse' in t
+      ? t.refuse.split(';')[0]
+      : row.entry.lock === false
+        ? 'written lock: false'
+        : `no entry for it in .dsh/mcp.lock`
+  return {
+    tag: 'refused',
+    why: 'not-locked',
+    reason: `requireLock: runs a registry package without a lock entry (${why}); run: ${fix}`,
+    file: row.file,
+    fix,
+  }
 }

@@ -16,7 +16,7 @@
  * so a signature cannot be replayed for another row, another server name or
  * another project. `judgeSigned` says what a record means for a row whose
  * current fingerprint is `fingerprint`, in this order: revoked by the user
- * → `revoked`; another fingerprint → `stale`; a key the user does not list
+ * → `revoked`; another fingerprint or other file hashes → `stale`; a key the user does not list
  * → `unknown-signer`; no `ssh-keygen` → `no-verifier`; else the edge's
  * `verify` (true → `trusted` with the user's own label, false → `bad`). The
  * label written in the file is never shown as a trusted name.
@@ -30,8 +30,13 @@ import type { SignatureAnswer } from './state.ts'
 export const TEAM_TRUST_FILE = '.dsh/mcp.trust'
 export const MAX_TEAM_TRUST_BYTES = 256 * 1024
 
+/** The repository files a row names directly (trust/row-files.ts): `/`-separated path → sha256 hex of its bytes. */
+export type RowFiles = Readonly<Record<string, string>>
+
 export interface SignedRecord {
   fingerprint: string
+  /** The files the row named when it was signed (absent: none). */
+  files?: RowFiles
   signer: { label: string; key: PublicKey }
   signedAt: string
   /** The armored SSH signature (`-----BEGIN SSH SIGNATURE-----` …). */
@@ -48,15 +53,44 @@ export function emptyTeamTrust(): TeamTrustFile {
 }
 
 /** The text `ssh-keygen -Y sign -n dsh-mcp` signs for one row. */
-export function signedPayload(p: { project: string; name: string; fingerprint: string; signedAt: string }): string {
+export function signedPayload(p: {
+  project: string
+  name: string
+  fingerprint: string
+  signedAt: string
+  files?: RowFiles | undefined
+}): string {
+  const files = Object.keys(p.files ?? {})
+    .sort()
+    .map((f) => `file: ${JSON.stringify(f)} sha256:${p.files![f]}`)
   return [
     'dsh-mcp signed approval v1',
     `project: ${p.project}`,
     `server: ${p.name}`,
     `fingerprint: ${p.fingerprint}`,
+    ...files,
     `signed-at: ${p.signedAt}`,
     '',
   ].join('\n')
+}
+
+/** Whether two file sets name the same paths with the same hashes. */
+export function sameFiles(a: RowFiles | undefined, b: RowFiles | undefined): boolean {
+  const ka = Object.keys(a ?? {}).sort()
+  const kb = Object.keys(b ?? {}).sort()
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && a![k] === b![k])
+}
+
+const HEX64 = /^[0-9a-f]{64}$/
+function filesOf(v: unknown): RowFiles | undefined | false {
+  if (v === undefined) return undefined
+  if (!isRecord(v)) return false
+  const out: Record<string, string> = {}
+  for (const [k, h] of Object.entries(v)) {
+    if (typeof h !== 'string' || !HEX64.test(h) || /[\r\n]/.test(k)) return false
+    out[k] = h
+  }
+  return Object.keys(out).length > 0 ? out : undefined
 }
 
 const ARMOR = /^-----BEGIN SSH SIGNATURE-----\n[A-Za-z0-9+/=\n]+\n-----END SSH SIGNATURE-----\n?$/
@@ -76,8 +110,10 @@ export function decodeTeamTrust(text: string): { file: TeamTrustFile; problems: 
   for (const [name, rec] of Object.entries(value.servers)) {
     const signer = isRecord(rec) && isRecord(rec.signer) ? rec.signer : undefined
     const key = typeof signer?.key === 'string' ? parsePublicKey(signer.key) : undefined
+    const files = isRecord(rec) ? filesOf(rec.files) : false
     if (
       !isRecord(rec) ||
+      files === false ||
       typeof rec.fingerprint !== 'string' ||
       typeof rec.signedAt !== 'string' ||
       /[\r\n]/.test(rec.signedAt) ||
@@ -91,6 +127,7 @@ export function decodeTeamTrust(text: string): { file: TeamTrustFile; problems: 
     }
     file.servers[name] = {
       fingerprint: rec.fingerprint,
+      ...(files ? { files } : {}),
       signer: { label: signer.label, key },
       signedAt: rec.signedAt,
       signature: rec.signature,
@@ -104,8 +141,18 @@ export function encodeTeamTrust(file: TeamTrustFile): string {
   const servers: Record<string, unknown> = {}
   for (const name of Object.keys(file.servers).sort()) {
     const r = file.servers[name]!
+    const files = r.files && Object.keys(r.files).length > 0 ? r.files : undefined
     servers[name] = {
       fingerprint: r.fingerprint,
+      ...(files
+        ? {
+            files: Object.fromEntries(
+              Object.keys(files)
+                .sort()
+                .map((f) => [f, files[f]]),
+            ),
+          }
+        : {}),
       signer: { label: r.signer.label, key: keyText(r.signer.key) },
       signedAt: r.signedAt,
       signature: r.signature,
@@ -130,6 +177,8 @@ export function judgeSigned(a: {
   project: string
   name: string
   fingerprint: string
+  /** The content hashes of the files the row names now (trust/row-files.ts, computed at the edge). */
+  files?: RowFiles | undefined
   signers: readonly TrustedSigner[]
   revoked: boolean
   verifier: boolean
@@ -137,13 +186,19 @@ export function judgeSigned(a: {
   const r = a.record
   if (!r) return undefined
   if (a.revoked) return { state: 'revoked' }
-  if (r.fingerprint !== a.fingerprint) return { state: 'stale' }
+  if (r.fingerprint !== a.fingerprint || !sameFiles(r.files, a.files)) return { state: 'stale' }
   const signer = a.signers.find((s) => sameKey(s, r.signer.key))
   if (!signer) return { state: 'unknown-signer' }
   if (!a.verifier) return { state: 'no-verifier' }
   return {
     signer,
-    payload: signedPayload({ project: a.project, name: a.name, fingerprint: a.fingerprint, signedAt: r.signedAt }),
+    payload: signedPayload({
+      project: a.project,
+      name: a.name,
+      fingerprint: a.fingerprint,
+      signedAt: r.signedAt,
+      files: a.files,
+    }),
     signature: r.signature,
   }
 }

@@ -10,7 +10,9 @@
  * redacted); every other env and header value is kept only as a short hash
  * (`masked:…`) — enough to tell it changed, never the value; a value written
  * as a `${VAR}` / `${secret:NAME}` reference is kept as the reference text
- * (a reference is not a value). `snapshotChanges(before, after)` lists the
+ * (a reference is not a value). A locked row's lock pin (`lock`, lock/pin.ts)
+ * adds `lock.package`, `lock.version`, `lock.integrity` and per dependency
+ * `lock.<location>` (`version integrity`), so a lock edit reads old → new. `snapshotChanges(before, after)` lists the
  * differences in path order: `added`, `removed`, or `before → after` (a
  * masked value reads `changed (value masked)`).
  *
@@ -20,6 +22,7 @@ import { isCodeEnv } from '../config/code-env.ts'
 import { sha256 } from '../config/fingerprint.ts'
 import { displayArgs, displayUrl } from '../config/redact-shapes.ts'
 import { redactShapesIn } from '../config/redact-text.ts'
+import type { LockPin } from '../config/layers.ts'
 import type { Entry } from '../config/schema.ts'
 
 export type Snapshot = Record<string, string>
@@ -30,8 +33,14 @@ const REFERENCE_ONLY = /^(\$\{[^}]+\})+$/
 const masked = (path: string, value: string) =>
   REFERENCE_ONLY.test(value) ? value : `masked:${sha256(`${path}\0${value}`).slice(0, 12)}`
 
-export function reviewSnapshot(entry: Entry): Snapshot {
+export function reviewSnapshot(entry: Entry, lock?: LockPin): Snapshot {
   const s: Snapshot = {}
+  if (lock) {
+    s['lock.package'] = lock.package
+    s['lock.version'] = lock.version
+    s['lock.integrity'] = lock.integrity
+    for (const [loc, p] of Object.entries(lock.packages)) if (loc !== '') s[`lock.${loc}`] = p
+  }
   if (entry.type !== undefined) s.transport = String(entry.type)
   if (entry.command !== undefined) s.command = entry.command
   if (entry.args !== undefined) s.args = JSON.stringify(displayArgs(entry.args))

@@ -1,10 +1,14 @@
 /**
  * `ssh-keygen -Y` for signed team approvals: sign a payload, verify a batch.
  *
- * Contract: `findSshKeygen(env)` finds `ssh-keygen` on the absolute entries
- * of `PATH` only (never a relative entry that would run one planted in a
- * checkout), or undefined — then signatures are ignored and every edge says
- * so. `signPayload` runs `ssh-keygen -Y sign -n dsh-mcp -f <key>` with the
+ * Contract: `keygenEnv(env, checkouts)` is `env` with the `PATH` the
+ * launcher gives a server (launch/prepare.ts `cleanPath`: absolute entries
+ * only, none inside a project checkout) minus every `node_modules/.bin`
+ * entry; `findSshKeygen(env, checkouts)` finds `ssh-keygen` on that PATH
+ * with launch/resolve.ts `resolveCommand` (a winner inside a checkout is
+ * refused), or undefined — then signatures are ignored and every edge says
+ * so. Callers pass the `keygenEnv` result to the functions below, so the
+ * child runs with that PATH too. `signPayload` runs `ssh-keygen -Y sign -n dsh-mcp -f <key>` with the
  * payload on stdin and returns the armored signature; `publicKeyOf` reads
  * `<key>.pub` or asks `ssh-keygen -y`. `verifyAll` (async, for the host) and
  * `verifyAllSync` (the CLI) check each request with `ssh-keygen -Y verify
@@ -12,7 +16,7 @@
  * user's `trustedSigners` (config/signers.ts `allowedSignersText`), written
  * with the signatures into a private temp directory (0700, files 0600,
  * `O_EXCL`) that is removed afterwards; a request answers true only on exit
- * 0. Children get a minimal environment, stdio closed but the pipes used,
+ * 0 with ssh-keygen's own `Good "dsh-mcp" signature for <label> ` on stdout. Children get a minimal environment, stdio closed but the pipes used,
  * and a timeout. Never throws from a verification (false instead).
  *
  * Why this trust edge imports `launch/resolve.ts` (`resolveCommand`):
@@ -26,16 +30,34 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { allowedSignersText, parsePublicKey, type PublicKey, SIGNATURE_NAMESPACE } from '../config/signers.ts'
+import { cleanPath } from '../launch/prepare.ts'
 import { resolveCommand } from '../launch/resolve.ts'
 import type { VerifyRequest } from './signed.ts'
 
 const TIMEOUT_MS = 10_000
 type Env = Readonly<Record<string, string | undefined>>
 
-export function findSshKeygen(env: Env): string | undefined {
-  const r = resolveCommand('ssh-keygen', env, undefined)
+/** `env` with the launcher's cleaned PATH, without any `node_modules/.bin` entry (a package's bins are no system tools). */
+export function keygenEnv(env: Env, checkouts: readonly string[]): Env {
+  const cleaned = cleanPath(env.PATH ?? '/usr/bin:/bin', checkouts) ?? ''
+  const PATH = cleaned
+    .split(path.delimiter)
+    .filter((d) => d !== '' && !d.split(path.sep).includes('node_modules'))
+    .join(path.delimiter)
+  return { ...env, PATH }
+}
+
+/** The `ssh-keygen` to trust: on `keygenEnv`'s PATH, never inside one of `checkouts` (undefined: none). */
+export function findSshKeygen(env: Env, checkouts: readonly string[]): string | undefined {
+  const safe = keygenEnv(env, checkouts)
+  if (!safe.PATH) return undefined
+  const r = resolveCommand('ssh-keygen', safe, undefined, checkouts)
   return 'path' in r && path.isAbsolute(r.path) ? r.path : undefined
 }
+
+/** Whether ssh-keygen's stdout says it verified this signature for `label` (exit 0 alone is not believed). */
+const saysGood = (stdout: string, label: string) =>
+  stdout.startsWith(`Good "${SIGNATURE_NAMESPACE}" signature for ${label} with `)
 
 function childEnv(env: Env): NodeJS.ProcessEnv {
   return { PATH: env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C', ...(env.HOME ? { HOME: env.HOME } : {}) }
@@ -113,13 +135,14 @@ export function verifyAllSync(bin: string, requests: readonly VerifyRequest[], e
   try {
     return requests.map((r, i) => {
       try {
-        execFileSync(bin, verifyArgs(b, r, i), {
+        const out = execFileSync(bin, verifyArgs(b, r, i), {
           input: r.payload,
           env: childEnv(env),
           timeout: TIMEOUT_MS,
-          stdio: ['pipe', 'ignore', 'ignore'],
+          encoding: 'utf8',
+          stdio: ['pipe', 'pipe', 'ignore'],
         })
-        return true
+        return saysGood(out, r.signer.label)
       } catch {
         return false
       }
@@ -144,11 +167,16 @@ export async function verifyAll(bin: string, requests: readonly VerifyRequest[],
           new Promise<boolean>((resolve) => {
             const child = spawn(bin, verifyArgs(b, r, i), {
               env: childEnv(env),
-              stdio: ['pipe', 'ignore', 'ignore'],
+              stdio: ['pipe', 'pipe', 'ignore'],
               timeout: TIMEOUT_MS,
             })
+            let out = ''
+            child.stdout.setEncoding('utf8')
+            child.stdout.on('data', (d: string) => {
+              if (out.length < 4096) out += d
+            })
             child.on('error', () => resolve(false))
-            child.on('close', (code) => resolve(code === 0))
+            child.on('close', (code) => resolve(code === 0 && saysGood(out, r.signer.label)))
             child.stdin.on('error', () => {})
             child.stdin.end(r.payload)
           }),

@@ -33,7 +33,22 @@ export interface TrustRecord {
 export interface TrustStore {
   version: 1
   /** Per canonical root: personal records, and `revoked` — names whose team signatures this user withdrew (`untrust`), with when. */
-  projects: Record<string, { servers: Record<string, TrustRecord>; revoked?: Record<string, string> }>
+  projects: Record<
+    string,
+    {
+      servers: Record<string, TrustRecord>
+      revoked?: Record<string, string>
+      /** Tools pinned for rows that run on a team signature, by name, under the signed fingerprint (never in the repository). */
+      signedTools?: Record<string, { fingerprint: string; tools: ToolPins }>
+    }
+  >
+}
+
+/** The tools pinned for `name`, run on a team signature of `fingerprint` (undefined: none yet, or another version). */
+export function signedPinsOf(store: TrustStore, canonicalRoot: string, name: string, fingerprint: string) {
+  const p = Object.hasOwn(store.projects, canonicalRoot) ? store.projects[canonicalRoot] : undefined
+  const r = p?.signedTools && Object.hasOwn(p.signedTools, name) ? p.signedTools[name] : undefined
+  return r && r.fingerprint === fingerprint ? r.tools : undefined
 }
 
 /**
@@ -154,8 +169,20 @@ export function sanitizeTrustStore(value: unknown): TrustStore {
     const revoked = dict<string>()
     if (isRecord(project.revoked))
       for (const [name, at] of Object.entries(project.revoked)) if (typeof at === 'string') revoked[name] = at
-    if (Object.keys(servers).length > 0 || Object.keys(revoked).length > 0)
-      store.projects[root] = { servers, ...(Object.keys(revoked).length > 0 ? { revoked } : {}) }
+    const signedTools = dict<{ fingerprint: string; tools: ToolPins }>()
+    if (isRecord(project.signedTools))
+      for (const [name, r] of Object.entries(project.signedTools)) {
+        const tools = isRecord(r) ? sanitizePins(r.tools) : undefined
+        if (isRecord(r) && typeof r.fingerprint === 'string' && tools)
+          signedTools[name] = { fingerprint: r.fingerprint, tools }
+      }
+    const signed = Object.keys(signedTools).length > 0
+    if (Object.keys(servers).length > 0 || Object.keys(revoked).length > 0 || signed)
+      store.projects[root] = {
+        servers,
+        ...(Object.keys(revoked).length > 0 ? { revoked } : {}),
+        ...(signed ? { signedTools } : {}),
+      }
   }
   return store
 }

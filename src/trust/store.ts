@@ -41,7 +41,15 @@ import { homeProblem, isInside, realPath } from '../files/guard.ts'
 import { lockPathProblem } from '../files/lock-path.ts'
 import { type FileIdentity, readPinned } from '../files/pinned-read.ts'
 import { ensurePrivateDir, ownedByOther } from '../files/private-dir.ts'
-import { dict, emptyTrustStore, sanitizeTrustStore, type TrustRecord, trustRecordOf, type TrustStore } from './state.ts'
+import {
+  dict,
+  emptyTrustStore,
+  sanitizeTrustStore,
+  signedPinsOf,
+  type TrustRecord,
+  trustRecordOf,
+  type TrustStore,
+} from './state.ts'
 import type { ToolPins } from './tool-pins.ts'
 import { isRecord } from '../config/guards.ts'
 
@@ -292,6 +300,24 @@ export function pinFirstTools(
     const r = trustRecordOf(store, key, name)
     if (!r || r.fingerprint !== fingerprint || r.tools) return false
     r.tools = tools
+    return true
+  })
+}
+
+/** Pin the first tools of `name`, run on a team signature of `fingerprint`, in the user's own store (not when pinned already). */
+export function pinSignedTools(
+  dshHome: string,
+  root: string,
+  name: string,
+  fingerprint: string,
+  tools: ToolPins,
+): Promise<boolean> {
+  return updateStore(dshHome, root, (store, key) => {
+    if (signedPinsOf(store, key, name, fingerprint)) return false
+    const project = Object.hasOwn(store.projects, key) ? store.projects[key]! : { servers: dict<TrustRecord>() }
+    project.signedTools ??= dict()
+    project.signedTools[name] = { fingerprint, tools }
+    store.projects[key] = project
     return true
   })
 }

@@ -7,7 +7,7 @@
  * - `teamTrustPath(root)` is `<root>/.dsh/mcp.trust` (one per project
  *   directory: a nested project of a monorepo has its own).
  *   `projectPathOf(root)` is the project's path relative to the repository
- *   that holds it (`.` at a repository root or outside any), `/`-separated:
+ *   (`.git` only) that holds it (`.` at a repository root or outside any), `/`-separated:
  *   the path every payload binds.
  * - `readTeamTrust(root)` opens the file without following a link
  *   (files/pinned-read.ts: a symbolic link, a FIFO, a hard-linked or
@@ -19,17 +19,24 @@
  *   payload and signature); `prepareSync` the same for the CLI; `answer`
  *   runs the pure `judgeSigned` and reads the cache (a request not prepared
  *   is verified synchronously once). `verifier()` says whether ssh-keygen was
- *   found at the last prepare.
+ *   found at the last prepare — on trust/ssh.ts `keygenEnv`'s PATH, never
+ *   inside one of `checkouts()` (`keygenCheckouts`: every project root and
+ *   its repository).
+ * - `repositoryRootOf(root)`: the nearest `.git` at or above, as inheritance
+ *   finds it (config/inherit.ts); `projectPathOf` is relative to it.
  *
  * @module
  */
 import { createHash } from 'node:crypto'
-import { realpathSync } from 'node:fs'
+import { existsSync, realpathSync } from 'node:fs'
+import { homedir } from 'node:os'
 import path from 'node:path'
+import { inheritedDirs } from '../config/inherit.ts'
 import type { TrustedSigner } from '../config/signers.ts'
-import { repositoryOf } from '../files/guard.ts'
+import { checkoutRoots } from '../launch/resolve.ts'
 import { readPinned } from '../files/pinned-read.ts'
 import {
+  type RowFiles,
   decodeTeamTrust,
   emptyTeamTrust,
   isVerifyRequest,
@@ -41,7 +48,7 @@ import {
   type VerifyRequest,
   verifiedAnswer,
 } from './signed.ts'
-import { findSshKeygen, verifyAll, verifyAllSync } from './ssh.ts'
+import { findSshKeygen, keygenEnv, verifyAll, verifyAllSync } from './ssh.ts'
 import type { SignatureAnswer } from './state.ts'
 
 type Env = Readonly<Record<string, string | undefined>>
@@ -50,16 +57,35 @@ export function teamTrustPath(root: string): string {
   return path.join(root, TEAM_TRUST_FILE)
 }
 
-export function projectPathOf(root: string): string {
-  let real: string
+function realOf(root: string): string {
   try {
-    real = realpathSync(root)
+    return realpathSync(root)
   } catch {
-    real = path.resolve(root)
+    return path.resolve(root)
   }
-  const repo = repositoryOf(path.join(real, '.dsh'))
+}
+
+/**
+ * The repository holding project `root` (its real path): the nearest `.git` at or above it, found exactly as
+ * monorepo inheritance finds it (config/inherit.ts `inheritedDirs`) — a `.hg` or `.svn` marks nothing here.
+ */
+export function repositoryRootOf(root: string): string | undefined {
+  const real = realOf(root)
+  if (existsSync(path.join(real, '.git'))) return real
+  return inheritedDirs(real, { exists: existsSync, home: homedir() }).at(-1)
+}
+
+export function projectPathOf(root: string): string {
+  const real = realOf(root)
+  const repo = repositoryRootOf(real)
   const rel = repo ? path.relative(repo, real) : ''
   return rel === '' ? '.' : rel.split(path.sep).join('/')
+}
+
+/** The checkouts `ssh-keygen` must never be found in: each project root and the repository holding it. */
+export function keygenCheckouts(roots: Iterable<string>, env: Env): string[] {
+  const all = [...roots].flatMap((r) => [path.resolve(r), realOf(r), repositoryRootOf(r) ?? path.resolve(r)])
+  return checkoutRoots(all, [env.HOME ?? homedir(), ...(env.DSH_HOME ? [env.DSH_HOME] : [])])
 }
 
 export interface TeamRead {
@@ -94,6 +120,7 @@ export interface TeamJudge {
     project: string
     name: string
     fingerprint: string
+    files?: RowFiles | undefined
     signers: readonly TrustedSigner[]
     revoked: boolean
   }): SignatureAnswer | undefined
@@ -105,8 +132,13 @@ const keyOf = (r: VerifyRequest) =>
     .update(`${r.signer.label}\0${r.signer.type} ${r.signer.body}\0${r.payload}\0${r.signature}`)
     .digest('hex')
 
-export function createTeamJudge(env: Env): TeamJudge {
-  let bin = findSshKeygen(env)
+export function createTeamJudge(given: Env, checkouts: () => readonly string[]): TeamJudge {
+  let env = keygenEnv(given, checkouts())
+  let bin = findSshKeygen(given, checkouts())
+  const locate = () => {
+    env = keygenEnv(given, checkouts())
+    bin = findSshKeygen(given, checkouts())
+  }
   const cache = new Map<string, boolean>()
   const pending = (file: TeamTrustFile, project: string, signers: readonly TrustedSigner[]): VerifyRequest[] => {
     const out: VerifyRequest[] = []
@@ -116,6 +148,7 @@ export function createTeamJudge(env: Env): TeamJudge {
         project,
         name,
         fingerprint: record.fingerprint,
+        files: record.files,
         signers,
         revoked: false,
         verifier: true,
@@ -126,14 +159,14 @@ export function createTeamJudge(env: Env): TeamJudge {
   }
   return {
     async prepare(file, project, signers) {
-      bin = findSshKeygen(env)
+      locate()
       if (!bin) return
       const todo = pending(file, project, signers)
       const results = await verifyAll(bin, todo, env)
       for (const [i, r] of todo.entries()) cache.set(keyOf(r), results[i] === true)
     },
     prepareSync(file, project, signers) {
-      bin = findSshKeygen(env)
+      locate()
       if (!bin) return
       const todo = pending(file, project, signers)
       const results = verifyAllSync(bin, todo, env)

@@ -83,7 +83,7 @@ function leaks(label: string, text: string): string[] {
 test('no canary in any host log line or status file, with every failure mode exercised', async () => {
   await w.host.createAgent({ cwd: project.path })
   await w.mcp.whenIdle()
-  await waitFor(() => w.host.logsMatching(/mcp-client\(leaky\): giving up/).length > 0, {
+  await waitFor(() => w.host.logsMatching(/mcp-client\(leaky\): gave up after/).length > 0, {
     message: 'the leaky server has failed for good',
   })
   await waitFor(() => w.host.logsMatching(/mcp-client\(guarded\)/).length > 0, { message: 'the 401 is reported' })

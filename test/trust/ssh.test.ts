@@ -10,11 +10,11 @@ import { makeTempDir } from '../support/tmp.ts'
 import { makeKey } from '../support/team.ts'
 
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' }
-const bin = findSshKeygen(env)
+const bin = findSshKeygen(env, [])
 
 test('ssh-keygen is found on absolute PATH entries only', () => {
-  assert.equal(findSshKeygen({ PATH: 'relative/bin' }), undefined)
-  assert.equal(findSshKeygen({ PATH: '/nonexistent' }), undefined)
+  assert.equal(findSshKeygen({ PATH: 'relative/bin' }, []), undefined)
+  assert.equal(findSshKeygen({ PATH: '/nonexistent' }, []), undefined)
 })
 
 test('sign, then verify with an allowed-signers file from trustedSigners (sync and async); tampering fails', {

@@ -12,7 +12,7 @@ import { makeTempDir } from '../support/tmp.ts'
 import { makeKey } from '../support/team.ts'
 
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' }
-const bin = findSshKeygen(env)
+const bin = findSshKeygen(env, [])
 
 test('the project path is relative to the repository (nested projects differ), "." at its root or outside one', () => {
   const repo = makeTempDir('dsh-mcp-team-')
@@ -65,7 +65,7 @@ test('the judge verifies once and answers trusted only for the signed project, n
   })
   const { file } = readTeamTrust(root)
   const { signers } = readTrustedSigners({ alice: alice.pub })
-  const judge = createTeamJudge(env)
+  const judge = createTeamJudge(env, () => [])
   await judge.prepare(file, '.', signers)
   const ask = (name: string, project = '.') =>
     judge.answer({ record: file.servers[name], project, name, fingerprint: fp, signers, revoked: false })
@@ -73,7 +73,7 @@ test('the judge verifies once and answers trusted only for the signed project, n
   assert.deepEqual(ask('t'), { state: 'bad' }, 'another name')
   assert.deepEqual(ask('s', 'packages/b'), { state: 'bad' }, 'another project')
   assert.deepEqual(
-    createTeamJudge({ PATH: '/nonexistent' }).answer({
+    createTeamJudge({ PATH: '/nonexistent' }, () => []).answer({
       record: file.servers.s,
       project: '.',
       name: 's',

@@ -142,7 +142,7 @@ export async function run(cli: CliContext, names: string[] = [], opts: TrustOpti
         group.map((t) => ({
           name: t.view.name,
           fingerprint: t.fingerprint,
-          ...(t.row.entry ? { fields: reviewSnapshot(t.row.entry) } : {}),
+          ...(t.row.entry ? { fields: reviewSnapshot(t.row.entry, t.row.lock) } : {}),
           ...(t.tools ? { tools: t.tools.accept } : {}),
         })),
       )

@@ -1,12 +1,14 @@
 // Build: compile src/ with tsc into a fresh directory, bundle the CLI into its cli-bundle/
 // (scripts/bundle-cli.mjs: what bin/dsh-mcp.js runs), and swap it in as lib/ (so a CLI running from
-// lib/ during a rebuild never sees a half-empty tree), then write the JSON Schema to schema/.
+// lib/ during a rebuild never sees a half-empty tree), bundle the browser half client/src/ into
+// client/panel.js (scripts/bundle-client.mjs), then write the JSON Schema to schema/.
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { bundleCli } from './bundle-cli.mjs'
+import { bundleClient } from './bundle-client.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const require = createRequire(import.meta.url)
@@ -29,6 +31,11 @@ if (existsSync(next)) {
   } catch (err) {
     failures.push(`bundling the CLI failed: ${err.message}`)
   }
+}
+try {
+  await bundleClient()
+} catch (err) {
+  failures.push(`bundling the browser half (client/src) failed: ${err.message}`)
 }
 if (existsSync(next)) {
   if (existsSync(lib)) renameSync(lib, old)

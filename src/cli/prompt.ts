@@ -18,6 +18,11 @@ export interface PromptStreams {
 }
 
 export function confirm(question: string, streams: PromptStreams = {}): Promise<boolean> {
+  return askLine(`${question} [y/N] `, streams, (line) => line !== undefined && /^\s*y(es)?\s*$/i.test(line))
+}
+
+/** Write `prompt`, read one line from `input`: `answer(line)`, or `answer(undefined)` at end of input. */
+function askLine<T>(prompt: string, streams: PromptStreams, answer: (line: string | undefined) => T): Promise<T> {
   const input = streams.input ?? process.stdin
   const output = streams.output ?? process.stderr
   return new Promise((resolve) => {
@@ -26,12 +31,12 @@ export function confirm(question: string, streams: PromptStreams = {}): Promise<
     rl.once('line', (line) => {
       answered = true
       rl.close()
-      resolve(/^\s*y(es)?\s*$/i.test(line))
+      resolve(answer(line))
     })
     rl.once('close', () => {
-      if (!answered) resolve(false)
+      if (!answered) resolve(answer(undefined))
     })
-    output.write(`${question} [y/N] `)
+    output.write(prompt)
   })
 }
 
@@ -143,20 +148,9 @@ export function choose(
   choices: readonly string[],
   streams: PromptStreams = {},
 ): Promise<number | undefined> {
-  const input = streams.input ?? process.stdin
-  const output = streams.output ?? process.stderr
-  return new Promise((resolve) => {
-    const rl = createInterface({ input, output, terminal: false })
-    let answered = false
-    rl.once('line', (line) => {
-      answered = true
-      rl.close()
-      const n = Number(line.trim())
-      resolve(Number.isInteger(n) && n >= 1 && n <= choices.length ? n - 1 : undefined)
-    })
-    rl.once('close', () => {
-      if (!answered) resolve(undefined)
-    })
-    output.write(`${question}\n${choices.map((c, i) => `  ${i + 1}) ${c}`).join('\n')}\nchoose 1-${choices.length}: `)
+  const menu = `${question}\n${choices.map((c, i) => `  ${i + 1}) ${c}`).join('\n')}\nchoose 1-${choices.length}: `
+  return askLine(menu, streams, (line) => {
+    const n = Number(line?.trim())
+    return line !== undefined && Number.isInteger(n) && n >= 1 && n <= choices.length ? n - 1 : undefined
   })
 }

@@ -24,13 +24,13 @@
  * through `noteCall`, most recent first) are taken by each new agent of that
  * project when it is tracked. `alwaysLoad` (per server: `true`, or globs on
  * raw names) is read from the agent's placements on every pass. Never throws
- * into the host.
+ * into the host. Schema tokens and what each visible tool belongs to are
+ * read by budget-tools.ts.
  *
  * @module
  */
-import { type Context, symbols } from '@deepseek-ai/cordis'
+import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
-import type { ToolDefinition } from '@deepseek-ai/dsh-tools'
 import { type BudgetDecision, decideBudget } from '../budget/decide.ts'
 import { createToolIndex, type ToolEntry, type ToolIndex } from '../budget/search.ts'
 import {
@@ -42,10 +42,9 @@ import {
 } from '../budget/search-tool.ts'
 import { toolTokens } from '../budget/tokens.ts'
 import type { Placement } from '../plan/desired.ts'
-import { admits } from '../plan/filter.ts'
-import { rawNameOf } from '../plan/tool-names.ts'
 import type { Ownership } from '../plan/visibility.ts'
 import { registerSearchTool } from './budget-search.ts'
+import { createToolTokens, describeTools } from './budget-tools.ts'
 import type { Log } from './log.ts'
 
 /** Delay before a changed decision is written to the status files (coalesces a burst of new agents). */
@@ -101,9 +100,6 @@ interface AgentState {
 export function createBudget(deps: BudgetDeps): BudgetGuard {
   const states = new Map<Agent, AgentState>()
   const recent = new Map<string | null, string[]>()
-  /** Schema tokens per registered name, kept while the name stays registered (see `syncTokens`). */
-  const tokenCache = new Map<string, number>()
-  let tokenNames: readonly string[] | undefined
   let disposed = false
 
   /** The status files follow a changed decision off the agent-creation path: once per `REPORT_DELAY_MS`. */
@@ -117,62 +113,9 @@ export function createBudget(deps: BudgetDeps): BudgetGuard {
     reportTimer.unref()
   }
 
-  /** The registry itself (cordis `symbols.original`), not the per-access proxy: one lookup, not a proxy walk. */
-  const registry = (): Pick<Context['tools'], 'get'> => {
-    const proxy = deps.ctx.tools
-    const raw = (proxy as unknown as Record<symbol, Partial<Context['tools']> | undefined>)[symbols.original]
-    return typeof raw?.get === 'function' ? (raw as Pick<Context['tools'], 'get'>) : proxy
-  }
-  const def = (name: string) => {
-    try {
-      return registry().get(name) as ToolDefinition | undefined
-    } catch {
-      return undefined
-    }
-  }
-  const tokensOf = (name: string): number => {
-    let n = tokenCache.get(name)
-    if (n === undefined) {
-      const d = def(name)
-      if (!d) return 0
-      n = toolTokens({ name: d.name, description: d.description, parameters: d.parameters })
-      tokenCache.set(name, n)
-    }
-    return n
-  }
-  /**
-   * A new listing of registered names (a new array: the registry changed): names no longer registered are
-   * forgotten, so a tool that comes back (a re-sync, a remount) is counted again from its new definition.
-   */
-  const syncTokens = (names: readonly string[]) => {
-    if (names === tokenNames) return
-    tokenNames = names
-    const now = new Set(names)
-    for (const name of tokenCache.keys()) if (!now.has(name)) tokenCache.delete(name)
-  }
-
-  /** Key → placement of the agent's view; and each visible tool's server and whether it is pinned. */
-  const describe = (root: string | null, visible: readonly string[]) => {
-    const byKey = new Map<string, Placement>()
-    for (const p of deps.placementsFor(root)) if (p.verdict.tag === 'runs' && p.key) byKey.set(p.key, p)
-    const own = deps.ownership()
-    const pinned = new Set<string>()
-    const servers = new Map<string, SearchServer>()
-    const serverOf = new Map<string, { server: string; raw: string; description?: string }>()
-    for (const name of visible) {
-      const server = own.index.ownerOf(name)
-      const key = server === undefined ? undefined : own.owners.get(server)
-      if (server === undefined || !key) continue
-      const p = byKey.get(key)
-      const raw = rawNameOf(name, server)
-      serverOf.set(name, { server, raw, ...(p?.description ? { description: p.description } : {}) })
-      if (!servers.has(server))
-        servers.set(server, { name: server, ...(p?.description ? { description: p.description } : {}) })
-      const always = p?.alwaysLoad
-      if (always === true || (Array.isArray(always) && admits({ include: [...always] }, raw))) pinned.add(name)
-    }
-    return { pinned, servers, serverOf }
-  }
+  const { def, tokensOf, syncTokens } = createToolTokens(() => deps.ctx.tools)
+  const describe = (root: string | null, visible: readonly string[]) =>
+    describeTools(deps.placementsFor(root), deps.ownership(), visible)
 
   const setSearchTool = (agent: Agent, s: AgentState, want: boolean) => {
     if (want === (s.unregister !== undefined)) return

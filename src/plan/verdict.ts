@@ -37,20 +37,26 @@
  * Every edge renders a verdict from its fields (`verdictView` is the form
  * that travels: placements, status files, `--json`), never by reading its
  * `reason` back; plan/states.ts maps a tag to each edge's state word.
+ * Split by concern: the file-level verdict and the travelling form live in
+ * verdict-view.ts, the repository reconnect bounds in reconnect.ts; both are
+ * re-exported here, so importers keep one entry point.
  *
  * @module
  */
 import { formatDiagnostic, formatPath } from '../config/diagnostics.ts'
-import type { ParsedFile } from '../config/parse.ts'
 import { unsafeValueProblems } from '../config/entry-values.ts'
 import { type Env, expandEntry, projectSecretsOnly, type SecretSource, secretSetCommand } from '../config/expand.ts'
-import { contributors, repositoryContribution, type Row, type Source } from '../config/layers.ts'
+import { repositoryContribution, type Row, type Source } from '../config/layers.ts'
 import { credentialsAsHeader, type OfficialConfig, OfficialConfigSchema, toOfficialConfig } from '../config/official.ts'
 import { redact, secretValues } from '../config/redact.ts'
-import { OFFICIAL_RECONNECT_DEFAULTS, type Entry } from '../config/schema.ts'
+import type { Entry } from '../config/schema.ts'
 import { lockTarget } from '../lock/spec.ts'
 import { trustCommand } from '../trust/command.ts'
 import { needsTrust, type SignatureAnswer, type TrustState } from '../trust/state.ts'
+import { clampReconnect, reconnectFromRepository } from './reconnect.ts'
+
+export { clampReconnect, REPOSITORY_RECONNECT_LIMITS } from './reconnect.ts'
+export { type FileVerdict, fileVerdictOf, type VerdictView, verdictView } from './verdict-view.ts'
 
 export type NeedsTrustWhy = 'new' | 'changed' | 'repository-contribution' | 'store-problem'
 export type RefusedWhy = 'ownership' | 'invalid' | 'symlink-out' | 'not-locked'
@@ -88,59 +94,6 @@ export interface VerdictInput {
   storeProblem?: string
   /** The plugin option `requireLock`: a repository row that runs a registry package needs a lock entry (`row.lock`). */
   requireLock?: boolean
-}
-
-/** A whole config file refused: by the reading edge (`ownership`, `symlink-out`) or because it does not parse (`invalid`). */
-export interface FileVerdict {
-  tag: 'refused'
-  why: RefusedWhy
-  file: string
-  /** One line: the first problem (`file:line:col: …`) or the refusal with how to allow or repair it. */
-  reason: string
-}
-
-/** The verdict of a file as a whole: undefined when it parsed (its entries are judged row by row). */
-export function fileVerdictOf(
-  parsed: Pick<ParsedFile, 'file' | 'ok' | 'diagnostics' | 'refused'>,
-): FileVerdict | undefined {
-  if (parsed.ok) return undefined
-  const d = parsed.diagnostics.find((x) => x.severity === 'error') ?? parsed.diagnostics[0]
-  const reason = parsed.refused?.message ?? (d ? formatDiagnostic(d) : `${parsed.file}: cannot be read`)
-  return { tag: 'refused', why: parsed.refused?.reason ?? 'invalid', file: parsed.file, reason }
-}
-
-/** How a repository file may tune reconnects: never faster nor more persistent than the official client's defaults. */
-export const REPOSITORY_RECONNECT_LIMITS = {
-  minInitialDelayMs: OFFICIAL_RECONNECT_DEFAULTS.initialDelayMs,
-  maxAttempts: 10,
-} as const
-
-/** Whether the row's `reconnect` comes from a repository file (the winner's own, or an override's). */
-function reconnectFromRepository(row: Row): boolean {
-  return contributors(row).some((s, i) => s.scope !== 'user' && (i === 0 || s.keys?.includes('reconnect') === true))
-}
-
-/** `reconnect` bounded by `REPOSITORY_RECONNECT_LIMITS` (a note when anything changed). */
-export function clampReconnect(entry: Entry): { entry: Entry; note?: string } {
-  const rc = entry.reconnect
-  if (!rc) return { entry }
-  const out = { ...rc }
-  if (out.initialDelayMs !== undefined && out.initialDelayMs < REPOSITORY_RECONNECT_LIMITS.minInitialDelayMs)
-    out.initialDelayMs = REPOSITORY_RECONNECT_LIMITS.minInitialDelayMs
-  if (out.maxAttempts !== undefined && out.maxAttempts > REPOSITORY_RECONNECT_LIMITS.maxAttempts)
-    out.maxAttempts = REPOSITORY_RECONNECT_LIMITS.maxAttempts
-  if (
-    out.maxDelayMs !== undefined &&
-    out.maxDelayMs < (out.initialDelayMs ?? OFFICIAL_RECONNECT_DEFAULTS.initialDelayMs)
-  )
-    out.maxDelayMs = out.initialDelayMs ?? OFFICIAL_RECONNECT_DEFAULTS.initialDelayMs
-  const same =
-    out.initialDelayMs === rc.initialDelayMs && out.maxAttempts === rc.maxAttempts && out.maxDelayMs === rc.maxDelayMs
-  if (same) return { entry }
-  return {
-    entry: { ...entry, reconnect: out },
-    note: `reconnect from a repository file bounded (first delay >= ${REPOSITORY_RECONNECT_LIMITS.minInitialDelayMs} ms, at most ${REPOSITORY_RECONNECT_LIMITS.maxAttempts} attempts)`,
-  }
 }
 
 const TRUST_REASON: Record<NeedsTrustWhy, string> = {
@@ -285,69 +238,5 @@ function notLocked(row: Row): Verdict | undefined {
     reason: `requireLock: runs a registry package without a lock entry (${why}); run: ${fix}`,
     file: row.file,
     fix,
-  }
-}
-
-/**
- * A verdict as it travels to every edge (placements, status files, `--json`):
- * the tag, `why` (the kind of reason; for `skipped`, the variables joined),
- * the one-line `reason`, and the structured fields an edge renders from —
- * `variables` / `withheld` (skipped), `fix` (needs-trust: the trust
- * command), `file` (refused). Never a value.
- */
-export interface VerdictView {
-  tag: VerdictTag
-  why: string | null
-  reason: string | null
-  /** skipped: every `${VAR}` without a default that is unset for the host. */
-  variables?: string[]
-  /** skipped: those of `variables` set only in the checkout's `.env` (never read by `${VAR}`). */
-  withheld?: string[]
-  /** skipped: every `${secret:NAME}` that is not set (`dsh-mcp secret set NAME` sets it). */
-  secrets?: string[]
-  /** needs-trust (but `store-problem`): the command that trusts it; refused `not-locked`: the command that locks it. */
-  fix?: string
-  /** refused: the file the problem is in. */
-  file?: string
-  /** runs (state `trusted`: it runs on a signature alone) or needs-trust: what the row's signed approval says. */
-  signature?: SignatureAnswer
-}
-
-export function verdictView(v: Verdict | FileVerdict): VerdictView {
-  switch (v.tag) {
-    case 'runs':
-      return {
-        tag: 'runs',
-        why: null,
-        reason: v.notes[0] ?? null,
-        ...(v.signedBy !== undefined ? { signature: { state: 'trusted', signer: v.signedBy } } : {}),
-      }
-    case 'needs-trust':
-      return {
-        tag: v.tag,
-        why: v.why,
-        reason: v.reason,
-        ...(v.why === 'store-problem' ? {} : { fix: v.fix }),
-        ...(v.signature ? { signature: v.signature } : {}),
-      }
-    case 'refused':
-      return {
-        tag: v.tag,
-        why: v.why,
-        reason: v.reason,
-        ...(v.file !== undefined ? { file: v.file } : {}),
-        ...('fix' in v && v.fix !== undefined ? { fix: v.fix } : {}),
-      }
-    case 'skipped':
-      return {
-        tag: 'skipped',
-        why: [...v.variables, ...(v.secrets ?? []).map((n) => `secret:${n}`)].join(', ') || null,
-        reason: v.reason,
-        variables: v.variables,
-        withheld: v.withheld,
-        ...(v.secrets ? { secrets: v.secrets } : {}),
-      }
-    default:
-      return { tag: v.tag, why: null, reason: v.reason }
   }
 }

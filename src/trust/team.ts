@@ -21,7 +21,8 @@
  *   is verified synchronously once). `verifier()` says whether ssh-keygen was
  *   found at the last prepare — on trust/ssh.ts `keygenEnv`'s PATH, never
  *   inside one of `checkouts()` (`keygenCheckouts`: every project root and
- *   its repository).
+ *   its repository). Imports launch/resolve.ts (`checkoutRoots`) so ssh-keygen is
+ *   looked up by the launcher's own rule for a bare command, not a copy of it.
  * - `repositoryRootOf(root)`: the nearest `.git` at or above, as inheritance
  *   finds it (config/inherit.ts); `projectPathOf` is relative to it.
  *

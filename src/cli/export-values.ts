@@ -3,7 +3,7 @@
  * (docs/guide/cli.md, `export`).
  *
  * Contract:
- * - {@link repositoryOf} names the repository a file would land in (the
+ * - {@link repositoryHolding} names the repository a file would land in (the
  *   nearest ancestor of its real directory holding `.git`, `.hg` or `.svn`),
  *   or undefined outside every repository. It reads only directory entries.
  * - {@link referenceSecrets} is pure: it takes an exported document (the
@@ -33,7 +33,7 @@ import type { Target } from './export-targets.ts'
 type Format = Target
 
 /** The repository directory `file` would be written into, or undefined outside every repository. */
-export function repositoryOf(file: string): string | undefined {
+export function repositoryHolding(file: string): string | undefined {
   let dir: string
   try {
     dir = realpathSync(path.dirname(file))

@@ -17,7 +17,7 @@
  * @module
  */
 import { readLockFile } from '../files/lock-file.ts'
-import { checkEntry } from '../lock/check.ts'
+import { checkLockEntry } from '../lock/check.ts'
 import { lockTarget } from '../lock/spec.ts'
 import { storeState } from '../npm/store.ts'
 
@@ -47,7 +47,7 @@ export function lockedStart(
     }
   // The entry must be what the spec names (lock/check.ts): a lock-only edit never swaps the package.
   const want = { spec: t.target.spec, bin: t.target.bin }
-  const c = checkEntry(entry, want)
+  const c = checkLockEntry(entry, want)
   if (!c.ok)
     return {
       refuse: `the lock entry does not match the config (${c.message}); refused — run: dsh-mcp lock ${ref.name}`,
@@ -59,7 +59,7 @@ export function lockedStart(
     return {
       refuse: `integrity mismatch in the prepared install of ${entry.package}@${entry.version} (${s.why}); refused — run: dsh-mcp prepare ${ref.name}`,
     }
-  const installed = checkEntry(entry, want, s.bins)
+  const installed = checkLockEntry(entry, want, s.bins)
   if (!installed.ok)
     return {
       refuse: `the prepared install does not match the config (${installed.message}); refused — run: dsh-mcp lock ${ref.name}`,

@@ -11,7 +11,7 @@
  * the package, else its only bin) among the package's bins — the installed package.json's bins when the
  * caller has them (the store), else the lock's record of them.
  *
- * Contract: pure (no fs). `checkEntry(entry, want, bins?)` returns `{ ok: true }` or
+ * Contract: pure (no fs). `checkLockEntry(entry, want, bins?)` returns `{ ok: true }` or
  * `{ ok: false, field, message }` (`field`: spec | package | version | root | bin; `message` one line
  * naming what the lock says and what the config asks). `npxBin(name, bins, asked?)` is npx's bin choice:
  * `{ bin }` or `{ error }`.
@@ -62,7 +62,7 @@ const fail = (field: Exclude<EntryCheck, { ok: true }>['field'], message: string
   message,
 })
 
-export function checkEntry(entry: LockEntry, want: EntryWant, bins?: Readonly<Record<string, string>>): EntryCheck {
+export function checkLockEntry(entry: LockEntry, want: EntryWant, bins?: Readonly<Record<string, string>>): EntryCheck {
   if (entry.spec !== want.spec) return fail('spec', `the lock was made for ${entry.spec}, the config runs ${want.spec}`)
   const parts = specParts(want.spec)
   if (!parts) return fail('spec', `${want.spec} is not a registry package spec`)

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { checkEntry, type EntryWant } from './check.ts'
+import { checkLockEntry, type EntryWant } from './check.ts'
 import type { LockEntry, LockFile } from './format.ts'
 
 export interface LockFinding {
@@ -47,8 +47,8 @@ export function lockFindings(
         kind: 'changed',
         message: `${name}: the lock was made for ${entry.spec}, the config now runs ${spec} — run: dsh-mcp lock ${name}`,
       })
-    else if (want !== undefined && entry !== undefined && checkEntry(entry, want).ok === false) {
-      const c = checkEntry(entry, want) as { message: string; field: string }
+    else if (want !== undefined && entry !== undefined && checkLockEntry(entry, want).ok === false) {
+      const c = checkLockEntry(entry, want) as { message: string; field: string }
       findings.push({
         name,
         kind: 'mismatch',

@@ -10,7 +10,7 @@
  * options object pacote and arborist take (`registry` only when configured, with a trailing slash: npm's
  * libraries default to the public registry otherwise).
  *
- * `load(name)` requires npm's CommonJS libraries (pacote, arborist) on first use: never at a start, and
+ * `loadNpmLibrary(name)` requires npm's CommonJS libraries (pacote, arborist) on first use: never at a start, and
  * also from the CLI bundle, which runs as a script where a dynamic `import()` has no loader.
  *
  * @module
@@ -62,6 +62,6 @@ export function npmOptions(env: Readonly<Record<string, string | undefined>>, ho
 const requireHere = createRequire(import.meta.url)
 
 /** npm's CommonJS library `name`, loaded on first use. */
-export function load<T>(name: string): T {
+export function loadNpmLibrary<T>(name: string): T {
   return requireHere(name) as T
 }

@@ -19,7 +19,7 @@ import path from 'node:path'
 import { npxBin } from '../lock/check.ts'
 import type { LockEntry, LockedPackage } from '../lock/format.ts'
 import type { LockTarget } from '../lock/spec.ts'
-import { load, type NpmOptions } from './config.ts'
+import { loadNpmLibrary, type NpmOptions } from './config.ts'
 
 const KEPT = [
   'version',
@@ -37,7 +37,7 @@ async function manifestOf(
   spec: string,
   opts: NpmOptions,
 ): Promise<{ version: string; integrity: string; bin: Record<string, string> }> {
-  const pacote = load<typeof import('pacote')>('pacote')
+  const pacote = loadNpmLibrary<typeof import('pacote')>('pacote')
   const m = (await pacote.manifest(spec, { ...opts, fullMetadata: false })) as unknown as {
     version: string
     _integrity?: string
@@ -58,7 +58,7 @@ function binOf(target: LockTarget, bins: Record<string, string>): string {
 
 /** The ideal tree of `name@version` alone, in npm's lockfile shape (location → package). */
 async function treeOf(name: string, version: string, opts: NpmOptions): Promise<Record<string, LockedPackage>> {
-  const Arborist = load<typeof import('@npmcli/arborist')>('@npmcli/arborist')
+  const Arborist = loadNpmLibrary<typeof import('@npmcli/arborist')>('@npmcli/arborist')
   const dir = mkdtempSync(path.join(os.tmpdir(), 'dsh-mcp-lock-'))
   try {
     writeFileSync(path.join(dir, 'package.json'), '{"private":true}\n')

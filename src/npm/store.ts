@@ -24,7 +24,7 @@ import path from 'node:path'
 import { canonicalJson } from '../config/canonical-json.ts'
 import { ensurePrivateDir } from '../files/private-dir.ts'
 import type { LockEntry } from '../lock/format.ts'
-import { load, type NpmOptions } from './config.ts'
+import { loadNpmLibrary, type NpmOptions } from './config.ts'
 
 const MANIFEST = '.dsh-mcp-prepared.json'
 
@@ -138,7 +138,7 @@ export function storeState(dshHome: string, entry: LockEntry): StoreState {
  * no address), so npm is handed registry tarballs only: no git, file or remote URL to fetch.
  */
 function packageLock(entry: LockEntry, opts: NpmOptions): string {
-  const fetch = load<{ pickRegistry(spec: string, opts: NpmOptions): string }>('npm-registry-fetch')
+  const fetch = loadNpmLibrary<{ pickRegistry(spec: string, opts: NpmOptions): string }>('npm-registry-fetch')
   const packages: Record<string, unknown> = {}
   for (const [loc, p] of Object.entries(entry.packages)) {
     const name = p.name ?? loc.slice(loc.lastIndexOf('node_modules/') + 'node_modules/'.length)
@@ -165,7 +165,7 @@ export async function prepareEntry(entry: LockEntry, opts: NpmOptions, dshHome: 
     const root = { name: 'dsh-mcp-prepared', private: true, dependencies: { [entry.package]: entry.version } }
     writeFileSync(path.join(tmp, 'package.json'), `${JSON.stringify(root, null, 2)}\n`)
     writeFileSync(path.join(tmp, 'package-lock.json'), packageLock(entry, opts))
-    const Arborist = load<typeof import('@npmcli/arborist')>('@npmcli/arborist')
+    const Arborist = loadNpmLibrary<typeof import('@npmcli/arborist')>('@npmcli/arborist')
     const arb = new Arborist({ ...opts, path: tmp, ignoreScripts: true, audit: false, fund: false, save: false })
     const tree = await arb.reify({ save: false })
     // What npm installed is exactly the lock's tree: each location, version and integrity.

@@ -1,7 +1,7 @@
 /** lock/check.ts and the strict schema: an entry is what its spec names, and nothing but registry tarballs parses. */
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { checkEntry, npxBin } from '../../src/lock/check.ts'
+import { checkLockEntry, npxBin } from '../../src/lock/check.ts'
 import { type LockEntry, parseLock } from '../../src/lock/format.ts'
 
 const I1 = `sha512-${'A'.repeat(86)}==`
@@ -18,20 +18,20 @@ const entry = (over: Partial<LockEntry> = {}): LockEntry => ({
 })
 
 test('a matching entry is valid: pinned, range and tag specs', () => {
-  assert.deepEqual(checkEntry(entry(), { spec: 'good@1.0.0' }), { ok: true })
-  assert.deepEqual(checkEntry(entry({ spec: 'good@^1' }), { spec: 'good@^1' }), { ok: true })
-  assert.deepEqual(checkEntry(entry({ spec: 'good' }), { spec: 'good' }), { ok: true })
-  assert.deepEqual(checkEntry(entry({ spec: 'good@next' }), { spec: 'good@next' }), { ok: true })
+  assert.deepEqual(checkLockEntry(entry(), { spec: 'good@1.0.0' }), { ok: true })
+  assert.deepEqual(checkLockEntry(entry({ spec: 'good@^1' }), { spec: 'good@^1' }), { ok: true })
+  assert.deepEqual(checkLockEntry(entry({ spec: 'good' }), { spec: 'good' }), { ok: true })
+  assert.deepEqual(checkLockEntry(entry({ spec: 'good@next' }), { spec: 'good@next' }), { ok: true })
 })
 
 test('a swapped package, version, root or bin is refused with the field named', () => {
   const evilTree = { 'node_modules/evil': { version: '6.6.6', integrity: I2, bin: { evil: 'x.js' } } }
   const swapped = entry({ package: 'evil', version: '6.6.6', integrity: I2, bin: 'evil', packages: evilTree })
-  const r = checkEntry(swapped, { spec: 'good@1.0.0' })
+  const r = checkLockEntry(swapped, { spec: 'good@1.0.0' })
   assert.equal(r.ok, false)
   assert.equal((r as { field: string }).field, 'package')
   const field = (e: LockEntry, spec = 'good@1.0.0', bins?: Record<string, string>, bin?: string) =>
-    (checkEntry(e, { spec, bin }, bins) as { field?: string }).field
+    (checkLockEntry(e, { spec, bin }, bins) as { field?: string }).field
   assert.equal(field(entry({ version: '1.0.2' })), 'version')
   assert.equal(field(entry({ spec: 'good@^2', version: '1.0.0' }), 'good@^2'), 'version')
   assert.equal(field(entry({ integrity: I2 })), 'root')

@@ -47,7 +47,7 @@ import { WriteError, writeFileSafely } from '../../files/write.ts'
 import { MAX_CONFIG_BYTES } from '../../config/parse.ts'
 import { failure, usage } from '../errors.ts'
 import { documentText, serversKey, shapeFor, TARGET_FILES, type Target } from '../export-targets.ts'
-import { referenceSecrets, repositoryOf } from '../export-values.ts'
+import { referenceSecrets, repositoryHolding } from '../export-values.ts'
 import type { CliContext } from '../program.ts'
 import { label } from '../target.ts'
 
@@ -217,7 +217,7 @@ export async function run(
     )
   }
   // Inside a repository a file may be committed: secrets become references there, plain values stay.
-  const repository = repositoryOf(file)
+  const repository = repositoryHolding(file)
   const written = repository
     ? referenceSecrets({ mcpServers: built }, format)
     : { doc: { mcpServers: built }, vars: [] }

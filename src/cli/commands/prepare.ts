@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { checkEntry } from '../../lock/check.ts'
+import { checkLockEntry } from '../../lock/check.ts'
 import { npmOptions } from '../../npm/config.ts'
 import { prepareEntry, storeState } from '../../npm/store.ts'
 import { lockScope } from '../lock-view.ts'
@@ -45,7 +45,7 @@ export async function run(cli: CliContext, names: string[] = []): Promise<number
       return 1
     }
     const want = { spec: t.spec, bin: t.bin }
-    const c = checkEntry(entry, want)
+    const c = checkLockEntry(entry, want)
     if (!c.ok) {
       cli.out.err(
         `dsh-mcp: ${name}: the lock entry does not match the config (${c.message}) — run: dsh-mcp lock ${name}`,
@@ -68,7 +68,8 @@ export async function run(cli: CliContext, names: string[] = []): Promise<number
       return 1
     }
     const after = storeState(cli.loc.dshHome, entry)
-    const got = after.state === 'prepared' ? checkEntry(entry, want, after.bins) : { ok: false, message: after.state }
+    const got =
+      after.state === 'prepared' ? checkLockEntry(entry, want, after.bins) : { ok: false, message: after.state }
     if (!got.ok) {
       cli.out.err(
         `dsh-mcp: ${name}: the installed package does not match the config (${'message' in got ? got.message : ''}) — run: dsh-mcp lock ${name}`,

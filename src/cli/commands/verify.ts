@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { checkEntry, type EntryCheck } from '../../lock/check.ts'
+import { checkLockEntry, type EntryCheck } from '../../lock/check.ts'
 import { storeState } from '../../npm/store.ts'
 import { lockScope, wantedSpecs } from '../lock-view.ts'
 import type { CliContext } from '../program.ts'
@@ -33,7 +33,7 @@ export async function run(cli: CliContext, opts: { frozen?: boolean } = {}): Pro
     mismatch ||= s.state === 'integrity mismatch'
     const t = scope.targets.get(name)
     const c: EntryCheck =
-      t && s.state === 'prepared' ? checkEntry(entry, { spec: t.spec, bin: t.bin }, s.bins) : { ok: true }
+      t && s.state === 'prepared' ? checkLockEntry(entry, { spec: t.spec, bin: t.bin }, s.bins) : { ok: true }
     if (!c.ok) {
       mismatch = true
       cli.out.err(

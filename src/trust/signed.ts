@@ -168,11 +168,8 @@ export interface VerifyRequest {
   signature: string
 }
 
-/**
- * What `record` means for a row of `project` named `name` with `fingerprint`: a final answer, or a
- * request to verify (then `verified(request)` — the edge's `ssh-keygen -Y verify` — decides).
- */
-export function judgeSigned(a: {
+/** One row asked about its signed record: the question both the pure judge and the edge's judge answer. */
+export interface SignedQuestion {
   record: SignedRecord | undefined
   project: string
   name: string
@@ -181,8 +178,13 @@ export function judgeSigned(a: {
   files?: RowFiles | undefined
   signers: readonly TrustedSigner[]
   revoked: boolean
-  verifier: boolean
-}): SignatureAnswer | VerifyRequest | undefined {
+}
+
+/**
+ * What `record` means for a row of `project` named `name` with `fingerprint`: a final answer, or a
+ * request to verify (then `verified(request)` — the edge's `ssh-keygen -Y verify` — decides).
+ */
+export function judgeSigned(a: SignedQuestion & { verifier: boolean }): SignatureAnswer | VerifyRequest | undefined {
   const r = a.record
   if (!r) return undefined
   if (a.revoked) return { state: 'revoked' }

@@ -37,13 +37,12 @@ import type { TrustedSigner } from '../config/signers.ts'
 import { checkoutRoots } from '../launch/resolve.ts'
 import { readPinned } from '../files/pinned-read.ts'
 import {
-  type RowFiles,
   decodeTeamTrust,
   emptyTeamTrust,
   isVerifyRequest,
   judgeSigned,
   MAX_TEAM_TRUST_BYTES,
-  type SignedRecord,
+  type SignedQuestion,
   TEAM_TRUST_FILE,
   type TeamTrustFile,
   type VerifyRequest,
@@ -116,15 +115,7 @@ export function readTeamTrust(root: string): TeamRead {
 export interface TeamJudge {
   prepare(file: TeamTrustFile, project: string, signers: readonly TrustedSigner[]): Promise<void>
   prepareSync(file: TeamTrustFile, project: string, signers: readonly TrustedSigner[]): void
-  answer(a: {
-    record: SignedRecord | undefined
-    project: string
-    name: string
-    fingerprint: string
-    files?: RowFiles | undefined
-    signers: readonly TrustedSigner[]
-    revoked: boolean
-  }): SignatureAnswer | undefined
+  answer(a: SignedQuestion): SignatureAnswer | undefined
   verifier(): boolean
 }
 
